@@ -1,0 +1,1 @@
+//! Converters from other engines’ game files into warroom layers.

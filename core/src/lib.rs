@@ -1,0 +1,5 @@
+//! warroom-core: the rules engine. Layers (TOML + Lua) are resolved into an immutable
+//! [`rules::RuleSet`]; a [`game::Game`] holds state and applies commands. Nothing here prints.
+
+pub mod import;
+pub mod script;

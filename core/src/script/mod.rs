@@ -1,0 +1,1 @@
+//! The Lua host: sandboxed scripts, named chunks, the event catalogue.
