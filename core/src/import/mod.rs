@@ -1,1 +1,4 @@
 //! Converters from other engines’ game files into warroom layers.
+
+mod tomlw;
+pub mod triplea;
