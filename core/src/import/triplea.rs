@@ -30,6 +30,9 @@ pub struct ImportOptions {
     /// Spaces not listed get `default_map` (or no `map` field when that is empty too).
     pub space_maps: BTreeMap<String, String>,
     pub default_map: String,
+    /// Our names for spaces whose TripleA name differs from the rulebook's, keyed by the
+    /// TripleA name (sea zones are renamed "N Sea Zone" → "SZ N" without being listed).
+    pub rename: BTreeMap<String, String>,
 }
 
 impl ImportOptions {
@@ -126,7 +129,7 @@ pub fn convert(
             "here",
         )
     })?;
-    let model = Model::read(&ctx, &doc)?;
+    let model = Model::read(&ctx, &doc, &opts.rename)?;
     Ok(model.emit(opts, source_name))
 }
 
@@ -395,6 +398,8 @@ pub fn space_name(xml_name: &str) -> String {
 #[derive(Default)]
 struct Space {
     xml_name: String,
+    /// Our name for it.
+    name: String,
     water: bool,
     ipc: i64,
     initial_owner: Option<String>,
@@ -403,7 +408,7 @@ struct Space {
     victory_city: bool,
     impassable: bool,
     convoy: bool,
-    adjacent: BTreeSet<String>,
+    adjacent: BTreeSet<usize>,
 }
 
 impl Space {
@@ -422,7 +427,7 @@ struct Player {
 
 #[derive(Default)]
 struct Canal {
-    zones: BTreeSet<String>,
+    zones: BTreeSet<usize>,
     land: Vec<String>,
 }
 
@@ -471,7 +476,11 @@ fn children<'a, 'i: 'a>(node: Node<'a, 'i>, tag: &'a str) -> impl Iterator<Item 
 }
 
 impl Model {
-    fn read(ctx: &Ctx<'_>, doc: &Document<'_>) -> Result<Model, ImportError> {
+    fn read(
+        ctx: &Ctx<'_>,
+        doc: &Document<'_>,
+        rename: &BTreeMap<String, String>,
+    ) -> Result<Model, ImportError> {
         let root = doc.root_element();
         if !root.has_tag_name("game") {
             return Err(ctx.error(
@@ -520,6 +529,10 @@ impl Model {
             model.by_name.insert(name.to_string(), model.spaces.len());
             model.spaces.push(Space {
                 xml_name: name.to_string(),
+                name: rename
+                    .get(name)
+                    .cloned()
+                    .unwrap_or_else(|| space_name(name)),
                 water: t.attribute("water") == Some("true"),
                 ..Space::default()
             });
@@ -530,12 +543,8 @@ impl Model {
             if a == b {
                 continue;
             }
-            let (na, nb) = (
-                space_name(&model.spaces[a].xml_name),
-                space_name(&model.spaces[b].xml_name),
-            );
-            model.spaces[a].adjacent.insert(nb);
-            model.spaces[b].adjacent.insert(na);
+            model.spaces[a].adjacent.insert(b);
+            model.spaces[b].adjacent.insert(a);
         }
 
         if let Some(list) = child(root, "playerList") {
@@ -714,14 +723,14 @@ impl Model {
                         "canalName" => canal_name = Some(value.to_string()),
                         "landTerritories" => {
                             for t in value.split(':').filter(|t| !t.is_empty()) {
-                                if !self.by_name.contains_key(t) {
+                                let Some(&j) = self.by_name.get(t) else {
                                     return Err(ctx.bad_attr(
                                         o,
                                         "value",
                                         format!("`{t}` is not a territory of this map"),
                                     ));
-                                }
-                                land.push(space_name(t));
+                                };
+                                land.push(self.spaces[j].name.clone());
                             }
                         }
                         _ => {}
@@ -735,9 +744,8 @@ impl Model {
                         "this attachment",
                     ));
                 };
-                let zone = space_name(&self.spaces[i].xml_name);
                 let canal = self.canals.entry(canal_name).or_default();
-                canal.zones.insert(zone);
+                canal.zones.insert(i);
                 for t in land {
                     if !canal.land.contains(&t) {
                         canal.land.push(t);
@@ -1000,17 +1008,12 @@ impl Model {
 
     fn space_order(&self) -> Vec<usize> {
         let mut idx: Vec<usize> = (0..self.spaces.len()).collect();
-        idx.sort_by(|&a, &b| {
-            natural_cmp(
-                &space_name(&self.spaces[a].xml_name),
-                &space_name(&self.spaces[b].xml_name),
-            )
-        });
+        idx.sort_by(|&a, &b| natural_cmp(&self.spaces[a].name, &self.spaces[b].name));
         idx
     }
 
-    fn sorted(names: impl IntoIterator<Item = String>) -> Vec<String> {
-        let mut v: Vec<String> = names.into_iter().collect();
+    fn names(&self, idx: &BTreeSet<usize>) -> Vec<String> {
+        let mut v: Vec<String> = idx.iter().map(|&i| self.spaces[i].name.clone()).collect();
         v.sort_by(|a, b| natural_cmp(a, b));
         v.dedup();
         v
@@ -1049,7 +1052,7 @@ impl Model {
         }
         for &i in order.iter().filter(|&&i| !self.spaces[i].water) {
             let s = &self.spaces[i];
-            let name = space_name(&s.xml_name);
+            let name = s.name.clone();
             d.table(&[Seg::Key("territories"), Seg::Name(&name)]);
             d.kv("ipc", &V::Int(s.ipc));
             let neutral = self.neutral_of(s);
@@ -1072,11 +1075,7 @@ impl Model {
             // An island is a territory entirely inside one sea zone (1941 and Anniversary
             // rulebooks); larger island territories that touch several zones are left to the
             // edition author, since the 1940 rulebooks and Q&A disagree on those.
-            let sea_neighbours = s
-                .adjacent
-                .iter()
-                .filter(|n| self.by_name_ours(n).is_some_and(|j| self.spaces[j].water))
-                .count();
+            let sea_neighbours = s.adjacent.iter().filter(|&&j| self.spaces[j].water).count();
             if sea_neighbours == 1 && s.adjacent.len() == 1 {
                 d.kv("island", &V::Bool(true));
             }
@@ -1092,14 +1091,11 @@ impl Model {
             if let Some(m) = map_of(s) {
                 d.kv("map", &V::Str(m));
             }
-            d.kv(
-                "adjacent",
-                &V::Strs(Self::sorted(s.adjacent.iter().cloned())),
-            );
+            d.kv("adjacent", &V::Strs(self.names(&s.adjacent)));
         }
         for &i in order.iter().filter(|&&i| self.spaces[i].water) {
             let s = &self.spaces[i];
-            let name = space_name(&s.xml_name);
+            let name = s.name.clone();
             d.table(&[Seg::Key("sea_zones"), Seg::Name(&name)]);
             if s.convoy {
                 d.kv("convoy", &V::Bool(true));
@@ -1107,10 +1103,7 @@ impl Model {
             if let Some(m) = map_of(s) {
                 d.kv("map", &V::Str(m));
             }
-            d.kv(
-                "adjacent",
-                &V::Strs(Self::sorted(s.adjacent.iter().cloned())),
-            );
+            d.kv("adjacent", &V::Strs(self.names(&s.adjacent)));
         }
         for (name, canal) in &self.canals {
             d.table(&[Seg::Key("canals"), Seg::Name(name)]);
@@ -1121,26 +1114,10 @@ impl Model {
                 "strait"
             };
             d.kv("kind", &V::Str(kind.into()));
-            d.kv(
-                "connects",
-                &V::Strs(Self::sorted(canal.zones.iter().cloned())),
-            );
+            d.kv("connects", &V::Strs(self.names(&canal.zones)));
             d.kv("controlled_by", &V::Strs(canal.land.clone()));
         }
         d.finish()
-    }
-
-    fn by_name_ours(&self, ours: &str) -> Option<usize> {
-        // Sea zones are renamed; try the TripleA spelling when the name looks like one.
-        if let Some(n) = ours.strip_prefix("SZ ") {
-            if let Some(&i) = self.by_name.get(&format!("{n} Sea Zone")) {
-                return Some(i);
-            }
-            if let Some(&i) = self.by_name.get(&format!("Sea Zone {n}")) {
-                return Some(i);
-            }
-        }
-        self.by_name.get(ours).copied()
     }
 
     fn emit_scenario(&self, header: &str, id: &str) -> String {
@@ -1170,7 +1147,7 @@ impl Model {
             }
             if let (Some(now), Some(orig)) = (s.initial_owner.as_deref(), s.original_owner()) {
                 if now != orig && !self.is_neutral_player(now) {
-                    control.push((space_name(&s.xml_name), power_name(now)));
+                    control.push((s.name.clone(), power_name(now)));
                 }
             }
         }
@@ -1202,7 +1179,7 @@ impl Model {
                 if units.is_empty() {
                     continue;
                 }
-                let space = space_name(&self.spaces[i].xml_name);
+                let space = self.spaces[i].name.clone();
                 let owner = power_name(&p.xml_name);
                 d.table(&[
                     Seg::Key("scenarios"),
@@ -1445,6 +1422,33 @@ mod tests {
             Some("europe")
         );
         assert_eq!(board["sea_zones"]["SZ 1"]["map"].as_str(), Some("pacific"));
+    }
+
+    #[test]
+    fn renames_apply_everywhere() {
+        let mut opts = ImportOptions::new("renamed");
+        opts.rename
+            .insert("Southland".into(), "Austral Land".into());
+        let layer = convert(SMALL, "small.xml", &opts).unwrap();
+        let board = parse(&layer, "board.toml");
+        assert!(board["territories"].get("Southland").is_none());
+        assert_eq!(
+            board["territories"]["Austral Land"]["ipc"].as_integer(),
+            Some(3)
+        );
+        let north_adj = board["territories"]["Northland"]["adjacent"]
+            .as_array()
+            .unwrap();
+        assert!(north_adj.iter().any(|v| v.as_str() == Some("Austral Land")));
+        assert_eq!(
+            board["canals"]["Test Canal"]["controlled_by"][0].as_str(),
+            Some("Austral Land")
+        );
+        let sc = parse(&layer, "scenarios.toml");
+        assert_eq!(
+            sc["scenarios"]["standard"]["control"]["Austral Land"].as_str(),
+            Some("Germany")
+        );
     }
 
     #[test]
