@@ -1,5 +1,10 @@
 //! warroom-core: the rules engine. Layers (TOML + Lua) are resolved into an immutable
 //! [`rules::RuleSet`]; a [`game::Game`] holds state and applies commands. Nothing here prints.
 
+pub mod diag;
+pub mod game;
 pub mod import;
+pub mod layers;
+pub mod rules;
 pub mod script;
+pub mod tree;

@@ -1,1 +1,134 @@
-fn main() {}
+//! `warroom`: the only place that prints. Everything it shows comes from warroom-core.
+
+mod check;
+mod play;
+mod render;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "warroom", version, about = "Axis & Allies editions as data: play, check, import")]
+struct Cli {
+    /// The folder holding the editions (default: the nearest `editions/` above the current
+    /// directory, or $WARROOM_EDITIONS).
+    #[arg(long, global = true)]
+    editions: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Cmd>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Play a game at the terminal (or run commands from a pipe).
+    Play {
+        /// Edition name or folder (default: 1941).
+        edition: Option<String>,
+        #[arg(long)]
+        scenario: Option<String>,
+        /// Optional layer: NAME, NAME=VALUE, NAME:PARAM=VALUE or a folder.
+        #[arg(long = "with", value_name = "LAYER")]
+        with: Vec<String>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Continue a saved game.
+        #[arg(long)]
+        load: Option<PathBuf>,
+        /// Batch mode: exit non-zero at the first rejected command.
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Check editions and layers; report every problem with its file and line.
+    Check {
+        /// Edition names or folders (default: every edition).
+        targets: Vec<String>,
+    },
+    /// List editions, their scenarios and optional layers.
+    Editions,
+    /// Convert another engine's game file into a warroom layer.
+    Import {
+        #[command(subcommand)]
+        from: ImportFrom,
+    },
+}
+
+#[derive(Subcommand)]
+enum ImportFrom {
+    /// A TripleA game XML file.
+    Triplea {
+        file: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+        /// Layer name (default: the file name).
+        #[arg(long)]
+        name: Option<String>,
+    },
+}
+
+pub const DEFAULT_EDITION: &str = "1941";
+
+fn editions_dir(explicit: Option<PathBuf>) -> PathBuf {
+    if let Some(p) = explicit {
+        return p;
+    }
+    if let Some(p) = std::env::var_os("WARROOM_EDITIONS") {
+        return PathBuf::from(p);
+    }
+    if let Ok(mut dir) = std::env::current_dir() {
+        loop {
+            let cand = dir.join("editions");
+            if cand.is_dir() {
+                return cand;
+            }
+            if !dir.pop() {
+                break;
+            }
+        }
+    }
+    // Running from a build tree: target/<profile>/warroom -> ../../editions.
+    if let Ok(exe) = std::env::current_exe() {
+        if let Some(root) = exe.parent().and_then(|p| p.parent()).and_then(|p| p.parent()) {
+            let cand = root.join("editions");
+            if cand.is_dir() {
+                return cand;
+            }
+        }
+    }
+    PathBuf::from("editions")
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let editions = editions_dir(cli.editions);
+    match cli.command.unwrap_or(Cmd::Play {
+        edition: None,
+        scenario: None,
+        with: Vec::new(),
+        seed: 1,
+        load: None,
+        strict: false,
+    }) {
+        Cmd::Play {
+            edition,
+            scenario,
+            with,
+            seed,
+            load,
+            strict,
+        } => play::run(play::Options {
+            editions,
+            edition: edition.unwrap_or_else(|| DEFAULT_EDITION.to_string()),
+            scenario,
+            with,
+            seed,
+            load,
+            strict,
+        }),
+        Cmd::Check { targets } => check::check(&editions, &targets),
+        Cmd::Editions => check::list(&editions),
+        Cmd::Import {
+            from: ImportFrom::Triplea { file, out, name },
+        } => check::import_triplea(&file, &out, name),
+    }
+}

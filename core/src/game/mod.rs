@@ -1,0 +1,417 @@
+//! A game: a frozen rule set, the state, the command history and the event log.
+//!
+//! Architecture invariant: commands are transactions. `apply` runs a command against a copy of
+//! the state and swaps it in only when every check (the engine's and the scripts') passed, so
+//! a rejected command leaves no trace but its message.
+
+pub mod command;
+mod hooks;
+pub mod dice;
+pub mod save;
+pub mod state;
+
+use crate::rules::{PhaseKind, Piece, PowerId, RuleSet, Unplaceable};
+use command::{Command, Edit};
+use state::{State, Unit};
+use std::fmt;
+use std::sync::Arc;
+
+/// Why a command was refused: a message, and the rule (or script handler) that refused it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rejection {
+    pub message: String,
+    pub rule: Option<String>,
+}
+
+impl Rejection {
+    pub fn new(message: impl Into<String>) -> Self {
+        Rejection {
+            message: message.into(),
+            rule: None,
+        }
+    }
+    pub fn by(mut self, rule: impl Into<String>) -> Self {
+        self.rule = Some(rule.into());
+        self
+    }
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.rule {
+            Some(r) => write!(f, "{} [{r}]", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+impl std::error::Error for Rejection {}
+
+/// One line of the event log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogEntry {
+    pub round: u32,
+    pub power: PowerId,
+    pub phase: String,
+    pub text: String,
+}
+
+/// One applied command as it is saved: its text and the state hash after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub text: String,
+    pub hash: u64,
+}
+
+/// How the game was started, enough to rebuild it from a save.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    pub edition: String,
+    pub with: Vec<String>,
+    pub scenario: String,
+    pub seed: u64,
+}
+
+pub struct Game {
+    rules: Arc<RuleSet>,
+    origin: Origin,
+    state: State,
+    history: Vec<Record>,
+    log: Vec<LogEntry>,
+    scripts: Option<hooks::Hooks>,
+}
+
+impl Game {
+    /// Start a scenario (the edition's default when `scenario` is `None`).
+    pub fn new(rules: Arc<RuleSet>, origin_edition: &str, with: &[String], scenario: Option<&str>, seed: u64) -> Result<Game, String> {
+        let id = scenario
+            .map(str::to_string)
+            .or_else(|| rules.default_scenario.clone())
+            .or_else(|| rules.scenarios.first().map(|s| s.id.clone()))
+            .ok_or("the edition has no scenario")?;
+        let sc = rules.scenario(&id).ok_or_else(|| {
+            let names: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
+            format!("no scenario `{id}`; scenarios: {}", names.join(", "))
+        })?;
+        if sc.turn_order.is_empty() {
+            return Err(format!("scenario `{id}` has an empty turn order"));
+        }
+        if rules.turn.is_empty() {
+            return Err("the edition declares no phases in [turn]".into());
+        }
+        let state = State::setup(&rules, sc, seed);
+        let scripts = hooks::Hooks::for_rules(&rules)?;
+        Ok(Game {
+            origin: Origin {
+                edition: origin_edition.to_string(),
+                with: with.to_vec(),
+                scenario: id,
+                seed,
+            },
+            rules,
+            state,
+            history: Vec::new(),
+            log: Vec::new(),
+            scripts,
+        })
+    }
+
+    pub fn rules(&self) -> &Arc<RuleSet> {
+        &self.rules
+    }
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+    pub fn origin(&self) -> &Origin {
+        &self.origin
+    }
+    pub fn history(&self) -> &[Record] {
+        &self.history
+    }
+    pub fn log(&self) -> &[LogEntry] {
+        &self.log
+    }
+    pub fn hash(&self) -> u64 {
+        self.state.hash()
+    }
+
+    pub fn scenario(&self) -> &crate::rules::Scenario {
+        self.rules
+            .scenario(&self.origin.scenario)
+            .expect("a game's scenario exists in its rule set")
+    }
+
+    pub fn current_power(&self) -> PowerId {
+        self.scenario().turn_order[self.state.turn]
+    }
+
+    pub fn current_phase(&self) -> &crate::rules::Phase {
+        &self.rules.phases[self.rules.turn[self.state.phase].index()]
+    }
+
+    /// Income the power would collect now: its territories' values, nothing without its capital.
+    pub fn income(&self, power: PowerId) -> i64 {
+        income_of(&self.rules, &self.state, power)
+    }
+
+    /// Parse and apply one command line.
+    pub fn execute(&mut self, line: &str) -> Result<Vec<String>, Rejection> {
+        let cmd = Command::parse(&self.rules, line).map_err(Rejection::new)?;
+        self.apply(&cmd)
+    }
+
+    /// Apply a command as a transaction; on success returns the log lines it produced.
+    pub fn apply(&mut self, cmd: &Command) -> Result<Vec<String>, Rejection> {
+        let mut next = self.state.clone();
+        let mut out = Vec::new();
+        let power = self.current_power();
+        run(&self.rules, &self.origin.scenario, &mut next, cmd, &mut out)?;
+        if let Some(host) = &mut self.scripts {
+            let view = View {
+                rules: &self.rules,
+                scenario: &self.origin.scenario,
+                state: &next,
+            };
+            host.validate(&self.rules, cmd, power, &view)?;
+        }
+        let phase = self.current_phase().id.clone();
+        for text in &out {
+            self.log.push(LogEntry {
+                round: self.state.round,
+                power,
+                phase: phase.clone(),
+                text: text.clone(),
+            });
+        }
+        self.state = next;
+        self.history.push(Record {
+            text: cmd.to_text(&self.rules),
+            hash: self.state.hash(),
+        });
+        Ok(out)
+    }
+}
+
+/// A read-only view of a state, for scripts.
+pub struct View<'a> {
+    pub rules: &'a RuleSet,
+    pub scenario: &'a str,
+    pub state: &'a State,
+}
+
+fn capital_of(rules: &RuleSet, power: PowerId) -> Option<crate::rules::SpaceId> {
+    rules
+        .board
+        .ids()
+        .find(|id| {
+            let s = rules.board.space(*id);
+            s.capital && s.owner == Some(power)
+        })
+}
+
+fn holds_capital(rules: &RuleSet, state: &State, power: PowerId) -> bool {
+    match capital_of(rules, power) {
+        // A power without a capital on the board (China) is never "without its capital".
+        None => true,
+        Some(c) => state.space(c).controller.is_some_and(|p| rules.power_info(p).side == rules.power_info(power).side),
+    }
+}
+
+fn income_of(rules: &RuleSet, state: &State, power: PowerId) -> i64 {
+    if let Some(c) = capital_of(rules, power) {
+        if state.space(c).controller != Some(power) {
+            return 0;
+        }
+    }
+    rules
+        .board
+        .ids()
+        .filter(|id| state.space(*id).controller == Some(power))
+        .map(|id| i64::from(rules.board.space(id).ipc))
+        .sum()
+}
+
+fn piece_cost(rules: &RuleSet, piece: Piece) -> Option<u32> {
+    match piece {
+        Piece::Unit(u) => Some(rules.unit(u).cost),
+        Piece::Facility(f) => rules.facilities[f.index()].cost,
+    }
+}
+
+fn run(rules: &RuleSet, scenario: &str, s: &mut State, cmd: &Command, out: &mut Vec<String>) -> Result<(), Rejection> {
+    let sc = rules.scenario(scenario).expect("scenario exists");
+    let power = sc.turn_order[s.turn];
+    let pname = rules.power_info(power).name.clone();
+    let phase = &rules.phases[rules.turn[s.phase].index()];
+    match cmd {
+        Command::Buy { piece, count } => {
+            if phase.kind != PhaseKind::Purchase {
+                return Err(Rejection::new(format!(
+                    "units are bought in the purchase phase; it is {} now",
+                    phase.title
+                )));
+            }
+            let Some(each) = piece_cost(rules, *piece) else {
+                return Err(Rejection::new("that facility cannot be bought in this edition"));
+            };
+            let total = i64::from(each) * i64::from(*count);
+            let have = s.treasuries[power.index()];
+            if total > have {
+                return Err(Rejection::new(format!(
+                    "{pname} has {have} IPCs; {count} cost {total}"
+                )));
+            }
+            s.treasuries[power.index()] -= total;
+            match s.purchased[power.index()].iter_mut().find(|(p, _)| p == piece) {
+                Some((_, n)) => *n += count,
+                None => s.purchased[power.index()].push((*piece, *count)),
+            }
+            out.push(format!("{pname} buys {count} {} for {total} IPCs", piece_name(rules, *piece)));
+        }
+        Command::EndPhase => end_phase(rules, sc, s, out),
+        Command::Edit(e) => edit(rules, s, e, out)?,
+    }
+    Ok(())
+}
+
+fn piece_name(rules: &RuleSet, piece: Piece) -> String {
+    match piece {
+        Piece::Unit(u) => rules.unit(u).name.clone(),
+        Piece::Facility(f) => rules.facilities[f.index()].name.clone(),
+    }
+}
+
+fn end_phase(rules: &RuleSet, sc: &crate::rules::Scenario, s: &mut State, out: &mut Vec<String>) {
+    let power = sc.turn_order[s.turn];
+    let phase = &rules.phases[rules.turn[s.phase].index()];
+    // Income must be collected if it can be: ending that phase collects it.
+    if phase.kind == PhaseKind::CollectIncome {
+        let income = income_of(rules, s, power);
+        s.treasuries[power.index()] += income;
+        out.push(format!("{} collects {income} IPCs", rules.power_info(power).name));
+    }
+    loop {
+        s.phase += 1;
+        if s.phase >= rules.turn.len() {
+            end_turn(rules, sc, s, power, out);
+            s.phase = 0;
+            s.turn += 1;
+            if s.turn >= sc.turn_order.len() {
+                s.turn = 0;
+                s.round += 1;
+                out.push(format!("round {} begins", s.round));
+            }
+            let next = sc.turn_order[s.turn];
+            for sp in &mut s.spaces {
+                for u in sp.units.iter_mut().filter(|u| u.owner == next) {
+                    u.moved = 0;
+                }
+            }
+        }
+        let p = sc.turn_order[s.turn];
+        let ph = &rules.phases[rules.turn[s.phase].index()];
+        if ph.skipped_without_capital && !holds_capital(rules, s, p) {
+            out.push(format!("{} skips {} (capital held by the enemy)", rules.power_info(p).name, ph.title));
+            continue;
+        }
+        out.push(format!("{}: {}", rules.power_info(p).name, ph.title));
+        break;
+    }
+}
+
+fn end_turn(rules: &RuleSet, _sc: &crate::rules::Scenario, s: &mut State, power: PowerId, out: &mut Vec<String>) {
+    let left = std::mem::take(&mut s.purchased[power.index()]);
+    if left.is_empty() {
+        return;
+    }
+    match rules.switches.unplaceable_units {
+        Unplaceable::Refund => {
+            let refund: i64 = left
+                .iter()
+                .map(|(p, n)| i64::from(piece_cost(rules, *p).unwrap_or(0)) * i64::from(*n))
+                .sum();
+            s.treasuries[power.index()] += refund;
+            out.push(format!("{} is refunded {refund} IPCs for units not mobilized", rules.power_info(power).name));
+        }
+        Unplaceable::Keep => s.purchased[power.index()] = left,
+    }
+}
+
+fn edit(rules: &RuleSet, s: &mut State, e: &Edit, out: &mut Vec<String>) -> Result<(), Rejection> {
+    match e {
+        Edit::Treasury { power, ipcs } => {
+            s.treasuries[power.index()] = *ipcs;
+            out.push(format!("edit: {} treasury set to {ipcs}", rules.power_info(*power).name));
+        }
+        Edit::Control { space, power } => {
+            if rules.board.space(*space).is_sea() {
+                return Err(Rejection::new("sea zones are not controlled"));
+            }
+            s.spaces[space.index()].controller = *power;
+            out.push(format!(
+                "edit: {} now held by {}",
+                rules.board.space(*space).name,
+                power.map_or("nobody", |p| rules.power_info(p).name.as_str())
+            ));
+        }
+        Edit::AddUnits { space, owner, unit, count } => {
+            for _ in 0..*count {
+                let id = s.next_unit_id;
+                s.next_unit_id += 1;
+                s.spaces[space.index()].units.push(Unit {
+                    id,
+                    kind: *unit,
+                    owner: *owner,
+                    damage: 0,
+                    moved: 0,
+                });
+            }
+            out.push(format!(
+                "edit: {count} {} of {} added to {}",
+                rules.unit(*unit).name,
+                rules.power_info(*owner).name,
+                rules.board.space(*space).name
+            ));
+        }
+        Edit::RemoveUnits { space, owner, unit, count } => {
+            let units = &mut s.spaces[space.index()].units;
+            let have = units.iter().filter(|u| u.kind == *unit && u.owner == *owner).count();
+            if have < *count as usize {
+                return Err(Rejection::new(format!(
+                    "{} has only {have} {} of {}",
+                    rules.board.space(*space).name,
+                    rules.unit(*unit).name,
+                    rules.power_info(*owner).name
+                )));
+            }
+            let mut left = *count;
+            units.retain(|u| {
+                if left > 0 && u.kind == *unit && u.owner == *owner {
+                    left -= 1;
+                    false
+                } else {
+                    true
+                }
+            });
+            out.push(format!(
+                "edit: {count} {} of {} removed from {}",
+                rules.unit(*unit).name,
+                rules.power_info(*owner).name,
+                rules.board.space(*space).name
+            ));
+        }
+        Edit::Relation { a, b, relation } => {
+            if a == b {
+                return Err(Rejection::new("a power has no relation with itself"));
+            }
+            s.relations[a.index()][b.index()] = *relation;
+            s.relations[b.index()][a.index()] = *relation;
+            out.push(format!(
+                "edit: {} and {} now {}",
+                rules.power_info(*a).name,
+                rules.power_info(*b).name,
+                relation.name()
+            ));
+        }
+    }
+    Ok(())
+}

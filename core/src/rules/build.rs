@@ -1,0 +1,978 @@
+//! From the merged tree to a typed, cross-checked [`RuleSet`].
+
+use super::read::{as_str, as_uint, Ctx, Fields};
+use super::*;
+use crate::diag::Problem;
+use crate::layers::{LayerKind, Merged};
+use crate::tree::{closest_key, Entry, Table, Value};
+
+const TOP: &[&str] = &[
+    "powers",
+    "turn",
+    "phases",
+    "units",
+    "facilities",
+    "territories",
+    "sea_zones",
+    "canals",
+    "scenarios",
+    "rules",
+];
+
+const UNIT_FIELDS: &[&str] = &[
+    "name",
+    "abbrevs",
+    "inherits",
+    "domain",
+    "cost",
+    "attack",
+    "defense",
+    "move",
+    "hits",
+    "repair",
+    "tags",
+    "can_capture",
+    "blitz",
+    "blitz_with",
+    "combat_move",
+    "transport_cost",
+    "transport_capacity",
+    "carrier_cost",
+    "carrier_capacity",
+    "first_strike",
+    "submerge",
+    "negated_by",
+    "anti_sub",
+    "cannot_target",
+    "evades_unless",
+    "blocks_movement",
+    "defenseless",
+    "casualty_last",
+    "bombard",
+    "bombing_dice",
+    "support",
+    "anti_air",
+    "on_capture",
+];
+
+const SPACE_FIELDS: &[&str] = &[
+    "ipc",
+    "owner",
+    "capital",
+    "victory_city",
+    "island",
+    "neutral",
+    "standing_army",
+    "map",
+    "convoy",
+    "adjacent",
+];
+
+pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet, LoadError> {
+    let Merged {
+        layers,
+        mut tree,
+        sources,
+        mut problems,
+    } = merged;
+    let is_edition = layers.iter().any(|l| l.kind == LayerKind::Edition);
+    {
+        let mut ctx = Ctx {
+            sources: &sources,
+            problems: Problems::default(),
+        };
+        resolve_inheritance(&mut ctx, &mut tree);
+        problems.0.append(&mut ctx.problems.0);
+    }
+    let mut ctx = Ctx {
+        sources: &sources,
+        problems: Problems::default(),
+    };
+    let empty = Table::default();
+    let top = tree.as_table().unwrap_or(&empty);
+    for (k, e) in &top.entries {
+        if !TOP.contains(&k.as_str()) {
+            let mut p = Problem::new("schema::unknown-section", format!("unknown section `{k}`"))
+                .at(e.key.label(&sources, "not a section of an edition"));
+            if let Some(s) = closest_key(k, TOP.iter().copied()) {
+                p = p.help(format!("did you mean `{s}`?"));
+            } else {
+                p = p.help(format!("sections: {}", TOP.join(", ")));
+            }
+            ctx.problems.push(p);
+        }
+    }
+    let section = |name: &str| top.entries.get(name);
+
+    let powers = read_powers(&mut ctx, section("powers"));
+    let (phases, turn) = read_phases(&mut ctx, section("phases"), section("turn"));
+    let mut units = read_units(&mut ctx, section("units"));
+    let facilities = read_facilities(&mut ctx, section("facilities"));
+    // blitz_with refers to another unit type; resolve once all types are known.
+    let unit_ids: Vec<String> = units.iter().map(|u| u.id.clone()).collect();
+    for (i, u) in units.clone().iter().enumerate() {
+        let node = section("units")
+            .and_then(|e| e.node.as_table())
+            .and_then(|t| t.get(&u.id))
+            .and_then(|n| n.lookup(&["blitz_with"]));
+        if let Some(n) = node {
+            if let Some(s) = as_str(&mut ctx, n, "blitz_with") {
+                match unit_ids.iter().position(|x| *x == s) {
+                    Some(j) => units[i].blitz_with = Some(UnitTypeId(j as u16)),
+                    None => unknown_name(&mut ctx, n, "unit type", &s, &unit_ids),
+                }
+            }
+        }
+    }
+    let board = read_board(
+        &mut ctx,
+        section("territories"),
+        section("sea_zones"),
+        section("canals"),
+        &powers,
+        &units,
+    );
+    let scenarios = read_scenarios(&mut ctx, section("scenarios"), &powers, &units, &facilities, &board);
+    let switches = read_switches(&mut ctx, section("rules"));
+
+    if is_edition {
+        if powers.is_empty() {
+            ctx.problems
+                .push(Problem::new("schema::incomplete", "the edition defines no powers").help("add a [powers.NAME] table"));
+        }
+        if board.spaces.is_empty() {
+            ctx.problems.push(
+                Problem::new("schema::incomplete", "the edition defines no board")
+                    .help("add [territories.NAME] and [sea_zones.NAME] tables"),
+            );
+        }
+        if scenarios.is_empty() {
+            ctx.problems
+                .push(Problem::new("schema::incomplete", "the edition defines no scenario").help("add a [scenarios.ID] table"));
+        }
+    }
+    let default_scenario = layers.iter().rev().find_map(|l| l.default_scenario.clone());
+    if let Some(d) = &default_scenario {
+        if is_edition && !scenarios.iter().any(|s| &s.id == d) {
+            ctx.problems.push(Problem::new(
+                "schema::unknown-name",
+                format!("default_scenario `{d}` is not a scenario of this edition"),
+            ));
+        }
+    }
+    problems.0.append(&mut ctx.problems.0);
+    if !problems.is_empty() {
+        return Err(LoadError { problems });
+    }
+    let scripts = layers
+        .iter()
+        .filter(|l| !l.scripts.is_empty())
+        .map(|l| LayerScripts {
+            layer: l.name.clone(),
+            dir: l.dir.clone(),
+            display_dir: l.display_dir.clone(),
+            files: l.scripts.clone(),
+        })
+        .collect();
+    Ok(RuleSet {
+        layers,
+        sources,
+        tree,
+        powers,
+        turn,
+        phases,
+        units,
+        facilities,
+        board,
+        scenarios,
+        switches,
+        scripts,
+        default_scenario,
+        project_root,
+    })
+}
+
+fn unknown_name(ctx: &mut Ctx, node: &Node, what: &str, name: &str, known: &[String]) {
+    let mut p = Problem::new("schema::unknown-name", format!("unknown {what} `{name}`"))
+        .at(node.origin.label(ctx.sources, format!("no such {what}")));
+    if let Some(s) = closest_key(name, known.iter().map(String::as_str)) {
+        p = p.help(format!("did you mean `{s}`?"));
+    }
+    ctx.problems.push(p);
+}
+
+/// Fill each unit's missing fields from its `inherits` parent, parents first; cycles are errors.
+fn resolve_inheritance(ctx: &mut Ctx, tree: &mut Node) {
+    let Value::Table(top) = &mut tree.value else { return };
+    let Some(units_entry) = top.entries.get_mut("units") else { return };
+    let Value::Table(units) = &mut units_entry.node.value else { return };
+    let names: Vec<String> = units.entries.keys().cloned().collect();
+    let mut done: Vec<String> = Vec::new();
+    for name in &names {
+        let mut stack = Vec::new();
+        resolve_one(ctx, units, name, &mut stack, &mut done);
+    }
+}
+
+fn resolve_one(ctx: &mut Ctx, units: &mut Table, name: &str, stack: &mut Vec<String>, done: &mut Vec<String>) {
+    if done.iter().any(|d| d == name) {
+        return;
+    }
+    let parent = match units.get(name).and_then(|n| n.lookup(&["inherits"])) {
+        Some(n) => match &n.value {
+            Value::Str(s) => Some((s.clone(), n.clone())),
+            _ => None,
+        },
+        None => None,
+    };
+    if let Some((pname, pnode)) = parent {
+        if stack.iter().any(|s| s == &pname) || pname == name {
+            let mut chain = stack.clone();
+            chain.push(name.to_string());
+            chain.push(pname.clone());
+            ctx.error_at(
+                &pnode,
+                "schema::inheritance-cycle",
+                format!("unit types inherit from each other in a cycle: {}", chain.join(" -> ")),
+                "this `inherits` closes the cycle",
+            );
+            done.push(name.to_string());
+            return;
+        }
+        if units.get(&pname).is_none() {
+            let known: Vec<String> = units.entries.keys().cloned().collect();
+            unknown_name(ctx, &pnode, "unit type", &pname, &known);
+            done.push(name.to_string());
+            return;
+        }
+        stack.push(name.to_string());
+        resolve_one(ctx, units, &pname, stack, done);
+        stack.pop();
+        let parent_table = units.get(&pname).and_then(|n| n.as_table()).cloned();
+        if let (Some(pt), Some(Entry { node, .. })) = (parent_table, units.entries.get_mut(name)) {
+            if let Value::Table(child) = &mut node.value {
+                for (k, e) in pt.entries {
+                    if !child.entries.contains_key(&k) {
+                        child.entries.insert(k, e);
+                    }
+                }
+            }
+        }
+    }
+    done.push(name.to_string());
+}
+
+fn read_powers(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<Power> {
+    let Some(e) = e else { return Vec::new() };
+    let Some(mut f) = Fields::of(ctx, &e.node, "powers") else {
+        return Vec::new();
+    };
+    f.used_all();
+    let mut out = Vec::new();
+    let names: Vec<String> = f.table.entries.keys().cloned().collect();
+    let mut economy: Vec<Option<(String, &Node)>> = Vec::new();
+    for (name, pe) in &f.table.entries {
+        let Some(mut pf) = Fields::of(ctx, &pe.node, &format!("powers.{name}")) else {
+            continue;
+        };
+        let side = pf.req_str(ctx, "side").unwrap_or_default();
+        let colour = pf.str(ctx, "colour");
+        let abbrev = pf.str(ctx, "abbrev");
+        let eco = pf.get("economy_of").and_then(|n| as_str(ctx, n, "economy_of").map(|s| (s, n)));
+        pf.finish_with(ctx, &["side", "colour", "abbrev", "economy_of"]);
+        economy.push(eco);
+        out.push(Power {
+            name: name.clone(),
+            side,
+            colour,
+            abbrev,
+            economy_of: None,
+            origin: pe.node.origin.clone(),
+        });
+    }
+    for (i, eco) in economy.into_iter().enumerate() {
+        if let Some((s, n)) = eco {
+            match names.iter().position(|x| *x == s) {
+                Some(j) => out[i].economy_of = Some(PowerId(j as u8)),
+                None => unknown_name(ctx, n, "power", &s, &names),
+            }
+        }
+    }
+    out
+}
+
+fn read_phases(ctx: &mut Ctx, phases: Option<&Entry>, turn: Option<&Entry>) -> (Vec<Phase>, Vec<PhaseId>) {
+    let mut out = Vec::new();
+    if let Some(e) = phases {
+        if let Some(mut f) = Fields::of(ctx, &e.node, "phases") {
+            f.used_all();
+            for (id, pe) in &f.table.entries {
+                let Some(mut pf) = Fields::of(ctx, &pe.node, &format!("phases.{id}")) else {
+                    continue;
+                };
+                let title = pf.str(ctx, "title").unwrap_or_else(|| id.clone());
+                let kind = pf.choice(
+                    ctx,
+                    "kind",
+                    &[
+                        ("research", PhaseKind::Research),
+                        ("purchase", PhaseKind::Purchase),
+                        ("combat_move", PhaseKind::CombatMove),
+                        ("conduct_combat", PhaseKind::ConductCombat),
+                        ("noncombat_move", PhaseKind::NoncombatMove),
+                        ("mobilize", PhaseKind::Mobilize),
+                        ("collect_income", PhaseKind::CollectIncome),
+                        ("script", PhaseKind::Script),
+                    ],
+                );
+                if pf.table.get("kind").is_none() {
+                    pf.required(ctx, "kind");
+                }
+                let skipped = pf.bool(ctx, "skipped_without_capital", false);
+                pf.finish_with(ctx, &["title", "kind", "skipped_without_capital"]);
+                out.push(Phase {
+                    id: id.clone(),
+                    title,
+                    kind: kind.unwrap_or(PhaseKind::Script),
+                    skipped_without_capital: skipped,
+                });
+            }
+        }
+    }
+    let mut order = Vec::new();
+    if let Some(e) = turn {
+        if let Some(mut f) = Fields::of(ctx, &e.node, "turn") {
+            let ids: Vec<String> = out.iter().map(|p| p.id.clone()).collect();
+            for (name, n) in f.str_list(ctx, "phases") {
+                match ids.iter().position(|x| *x == name) {
+                    Some(i) => order.push(PhaseId(i as u8)),
+                    None => unknown_name(ctx, n, "phase", &name, &ids),
+                }
+            }
+            f.finish_with(ctx, &["phases"]);
+        }
+    }
+    (out, order)
+}
+
+fn read_units(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<UnitType> {
+    let Some(e) = e else { return Vec::new() };
+    let Some(mut f) = Fields::of(ctx, &e.node, "units") else {
+        return Vec::new();
+    };
+    f.used_all();
+    let mut out = Vec::new();
+    for (id, ue) in &f.table.entries {
+        let path = format!("units.{id}");
+        let Some(mut u) = Fields::of(ctx, &ue.node, &path) else {
+            continue;
+        };
+        u.get("inherits");
+        u.get("blitz_with"); // resolved after all types are read
+        let name = u.req_str(ctx, "name").unwrap_or_else(|| id.clone());
+        let domain = u.choice(
+            ctx,
+            "domain",
+            &[("land", Domain::Land), ("sea", Domain::Sea), ("air", Domain::Air)],
+        );
+        if u.table.get("domain").is_none() {
+            u.required(ctx, "domain");
+        }
+        let domain = domain.unwrap_or(Domain::Land);
+        let support = match u.get("support") {
+            Some(n) => read_support(ctx, n, &path),
+            None => Vec::new(),
+        };
+        let anti_air = u.table(ctx, "anti_air").map(|mut a| {
+            let aa = AntiAir {
+                hit: a.uint(ctx, "hit", 1),
+                shots: a.uint(ctx, "shots", 1),
+                max_shots: a.uint(ctx, "max_shots", 1),
+                targets: {
+                    let t: Vec<String> = a.str_list(ctx, "targets").into_iter().map(|(s, _)| s).collect();
+                    if t.is_empty() {
+                        vec!["air".to_string()]
+                    } else {
+                        t
+                    }
+                },
+                first_round_only: a.bool(ctx, "first_round_only", true),
+                one_per_space: a.bool(ctx, "one_per_space", false),
+                vs_bombing: a.bool(ctx, "vs_bombing", false),
+            };
+            a.finish_with(
+                ctx,
+                &["hit", "shots", "max_shots", "targets", "first_round_only", "one_per_space", "vs_bombing"],
+            );
+            aa
+        });
+        let unit = UnitType {
+            id: id.clone(),
+            name,
+            abbrevs: u.str_list(ctx, "abbrevs").into_iter().map(|(s, _)| s).collect(),
+            domain,
+            cost: u.req_uint(ctx, "cost").unwrap_or(0),
+            attack: u.req_uint(ctx, "attack").unwrap_or(0),
+            defense: u.req_uint(ctx, "defense").unwrap_or(0),
+            movement: u.req_uint(ctx, "move").unwrap_or(0),
+            hits: u.uint(ctx, "hits", 1).max(1),
+            repair: u
+                .choice(
+                    ctx,
+                    "repair",
+                    &[
+                        ("end_of_combat", Repair::EndOfCombat),
+                        ("naval_base", Repair::NavalBase),
+                        ("never", Repair::Never),
+                    ],
+                )
+                .unwrap_or(Repair::EndOfCombat),
+            tags: u.str_list(ctx, "tags").into_iter().map(|(s, _)| s).collect(),
+            can_capture: u.bool(ctx, "can_capture", domain == Domain::Land),
+            blitz: u.bool(ctx, "blitz", false),
+            blitz_with: None,
+            combat_move: u.bool(ctx, "combat_move", true),
+            transport_cost: u.opt_uint(ctx, "transport_cost"),
+            transport_capacity: u.uint(ctx, "transport_capacity", 0),
+            carrier_cost: u.opt_uint(ctx, "carrier_cost"),
+            carrier_capacity: u.uint(ctx, "carrier_capacity", 0),
+            first_strike: u.bool(ctx, "first_strike", false),
+            submerge: u.bool(ctx, "submerge", false),
+            negated_by: u.str_list(ctx, "negated_by").into_iter().map(|(s, _)| s).collect(),
+            anti_sub: u.bool(ctx, "anti_sub", false),
+            cannot_target: u.str_list(ctx, "cannot_target").into_iter().map(|(s, _)| s).collect(),
+            evades_unless: u.str(ctx, "evades_unless"),
+            blocks_movement: u.bool(ctx, "blocks_movement", true),
+            defenseless: u.bool(ctx, "defenseless", false),
+            casualty_last: u.bool(ctx, "casualty_last", false),
+            bombard: u.uint(ctx, "bombard", 0),
+            bombing_dice: u.uint(ctx, "bombing_dice", 0),
+            support,
+            anti_air,
+            on_capture: u
+                .choice(ctx, "on_capture", &[("capture", OnCapture::Capture), ("destroy", OnCapture::Destroy)])
+                .unwrap_or(OnCapture::Destroy),
+        };
+        u.finish_with(ctx, UNIT_FIELDS);
+        out.push(unit);
+    }
+    out
+}
+
+fn read_support(ctx: &mut Ctx, n: &Node, path: &str) -> Vec<Support> {
+    let Value::Array(items) = &n.value else {
+        ctx.type_error(n, &format!("{path}.support"), "an array of tables");
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for item in items {
+        let Some(mut s) = Fields::of(ctx, item, &format!("{path}.support")) else {
+            continue;
+        };
+        let tags: Vec<String> = s.str_list(ctx, "tags").into_iter().map(|(t, _)| t).collect();
+        if tags.is_empty() {
+            s.required(ctx, "tags");
+        }
+        let sup = Support {
+            tags,
+            attack: s.int(ctx, "attack").unwrap_or(0) as i32,
+            defense: s.int(ctx, "defense").unwrap_or(0) as i32,
+            count: s.uint(ctx, "count", 1),
+        };
+        s.finish_with(ctx, &["tags", "attack", "defense", "count"]);
+        out.push(sup);
+    }
+    out
+}
+
+fn read_amount(ctx: &mut Ctx, f: &mut Fields, key: &'static str, default: Amount) -> Amount {
+    let Some(n) = f.get(key) else { return default };
+    match &n.value {
+        Value::Int(_) => as_uint(ctx, n, key).map_or(default, Amount::Fixed),
+        Value::Str(s) if s == "territory" => Amount::Territory,
+        Value::Str(s) if s == "2x territory" => Amount::TwiceTerritory,
+        _ => {
+            ctx.type_error(n, key, "an integer, \"territory\" or \"2x territory\"");
+            default
+        }
+    }
+}
+
+fn read_facilities(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<FacilityType> {
+    let Some(e) = e else { return Vec::new() };
+    let Some(mut f) = Fields::of(ctx, &e.node, "facilities") else {
+        return Vec::new();
+    };
+    f.used_all();
+    let ids: Vec<String> = f.table.entries.keys().cloned().collect();
+    let mut out = Vec::new();
+    for (id, fe) in &f.table.entries {
+        let Some(mut ff) = Fields::of(ctx, &fe.node, &format!("facilities.{id}")) else {
+            continue;
+        };
+        let name = ff.req_str(ctx, "name").unwrap_or_else(|| id.clone());
+        let cost = ff.opt_uint(ctx, "cost");
+        let production = read_amount(ctx, &mut ff, "production", Amount::Fixed(0));
+        let max_damage = read_amount(ctx, &mut ff, "max_damage", Amount::Fixed(0));
+        let requires_ipc = ff.uint(ctx, "requires_ipc", 0);
+        let on_capture = match ff.get("on_capture") {
+            None => FacilityCapture::Capture,
+            Some(n) => match as_str(ctx, n, "on_capture").as_deref() {
+                Some("capture") | None => FacilityCapture::Capture,
+                Some("destroy") => FacilityCapture::Destroy,
+                Some(s) => match s.strip_prefix("downgrade:") {
+                    Some(target) => match ids.iter().position(|x| x == target) {
+                        Some(j) => FacilityCapture::Downgrade(FacilityTypeId(j as u16)),
+                        None => {
+                            unknown_name(ctx, n, "facility", target, &ids);
+                            FacilityCapture::Capture
+                        }
+                    },
+                    None => {
+                        ctx.error_at(
+                            n,
+                            "schema::bad-value",
+                            format!("`on_capture` cannot be {s:?}"),
+                            "expected capture, destroy or downgrade:ID",
+                        );
+                        FacilityCapture::Capture
+                    }
+                },
+            },
+        };
+        let air = ff.uint(ctx, "air_move_bonus", 0);
+        let sea = ff.uint(ctx, "sea_move_bonus", 0);
+        ff.finish_with(
+            ctx,
+            &[
+                "name",
+                "cost",
+                "production",
+                "max_damage",
+                "requires_ipc",
+                "on_capture",
+                "air_move_bonus",
+                "sea_move_bonus",
+            ],
+        );
+        out.push(FacilityType {
+            id: id.clone(),
+            name,
+            cost,
+            production,
+            max_damage,
+            requires_ipc,
+            on_capture,
+            air_move_bonus: air,
+            sea_move_bonus: sea,
+        });
+    }
+    out
+}
+
+fn read_board(
+    ctx: &mut Ctx,
+    territories: Option<&Entry>,
+    sea_zones: Option<&Entry>,
+    canals: Option<&Entry>,
+    powers: &[Power],
+    units: &[UnitType],
+) -> Board {
+    let power_names: Vec<String> = powers.iter().map(|p| p.name.clone()).collect();
+    let unit_names: Vec<String> = units.iter().map(|u| u.id.clone()).collect();
+    // First pass: names, so adjacency can refer forward.
+    let mut entries: Vec<(&String, &Entry, SpaceKind)> = Vec::new();
+    for (section, kind) in [(territories, SpaceKind::Land), (sea_zones, SpaceKind::Sea)] {
+        let Some(e) = section else { continue };
+        let what = if kind == SpaceKind::Land { "territories" } else { "sea_zones" };
+        let Some(t) = Fields::of(ctx, &e.node, what) else { continue };
+        for (name, se) in &t.table.entries {
+            entries.push((name, se, kind));
+        }
+    }
+    let mut board = Board::default();
+    for (i, (name, se, _)) in entries.iter().enumerate() {
+        if let Some(prev) = board.by_name.insert(name.to_lowercase(), SpaceId(i as u16)) {
+            let p = Problem::new("schema::duplicate", format!("`{name}` is both a territory and a sea zone"))
+                .at(se.key.label(ctx.sources, "second definition"))
+                .also(entries[prev.index()].1.key.label(ctx.sources, "first definition"));
+            ctx.problems.push(p);
+        }
+    }
+    let all_names: Vec<String> = entries.iter().map(|(n, _, _)| (*n).clone()).collect();
+    let mut adjacency_nodes: Vec<Vec<(SpaceId, &Node)>> = Vec::new();
+    for (name, se, kind) in &entries {
+        let what = if *kind == SpaceKind::Land {
+            format!("territories.{name}")
+        } else {
+            format!("sea_zones.{name}")
+        };
+        let Some(mut f) = Fields::of(ctx, &se.node, &what) else {
+            board.spaces.push(empty_space(name, *kind));
+            adjacency_nodes.push(Vec::new());
+            continue;
+        };
+        let ipc = f.uint(ctx, "ipc", 0);
+        let owner = f.get("owner").and_then(|n| {
+            let s = as_str(ctx, n, "owner")?;
+            match power_names.iter().position(|p| *p == s) {
+                Some(i) => Some(PowerId(i as u8)),
+                None => {
+                    unknown_name(ctx, n, "power", &s, &power_names);
+                    None
+                }
+            }
+        });
+        let capital = f.bool(ctx, "capital", false);
+        let victory_city = f.str(ctx, "victory_city");
+        let island = f.bool(ctx, "island", false);
+        let neutral = f.choice(
+            ctx,
+            "neutral",
+            &[
+                ("impassable", NeutralKind::Impassable),
+                ("pro_axis", NeutralKind::ProAxis),
+                ("pro_allies", NeutralKind::ProAllies),
+                ("strict", NeutralKind::Strict),
+            ],
+        );
+        let mut standing_army = Vec::new();
+        if let Some(mut sa) = f.table(ctx, "standing_army") {
+            sa.used_all();
+            for (u, ne) in &sa.table.entries {
+                let count = as_uint(ctx, &ne.node, "standing_army").unwrap_or(0);
+                match unit_names.iter().position(|x| x == u) {
+                    Some(j) => standing_army.push((UnitTypeId(j as u16), count)),
+                    None => unknown_name(ctx, &ne.node, "unit type", u, &unit_names),
+                }
+            }
+        }
+        let map = f.str(ctx, "map");
+        let convoy = f.bool(ctx, "convoy", false);
+        let mut adj = Vec::new();
+        for (a, n) in f.str_list(ctx, "adjacent") {
+            match board.by_name.get(&a.to_lowercase()) {
+                Some(id) => adj.push((*id, n)),
+                None => unknown_name(ctx, n, "space", &a, &all_names),
+            }
+        }
+        if capital && owner.is_none() {
+            ctx.error_at(
+                &se.node,
+                "schema::bad-value",
+                format!("`{name}` is a capital but has no owner"),
+                "capital without owner",
+            );
+        }
+        f.finish_with(ctx, SPACE_FIELDS);
+        board.spaces.push(Space {
+            name: (*name).clone(),
+            kind: *kind,
+            ipc,
+            owner,
+            capital,
+            victory_city,
+            island,
+            neutral,
+            standing_army,
+            map,
+            convoy,
+            adjacent: adj.iter().map(|(id, _)| *id).collect(),
+        });
+        adjacency_nodes.push(adj);
+    }
+    // Adjacency must be symmetric: a one-way edge is almost always a transcription slip.
+    for (i, adj) in adjacency_nodes.iter().enumerate() {
+        for (j, node) in adj {
+            if j.index() == i {
+                ctx.error_at(
+                    node,
+                    "board::self-adjacent",
+                    format!("`{}` lists itself as adjacent", board.spaces[i].name),
+                    "remove this",
+                );
+                continue;
+            }
+            if !board.spaces[j.index()].adjacent.contains(&SpaceId(i as u16)) {
+                let a = &board.spaces[i].name;
+                let b = &board.spaces[j.index()].name;
+                let p = Problem::new(
+                    "board::asymmetric-adjacency",
+                    format!("`{a}` lists `{b}` as adjacent, but `{b}` does not list `{a}`"),
+                )
+                .at(node.origin.label(ctx.sources, format!("{a} -> {b}")))
+                .also(entries[j.index()].1.key.label(ctx.sources, format!("`{b}` is defined here")))
+                .help(format!("add \"{a}\" to the adjacent list of `{b}`, or remove this entry"));
+                ctx.problems.push(p);
+            }
+        }
+    }
+    // Adjacency lists are kept sorted so iteration order never depends on file order.
+    for s in &mut board.spaces {
+        s.adjacent.sort();
+        s.adjacent.dedup();
+    }
+    if let Some(e) = canals {
+        if let Some(mut t) = Fields::of(ctx, &e.node, "canals") {
+            t.used_all();
+            for (name, ce) in &t.table.entries {
+                let Some(mut f) = Fields::of(ctx, &ce.node, &format!("canals.{name}")) else {
+                    continue;
+                };
+                let kind = f
+                    .choice(ctx, "kind", &[("canal", PassageKind::Canal), ("strait", PassageKind::Strait)])
+                    .unwrap_or(PassageKind::Canal);
+                let mut connects = Vec::new();
+                let connects_node = f.get("connects");
+                if let Some(n) = connects_node {
+                    for (s, sn) in super::read::str_list(ctx, n, "connects") {
+                        match board.find(&s) {
+                            Some(id) if board.space(id).is_sea() => connects.push(id),
+                            Some(_) => {
+                                ctx.error_at(
+                                    sn,
+                                    "board::bad-canal",
+                                    format!("canal `{name}` connects `{s}`, which is not a sea zone"),
+                                    "not a sea zone",
+                                );
+                            }
+                            None => unknown_name(ctx, sn, "space", &s, &all_names),
+                        }
+                    }
+                } else {
+                    f.required(ctx, "connects");
+                }
+                let mut controlled_by = Vec::new();
+                for (s, sn) in f.str_list(ctx, "controlled_by") {
+                    match board.find(&s) {
+                        Some(id) => controlled_by.push(id),
+                        None => unknown_name(ctx, sn, "space", &s, &all_names),
+                    }
+                }
+                f.finish_with(ctx, &["kind", "connects", "controlled_by"]);
+                if connects.len() == 2 {
+                    board.canals.push(Canal {
+                        name: name.clone(),
+                        kind,
+                        connects: [connects[0], connects[1]],
+                        controlled_by,
+                    });
+                } else if let Some(n) = connects_node {
+                    ctx.error_at(
+                        n,
+                        "board::bad-canal",
+                        format!("canal `{name}` must connect exactly two sea zones"),
+                        "expected two sea zones",
+                    );
+                }
+            }
+        }
+    }
+    board
+}
+
+fn empty_space(name: &str, kind: SpaceKind) -> Space {
+    Space {
+        name: name.to_string(),
+        kind,
+        ipc: 0,
+        owner: None,
+        capital: false,
+        victory_city: None,
+        island: false,
+        neutral: None,
+        standing_army: Vec::new(),
+        map: None,
+        convoy: false,
+        adjacent: Vec::new(),
+    }
+}
+
+fn read_scenarios(
+    ctx: &mut Ctx,
+    e: Option<&Entry>,
+    powers: &[Power],
+    units: &[UnitType],
+    facilities: &[FacilityType],
+    board: &Board,
+) -> Vec<Scenario> {
+    let Some(e) = e else { return Vec::new() };
+    let Some(mut all) = Fields::of(ctx, &e.node, "scenarios") else {
+        return Vec::new();
+    };
+    all.used_all();
+    let power_names: Vec<String> = powers.iter().map(|p| p.name.clone()).collect();
+    let space_names: Vec<String> = board.spaces.iter().map(|s| s.name.clone()).collect();
+    let piece_names: Vec<String> = units
+        .iter()
+        .map(|u| u.id.clone())
+        .chain(facilities.iter().map(|f| f.id.clone()))
+        .collect();
+    let find_power = |ctx: &mut Ctx, name: &str, n: &Node| -> Option<PowerId> {
+        match power_names.iter().position(|p| p == name) {
+            Some(i) => Some(PowerId(i as u8)),
+            None => {
+                unknown_name(ctx, n, "power", name, &power_names);
+                None
+            }
+        }
+    };
+    let mut out = Vec::new();
+    for (id, se) in &all.table.entries {
+        let Some(mut f) = Fields::of(ctx, &se.node, &format!("scenarios.{id}")) else {
+            continue;
+        };
+        let title = f.str(ctx, "title").unwrap_or_else(|| id.clone());
+        let mut turn_order = Vec::new();
+        for (p, n) in f.str_list(ctx, "turn_order") {
+            if let Some(pid) = find_power(ctx, &p, n) {
+                turn_order.push(pid);
+            }
+        }
+        if f.table.get("turn_order").is_none() {
+            f.required(ctx, "turn_order");
+        }
+        let mut ipcs = Vec::new();
+        if let Some(mut t) = f.table(ctx, "ipcs") {
+            t.used_all();
+            for (p, ne) in &t.table.entries {
+                if let (Some(pid), Some(v)) = (
+                    find_power(ctx, p, &ne.node),
+                    super::read::as_int(ctx, &ne.node, "ipcs"),
+                ) {
+                    ipcs.push((pid, v));
+                }
+            }
+        }
+        let mut control = Vec::new();
+        if let Some(mut t) = f.table(ctx, "control") {
+            t.used_all();
+            for (s, ne) in &t.table.entries {
+                let sid = board.by_name.get(&s.to_lowercase()).copied();
+                if sid.is_none() {
+                    unknown_name(ctx, &ne.node, "space", s, &space_names);
+                }
+                let pid = as_str(ctx, &ne.node, "control").and_then(|p| find_power(ctx, &p, &ne.node));
+                if let (Some(sid), Some(pid)) = (sid, pid) {
+                    control.push((sid, pid));
+                }
+            }
+        }
+        let mut setup = Vec::new();
+        if let Some(mut t) = f.table(ctx, "setup") {
+            t.used_all();
+            for (s, owners) in &t.table.entries {
+                let sid = match board.by_name.get(&s.to_lowercase()) {
+                    Some(id) => Some(*id),
+                    None => {
+                        unknown_name(ctx, &owners.node, "space", s, &space_names);
+                        None
+                    }
+                };
+                let Some(mut of) = Fields::of(ctx, &owners.node, &format!("scenarios.{id}.setup.{s}")) else {
+                    continue;
+                };
+                of.used_all();
+                for (owner, pieces) in &of.table.entries {
+                    let pid = match power_names.iter().position(|p| p == owner) {
+                        Some(i) => Some(PowerId(i as u8)),
+                        None => {
+                            let mut p = Problem::new("schema::unknown-name", format!("unknown power `{owner}`"))
+                                .at(pieces.key.label(ctx.sources, "no such power"));
+                            if let Some(s) = closest_key(owner, power_names.iter().map(String::as_str)) {
+                                p = p.help(format!("did you mean `{s}`?"));
+                            }
+                            ctx.problems.push(p);
+                            None
+                        }
+                    };
+                    let Some(mut pf) = Fields::of(ctx, &pieces.node, "setup") else {
+                        continue;
+                    };
+                    pf.used_all();
+                    for (piece, ce) in &pf.table.entries {
+                        let count = as_uint(ctx, &ce.node, "setup count").unwrap_or(0);
+                        let pc = if let Some(u) = units.iter().position(|u| &u.id == piece) {
+                            Some(Piece::Unit(UnitTypeId(u as u16)))
+                        } else if let Some(fi) = facilities.iter().position(|f| &f.id == piece) {
+                            Some(Piece::Facility(FacilityTypeId(fi as u16)))
+                        } else {
+                            let mut p = Problem::new(
+                                "schema::unknown-name",
+                                format!("unknown unit or facility `{piece}`"),
+                            )
+                            .at(ce.key.label(ctx.sources, "no such unit or facility"));
+                            if let Some(s) = closest_key(piece, piece_names.iter().map(String::as_str)) {
+                                p = p.help(format!("did you mean `{s}`?"));
+                            }
+                            ctx.problems.push(p);
+                            None
+                        };
+                        if let (Some(space), Some(owner), Some(piece)) = (sid, pid, pc) {
+                            setup.push(Placement {
+                                space,
+                                owner,
+                                piece,
+                                count,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        let mut damage = Vec::new();
+        if let Some(mut t) = f.table(ctx, "damage") {
+            t.used_all();
+            for (s, de) in &t.table.entries {
+                let sid = board.by_name.get(&s.to_lowercase()).copied();
+                if sid.is_none() {
+                    unknown_name(ctx, &de.node, "space", s, &space_names);
+                }
+                let Some(mut df) = Fields::of(ctx, &de.node, "damage") else { continue };
+                df.used_all();
+                for (fac, ne) in &df.table.entries {
+                    let n = as_uint(ctx, &ne.node, "damage").unwrap_or(0);
+                    match facilities.iter().position(|f| &f.id == fac) {
+                        Some(fi) => {
+                            if let Some(sid) = sid {
+                                damage.push((sid, FacilityTypeId(fi as u16), n));
+                            }
+                        }
+                        None => {
+                            let names: Vec<String> = facilities.iter().map(|f| f.id.clone()).collect();
+                            unknown_name(ctx, &ne.node, "facility", fac, &names);
+                        }
+                    }
+                }
+            }
+        }
+        f.finish_with(ctx, &["title", "turn_order", "ipcs", "control", "setup", "damage"]);
+        out.push(Scenario {
+            id: id.clone(),
+            title,
+            turn_order,
+            ipcs,
+            control,
+            setup,
+            damage,
+        });
+    }
+    out
+}
+
+fn read_switches(ctx: &mut Ctx, e: Option<&Entry>) -> Switches {
+    let mut s = Switches::default();
+    let Some(e) = e else { return s };
+    let Some(mut f) = Fields::of(ctx, &e.node, "rules") else {
+        return s;
+    };
+    if let Some(u) = f.choice(
+        ctx,
+        "unplaceable_units",
+        &[("refund", Unplaceable::Refund), ("keep", Unplaceable::Keep)],
+    ) {
+        s.unplaceable_units = u;
+    }
+    f.finish_with(ctx, &["unplaceable_units"]);
+    s
+}

@@ -1,0 +1,445 @@
+//! The immutable rule set: every layer merged, checked and resolved into plain Rust data.
+//!
+//! Architecture invariant: nothing after [`load`] reads an edition file; a game holds an
+//! `Arc<RuleSet>` and the REPL's reload builds a new one.
+
+pub mod read;
+mod build;
+
+use crate::diag::{Problems, Sources};
+use crate::layers::{Layer, LoadRequest};
+use crate::tree::{Node, Origin};
+use std::collections::HashMap;
+
+pub use build::build;
+
+macro_rules! id_type {
+    ($name:ident, $t:ty) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub $t);
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+id_type!(PowerId, u8);
+id_type!(SpaceId, u16);
+id_type!(UnitTypeId, u16);
+id_type!(FacilityTypeId, u16);
+id_type!(PhaseId, u8);
+
+#[derive(Clone, Debug)]
+pub struct Power {
+    pub name: String,
+    pub side: String,
+    pub colour: Option<String>,
+    pub abbrev: Option<String>,
+    pub economy_of: Option<PowerId>,
+    pub origin: Origin,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PhaseKind {
+    Research,
+    Purchase,
+    CombatMove,
+    ConductCombat,
+    NoncombatMove,
+    Mobilize,
+    CollectIncome,
+    Script,
+}
+
+#[derive(Clone, Debug)]
+pub struct Phase {
+    pub id: String,
+    pub title: String,
+    pub kind: PhaseKind,
+    pub skipped_without_capital: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Domain {
+    Land,
+    Sea,
+    Air,
+}
+
+impl Domain {
+    pub fn name(self) -> &'static str {
+        match self {
+            Domain::Land => "land",
+            Domain::Sea => "sea",
+            Domain::Air => "air",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repair {
+    EndOfCombat,
+    NavalBase,
+    Never,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnCapture {
+    Capture,
+    Destroy,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Support {
+    pub tags: Vec<String>,
+    pub attack: i32,
+    pub defense: i32,
+    pub count: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AntiAir {
+    pub hit: u32,
+    pub shots: u32,
+    pub max_shots: u32,
+    pub targets: Vec<String>,
+    pub first_round_only: bool,
+    pub one_per_space: bool,
+    pub vs_bombing: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct UnitType {
+    pub id: String,
+    pub name: String,
+    pub abbrevs: Vec<String>,
+    pub domain: Domain,
+    pub cost: u32,
+    pub attack: u32,
+    pub defense: u32,
+    pub movement: u32,
+    pub hits: u32,
+    pub repair: Repair,
+    pub tags: Vec<String>,
+    pub can_capture: bool,
+    pub blitz: bool,
+    pub blitz_with: Option<UnitTypeId>,
+    pub combat_move: bool,
+    pub transport_cost: Option<u32>,
+    pub transport_capacity: u32,
+    pub carrier_cost: Option<u32>,
+    pub carrier_capacity: u32,
+    pub first_strike: bool,
+    pub submerge: bool,
+    pub negated_by: Vec<String>,
+    pub anti_sub: bool,
+    pub cannot_target: Vec<String>,
+    pub evades_unless: Option<String>,
+    pub blocks_movement: bool,
+    pub defenseless: bool,
+    pub casualty_last: bool,
+    pub bombard: u32,
+    pub bombing_dice: u32,
+    pub support: Vec<Support>,
+    pub anti_air: Option<AntiAir>,
+    pub on_capture: OnCapture,
+}
+
+impl UnitType {
+    pub fn has_tag(&self, tag: &str) -> bool {
+        self.id == tag || self.domain.name() == tag || self.tags.iter().any(|t| t == tag)
+    }
+}
+
+/// A quantity that is either fixed or derived from the territory's IPC value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Amount {
+    Fixed(u32),
+    Territory,
+    TwiceTerritory,
+}
+
+impl Amount {
+    pub fn resolve(self, territory_ipc: u32) -> u32 {
+        match self {
+            Amount::Fixed(n) => n,
+            Amount::Territory => territory_ipc,
+            Amount::TwiceTerritory => territory_ipc * 2,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FacilityCapture {
+    Capture,
+    Destroy,
+    Downgrade(FacilityTypeId),
+}
+
+#[derive(Clone, Debug)]
+pub struct FacilityType {
+    pub id: String,
+    pub name: String,
+    pub cost: Option<u32>,
+    pub production: Amount,
+    pub max_damage: Amount,
+    pub requires_ipc: u32,
+    pub on_capture: FacilityCapture,
+    pub air_move_bonus: u32,
+    pub sea_move_bonus: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpaceKind {
+    Land,
+    Sea,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NeutralKind {
+    Impassable,
+    ProAxis,
+    ProAllies,
+    Strict,
+}
+
+#[derive(Clone, Debug)]
+pub struct Space {
+    pub name: String,
+    pub kind: SpaceKind,
+    pub ipc: u32,
+    pub owner: Option<PowerId>,
+    pub capital: bool,
+    pub victory_city: Option<String>,
+    pub island: bool,
+    pub neutral: Option<NeutralKind>,
+    pub standing_army: Vec<(UnitTypeId, u32)>,
+    pub map: Option<String>,
+    pub convoy: bool,
+    pub adjacent: Vec<SpaceId>,
+}
+
+impl Space {
+    pub fn is_sea(&self) -> bool {
+        self.kind == SpaceKind::Sea
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PassageKind {
+    Canal,
+    Strait,
+}
+
+#[derive(Clone, Debug)]
+pub struct Canal {
+    pub name: String,
+    pub kind: PassageKind,
+    pub connects: [SpaceId; 2],
+    pub controlled_by: Vec<SpaceId>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Board {
+    pub spaces: Vec<Space>,
+    /// Lower-cased names (and `sz N` forms) to ids.
+    pub by_name: HashMap<String, SpaceId>,
+    pub canals: Vec<Canal>,
+}
+
+impl Board {
+    pub fn space(&self, id: SpaceId) -> &Space {
+        &self.spaces[id.index()]
+    }
+
+    /// Case-insensitive lookup; sea zones also answer to `sz 5`, `SZ5` and `5 sea zone`.
+    pub fn find(&self, name: &str) -> Option<SpaceId> {
+        let key = name.trim().to_lowercase();
+        if let Some(id) = self.by_name.get(&key) {
+            return Some(*id);
+        }
+        let digits = key
+            .trim_start_matches("sz")
+            .trim_end_matches("sea zone")
+            .trim();
+        if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
+            return self.by_name.get(&format!("sz {digits}")).copied();
+        }
+        None
+    }
+
+    pub fn ids(&self) -> impl Iterator<Item = SpaceId> + '_ {
+        (0..self.spaces.len()).map(|i| SpaceId(i as u16))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Piece {
+    Unit(UnitTypeId),
+    Facility(FacilityTypeId),
+}
+
+#[derive(Clone, Debug)]
+pub struct Placement {
+    pub space: SpaceId,
+    pub owner: PowerId,
+    pub piece: Piece,
+    pub count: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    pub id: String,
+    pub title: String,
+    pub turn_order: Vec<PowerId>,
+    pub ipcs: Vec<(PowerId, i64)>,
+    pub control: Vec<(SpaceId, PowerId)>,
+    pub setup: Vec<Placement>,
+    pub damage: Vec<(SpaceId, FacilityTypeId, u32)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unplaceable {
+    Refund,
+    Keep,
+}
+
+#[derive(Clone, Debug)]
+pub struct Switches {
+    pub unplaceable_units: Unplaceable,
+}
+
+impl Default for Switches {
+    fn default() -> Self {
+        Switches {
+            unplaceable_units: Unplaceable::Refund,
+        }
+    }
+}
+
+/// The scripts of one layer, in load order.
+#[derive(Clone, Debug)]
+pub struct LayerScripts {
+    pub layer: String,
+    pub dir: std::path::PathBuf,
+    pub display_dir: String,
+    pub files: Vec<String>,
+}
+
+/// Everything a game needs to know about its rules, resolved and frozen.
+pub struct RuleSet {
+    pub layers: Vec<Layer>,
+    pub sources: Sources,
+    /// The merged tree, kept for provenance (`why`).
+    pub tree: Node,
+    pub powers: Vec<Power>,
+    pub turn: Vec<PhaseId>,
+    pub phases: Vec<Phase>,
+    pub units: Vec<UnitType>,
+    pub facilities: Vec<FacilityType>,
+    pub board: Board,
+    pub scenarios: Vec<Scenario>,
+    pub switches: Switches,
+    pub scripts: Vec<LayerScripts>,
+    pub default_scenario: Option<String>,
+    /// Root of the project (parent of `editions/`), where `scripts/` lives.
+    pub project_root: std::path::PathBuf,
+}
+
+impl std::fmt::Debug for RuleSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RuleSet")
+            .field("layers", &self.layers.iter().map(|l| &l.name).collect::<Vec<_>>())
+            .field("powers", &self.powers.len())
+            .field("spaces", &self.board.spaces.len())
+            .finish()
+    }
+}
+
+impl RuleSet {
+    pub fn power(&self, name: &str) -> Option<PowerId> {
+        let key = name.trim().to_lowercase();
+        self.powers
+            .iter()
+            .position(|p| {
+                p.name.to_lowercase() == key || p.abbrev.as_deref().map(str::to_lowercase) == Some(key.clone())
+            })
+            .map(|i| PowerId(i as u8))
+    }
+
+    pub fn unit_type(&self, name: &str) -> Option<UnitTypeId> {
+        let key = name.trim().to_lowercase();
+        self.units
+            .iter()
+            .position(|u| {
+                u.id == key || u.name.to_lowercase() == key || u.abbrevs.iter().any(|a| a.to_lowercase() == key)
+            })
+            .map(|i| UnitTypeId(i as u16))
+    }
+
+    pub fn facility_type(&self, name: &str) -> Option<FacilityTypeId> {
+        let key = name.trim().to_lowercase();
+        self.facilities
+            .iter()
+            .position(|f| f.id == key || f.name.to_lowercase() == key)
+            .map(|i| FacilityTypeId(i as u16))
+    }
+
+    pub fn scenario(&self, id: &str) -> Option<&Scenario> {
+        self.scenarios.iter().find(|s| s.id == id)
+    }
+
+    pub fn unit(&self, id: UnitTypeId) -> &UnitType {
+        &self.units[id.index()]
+    }
+
+    pub fn power_info(&self, id: PowerId) -> &Power {
+        &self.powers[id.index()]
+    }
+
+    /// Where a value in the merged data came from: the node and the origins it replaced.
+    /// `path` is dotted (`units.tank.attack`); quoted segments are not needed because lookup
+    /// also tries the longest matching key with dots inside.
+    pub fn why(&self, path: &[&str]) -> Option<&Node> {
+        self.tree.lookup(path)
+    }
+
+    /// `file:line:col (layer)` for an origin.
+    pub fn describe(&self, origin: &Origin) -> String {
+        format!(
+            "{} (layer {})",
+            self.sources.location(origin.file, origin.span.start),
+            origin.layer
+        )
+    }
+}
+
+/// Merge, check and freeze. Every problem is returned at once.
+pub fn load(req: &LoadRequest) -> Result<RuleSet, LoadError> {
+    let merged = crate::layers::merge(req);
+    let project_root = req
+        .editions_dir
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
+    build(merged, project_root)
+}
+
+/// A rule set that could not be built, with every problem found and the files they point into.
+#[derive(Debug)]
+pub struct LoadError {
+    pub problems: Problems,
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the rule set has {} problem(s)", self.problems.len())
+    }
+}
+impl std::error::Error for LoadError {}
+impl miette::Diagnostic for LoadError {
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        self.problems.related()
+    }
+}

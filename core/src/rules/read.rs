@@ -1,0 +1,254 @@
+//! Typed reading of tree tables with located errors.
+//!
+//! Each section of the schema is read field by field through [`Fields`]; a field of the wrong
+//! type and a field nobody read (a typo, a field of another edition) both become problems that
+//! point at the exact key, with the closest known field as a suggestion.
+
+use crate::diag::{Problem, Problems, Sources};
+use crate::tree::{closest_key, Node, Table, Value};
+
+pub struct Ctx<'a> {
+    pub sources: &'a Sources,
+    pub problems: Problems,
+}
+
+impl Ctx<'_> {
+    pub fn type_error(&mut self, node: &Node, what: &str, expected: &str) {
+        let p = Problem::new(
+            "schema::wrong-type",
+            format!("`{what}` must be {expected}, found a {}", node.value.type_name()),
+        )
+        .at(node.origin.label(self.sources, format!("expected {expected}")));
+        self.problems.push(p);
+    }
+
+    pub fn error_at(&mut self, node: &Node, code: &'static str, msg: String, label: &str) -> &mut Problem {
+        let p = Problem::new(code, msg).at(node.origin.label(self.sources, label));
+        self.problems.push(p);
+        self.problems.0.last_mut().expect("just pushed")
+    }
+}
+
+/// A table being read; remembers which keys were consumed.
+pub struct Fields<'n> {
+    pub node: &'n Node,
+    pub table: &'n Table,
+    pub path: String,
+    used: Vec<&'n str>,
+}
+
+impl<'n> Fields<'n> {
+    pub fn of(ctx: &mut Ctx, node: &'n Node, path: &str) -> Option<Self> {
+        match &node.value {
+            Value::Table(t) => Some(Fields {
+                node,
+                table: t,
+                path: path.to_string(),
+                used: Vec::new(),
+            }),
+            _ => {
+                ctx.type_error(node, path, "a table");
+                None
+            }
+        }
+    }
+
+    fn what(&self, key: &str) -> String {
+        if self.path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{}.{key}", self.path)
+        }
+    }
+
+    pub fn get(&mut self, key: &'n str) -> Option<&'n Node> {
+        let n = self.table.get(key)?;
+        self.used.push(key);
+        Some(n)
+    }
+
+    pub fn required(&mut self, ctx: &mut Ctx, key: &'n str) -> Option<&'n Node> {
+        let n = self.get(key);
+        if n.is_none() {
+            let what = self.what(key);
+            ctx.error_at(
+                self.node,
+                "schema::missing-field",
+                format!("`{what}` is required"),
+                &format!("this table has no `{key}`"),
+            );
+        }
+        n
+    }
+
+    pub fn str(&mut self, ctx: &mut Ctx, key: &'n str) -> Option<String> {
+        let n = self.get(key)?;
+        as_str(ctx, n, &self.what(key))
+    }
+
+    pub fn req_str(&mut self, ctx: &mut Ctx, key: &'n str) -> Option<String> {
+        let n = self.required(ctx, key)?;
+        as_str(ctx, n, &self.what(key))
+    }
+
+    pub fn int(&mut self, ctx: &mut Ctx, key: &'n str) -> Option<i64> {
+        let n = self.get(key)?;
+        as_int(ctx, n, &self.what(key))
+    }
+
+    pub fn req_int(&mut self, ctx: &mut Ctx, key: &'n str) -> Option<i64> {
+        let n = self.required(ctx, key)?;
+        as_int(ctx, n, &self.what(key))
+    }
+
+    /// A non-negative integer that fits the engine's small counters.
+    pub fn uint(&mut self, ctx: &mut Ctx, key: &'n str, default: u32) -> u32 {
+        let Some(n) = self.get(key) else {
+            return default;
+        };
+        as_uint(ctx, n, &self.what(key)).unwrap_or(default)
+    }
+
+    pub fn req_uint(&mut self, ctx: &mut Ctx, key: &'n str) -> Option<u32> {
+        let n = self.required(ctx, key)?;
+        as_uint(ctx, n, &self.what(key))
+    }
+
+    pub fn opt_uint(&mut self, ctx: &mut Ctx, key: &'n str) -> Option<u32> {
+        let n = self.get(key)?;
+        as_uint(ctx, n, &self.what(key))
+    }
+
+    pub fn bool(&mut self, ctx: &mut Ctx, key: &'n str, default: bool) -> bool {
+        let Some(n) = self.get(key) else {
+            return default;
+        };
+        match n.value {
+            Value::Bool(b) => b,
+            _ => {
+                ctx.type_error(n, &self.what(key), "true or false");
+                default
+            }
+        }
+    }
+
+    pub fn str_list(&mut self, ctx: &mut Ctx, key: &'n str) -> Vec<(String, &'n Node)> {
+        let Some(n) = self.get(key) else {
+            return Vec::new();
+        };
+        str_list(ctx, n, &self.what(key))
+    }
+
+    pub fn table(&mut self, ctx: &mut Ctx, key: &'n str) -> Option<Fields<'n>> {
+        let n = self.get(key)?;
+        let what = self.what(key);
+        Fields::of(ctx, n, &what)
+    }
+
+    /// One of a fixed set of words.
+    pub fn choice<T: Copy>(&mut self, ctx: &mut Ctx, key: &'n str, options: &[(&str, T)]) -> Option<T> {
+        let n = self.get(key)?;
+        let s = as_str(ctx, n, &self.what(key))?;
+        match options.iter().find(|(name, _)| *name == s) {
+            Some((_, v)) => Some(*v),
+            None => {
+                let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+                let what = self.what(key);
+                let p = ctx.error_at(
+                    n,
+                    "schema::bad-value",
+                    format!("`{what}` cannot be {s:?}"),
+                    "not one of the allowed values",
+                );
+                p.help = Some(format!("allowed: {}", names.join(", ")));
+                None
+            }
+        }
+    }
+
+    /// Mark every key as read (for tables whose keys are names, not fields).
+    pub fn used_all(&mut self) {
+        self.used = self.table.entries.keys().map(String::as_str).collect();
+    }
+
+    /// Report every key nobody read.
+    pub fn finish(self, ctx: &mut Ctx) {
+        let known: Vec<&str> = self.used.clone();
+        for (k, e) in &self.table.entries {
+            if !self.used.contains(&k.as_str()) {
+                let what = self.what(k);
+                let mut p = Problem::new("schema::unknown-field", format!("unknown field `{what}`"))
+                    .at(e.key.label(ctx.sources, "not a field of this table"));
+                if let Some(s) = closest_key(k, known.iter().copied()) {
+                    p = p.help(format!("did you mean `{s}`?"));
+                }
+                ctx.problems.push(p);
+            }
+        }
+    }
+
+    /// Like [`finish`](Self::finish) but suggestions come from the full list of the section's
+    /// fields, not just the ones this table happened to use.
+    pub fn finish_with(self, ctx: &mut Ctx, all_fields: &[&str]) {
+        for (k, e) in &self.table.entries {
+            if !self.used.contains(&k.as_str()) {
+                let what = self.what(k);
+                let mut p = Problem::new("schema::unknown-field", format!("unknown field `{what}`"))
+                    .at(e.key.label(ctx.sources, "not a field of this table"));
+                if let Some(s) = closest_key(k, all_fields.iter().copied()) {
+                    p = p.help(format!("did you mean `{s}`?"));
+                }
+                ctx.problems.push(p);
+            }
+        }
+    }
+}
+
+pub fn as_str(ctx: &mut Ctx, n: &Node, what: &str) -> Option<String> {
+    match &n.value {
+        Value::Str(s) => Some(s.clone()),
+        _ => {
+            ctx.type_error(n, what, "a string");
+            None
+        }
+    }
+}
+
+pub fn as_int(ctx: &mut Ctx, n: &Node, what: &str) -> Option<i64> {
+    match n.value {
+        Value::Int(i) => Some(i),
+        _ => {
+            ctx.type_error(n, what, "an integer");
+            None
+        }
+    }
+}
+
+pub fn as_uint(ctx: &mut Ctx, n: &Node, what: &str) -> Option<u32> {
+    let i = as_int(ctx, n, what)?;
+    match u32::try_from(i) {
+        Ok(v) => Some(v),
+        Err(_) => {
+            ctx.error_at(
+                n,
+                "schema::bad-value",
+                format!("`{what}` must be zero or more, found {i}"),
+                "out of range",
+            );
+            None
+        }
+    }
+}
+
+pub fn str_list<'n>(ctx: &mut Ctx, n: &'n Node, what: &str) -> Vec<(String, &'n Node)> {
+    match &n.value {
+        Value::Array(items) => items
+            .iter()
+            .filter_map(|i| as_str(ctx, i, what).map(|s| (s, i)))
+            .collect(),
+        _ => {
+            ctx.type_error(n, what, "an array of strings");
+            Vec::new()
+        }
+    }
+}

@@ -1,0 +1,377 @@
+//! The merged data tree: TOML values that remember where they came from.
+//!
+//! Layers are merged at this level (tables deep-merge, scalars and arrays replace, `append`
+//! and `remove` sections patch explicitly) before anything is typed, so one set of merge rules
+//! serves every section of every edition, and every value keeps its provenance.
+
+use crate::diag::{FileId, Label, Problem, Problems, Sources};
+use indexmap::IndexMap;
+use std::ops::Range;
+use std::sync::Arc;
+
+/// Where a value was written: layer, file and byte span.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    pub layer: Arc<str>,
+    pub file: FileId,
+    pub span: Range<usize>,
+}
+
+impl Origin {
+    pub fn label(&self, sources: &Sources, text: impl Into<String>) -> Label {
+        Label::new(sources, self.file, self.span.clone(), text)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Value {
+    Str(String),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Array(Vec<Node>),
+    Table(Table),
+}
+
+/// A value with its origin and the origins of the values it replaced (oldest first).
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub value: Value,
+    pub origin: Origin,
+    pub replaced: Vec<Origin>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// Where the key itself was written (for "unknown field" diagnostics).
+    pub key: Origin,
+    pub node: Node,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    pub entries: IndexMap<String, Entry>,
+}
+
+impl Table {
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.entries.get(key).map(|e| &e.node)
+    }
+}
+
+impl Value {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Str(_) => "string",
+            Value::Int(_) => "integer",
+            Value::Float(_) => "float",
+            Value::Bool(_) => "boolean",
+            Value::Array(_) => "array",
+            Value::Table(_) => "table",
+        }
+    }
+}
+
+impl Node {
+    pub fn new(value: Value, origin: Origin) -> Self {
+        Node {
+            value,
+            origin,
+            replaced: Vec::new(),
+        }
+    }
+
+    pub fn as_table(&self) -> Option<&Table> {
+        match &self.value {
+            Value::Table(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Follow a path of table keys.
+    pub fn lookup(&self, path: &[&str]) -> Option<&Node> {
+        let mut node = self;
+        for key in path {
+            node = node.as_table()?.get(key)?;
+        }
+        Some(node)
+    }
+
+    /// A short rendering of the value for messages and `why`.
+    pub fn render(&self) -> String {
+        match &self.value {
+            Value::Str(s) => format!("{s:?}"),
+            Value::Int(i) => i.to_string(),
+            Value::Float(f) => f.to_string(),
+            Value::Bool(b) => b.to_string(),
+            Value::Array(a) => format!(
+                "[{}]",
+                a.iter().map(Node::render).collect::<Vec<_>>().join(", ")
+            ),
+            Value::Table(t) => format!("{{ {} keys }}", t.entries.len()),
+        }
+    }
+}
+
+/// Parse one TOML file into a tree. `file` must already be registered in `sources`.
+pub fn parse_file(sources: &Sources, file: FileId, layer: &Arc<str>) -> Result<Node, Problem> {
+    let text = sources.get(file).text.clone();
+    let parsed = toml::de::DeTable::parse(&text).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        Problem::new("toml::syntax", format!("invalid TOML: {}", e.message().trim()))
+            .at(Label::new(sources, file, span, "here"))
+    })?;
+    let span = parsed.span();
+    Ok(convert_table(parsed.into_inner(), span, file, layer))
+}
+
+fn convert_table(t: toml::de::DeTable<'_>, span: Range<usize>, file: FileId, layer: &Arc<str>) -> Node {
+    let mut table = Table::default();
+    for (k, v) in t {
+        let key = Origin {
+            layer: layer.clone(),
+            file,
+            span: k.span(),
+        };
+        let node = convert(v, file, layer);
+        table.entries.insert(k.into_inner().into_owned(), Entry { key, node });
+    }
+    Node::new(
+        Value::Table(table),
+        Origin {
+            layer: layer.clone(),
+            file,
+            span,
+        },
+    )
+}
+
+fn convert(v: toml::Spanned<toml::de::DeValue<'_>>, file: FileId, layer: &Arc<str>) -> Node {
+    use toml::de::DeValue;
+    let span = v.span();
+    let origin = Origin {
+        layer: layer.clone(),
+        file,
+        span: span.clone(),
+    };
+    let value = match v.into_inner() {
+        DeValue::String(s) => Value::Str(s.into_owned()),
+        DeValue::Integer(i) => {
+            match i64::from_str_radix(&i.as_str().replace('_', ""), i.radix()) {
+                Ok(n) => Value::Int(n),
+                Err(_) => Value::Str(i.as_str().to_string()),
+            }
+        }
+        DeValue::Float(f) => Value::Float(f.as_str().replace('_', "").parse().unwrap_or(f64::NAN)),
+        DeValue::Boolean(b) => Value::Bool(b),
+        DeValue::Datetime(d) => Value::Str(d.to_string()),
+        DeValue::Array(a) => Value::Array(a.iter().cloned().map(|e| convert(e, file, layer)).collect()),
+        DeValue::Table(t) => return convert_table(t, span, file, layer),
+    };
+    Node::new(value, origin)
+}
+
+/// Merges layer files into one tree, collecting every problem.
+pub struct Merger<'a> {
+    pub sources: &'a Sources,
+    pub problems: &'a mut Problems,
+}
+
+impl Merger<'_> {
+    /// Apply one file (already parsed) onto `root`: its `remove` section, then its plain data,
+    /// then its `append` section.
+    pub fn apply_file(&mut self, root: &mut Node, file: Node) {
+        let Value::Table(mut t) = file.value else {
+            return;
+        };
+        let remove = t.entries.shift_remove("remove");
+        let append = t.entries.shift_remove("append");
+        if let Some(r) = remove {
+            self.apply_remove(root, &r.node, &mut Vec::new());
+        }
+        self.merge_table(root, t);
+        if let Some(a) = append {
+            self.apply_append(root, &a.node, &mut Vec::new());
+        }
+    }
+
+    fn merge_table(&mut self, dst: &mut Node, src: Table) {
+        let Value::Table(dt) = &mut dst.value else {
+            return;
+        };
+        for (k, e) in src.entries {
+            match dt.entries.get_mut(&k) {
+                Some(existing) => {
+                    if matches!(existing.node.value, Value::Table(_)) {
+                        if let Value::Table(st) = e.node.value {
+                            self.merge_table(&mut existing.node, st);
+                            continue;
+                        }
+                        let p = Problem::new(
+                            "layer::type-mismatch",
+                            format!("`{k}` is a table here but this patch gives a {}", e.node.value.type_name()),
+                        )
+                        .at(e.node.origin.label(self.sources, "replaces a table with a plain value"))
+                        .also(existing.node.origin.label(self.sources, "the table is defined here"))
+                        .help("patch individual fields inside the table, or remove it first with [remove]");
+                        self.problems.push(p);
+                        continue;
+                    }
+                    let mut replaced = std::mem::take(&mut existing.node.replaced);
+                    replaced.push(existing.node.origin.clone());
+                    existing.node = e.node;
+                    existing.node.replaced = replaced;
+                }
+                None => {
+                    dt.entries.insert(k, e);
+                }
+            }
+        }
+    }
+
+    fn apply_remove(&mut self, dst: &mut Node, patch: &Node, path: &mut Vec<String>) {
+        let Some(pt) = patch.as_table() else {
+            self.problems.push(
+                Problem::new("layer::bad-remove", "a [remove] section must be a table mirroring the data")
+                    .at(patch.origin.label(self.sources, "expected a table")),
+            );
+            return;
+        };
+        for (k, e) in &pt.entries {
+            path.push(k.clone());
+            let target = match &mut dst.value {
+                Value::Table(t) => t.entries.get_mut(k).map(|en| &mut en.node),
+                _ => None,
+            };
+            let Some(target) = target else {
+                self.problems.push(
+                    Problem::new(
+                        "layer::remove-absent",
+                        format!("cannot remove from `{}`: it does not exist", path.join(".")),
+                    )
+                    .at(e.key.label(self.sources, "nothing to remove here"))
+                    .help("removal is explicit and must name something an earlier layer defined"),
+                );
+                path.pop();
+                continue;
+            };
+            match &e.node.value {
+                Value::Table(_) => self.apply_remove(target, &e.node, path),
+                Value::Array(items) => {
+                    for item in items {
+                        let Value::Str(name) = &item.value else {
+                            self.problems.push(
+                                Problem::new("layer::bad-remove", "removal lists must contain strings")
+                                    .at(item.origin.label(self.sources, "expected a string")),
+                            );
+                            continue;
+                        };
+                        let removed = match &mut target.value {
+                            Value::Table(t) => t.entries.shift_remove(name).is_some(),
+                            Value::Array(a) => {
+                                let before = a.len();
+                                a.retain(|n| !matches!(&n.value, Value::Str(s) if s == name));
+                                a.len() != before
+                            }
+                            _ => false,
+                        };
+                        if !removed {
+                            let mut p = Problem::new(
+                                "layer::remove-absent",
+                                format!("cannot remove `{name}` from `{}`: it is not there", path.join(".")),
+                            )
+                            .at(item.origin.label(self.sources, "not present"))
+                            .also(target.origin.label(self.sources, "the target is defined here"));
+                            if let Some(s) = closest_key(name, keys_of(target)) {
+                                p = p.help(format!("did you mean `{s}`?"));
+                            }
+                            self.problems.push(p);
+                        }
+                    }
+                }
+                _ => self.problems.push(
+                    Problem::new("layer::bad-remove", "a removal leaf must be an array of names")
+                        .at(e.node.origin.label(self.sources, "expected an array of strings")),
+                ),
+            }
+            path.pop();
+        }
+    }
+
+    fn apply_append(&mut self, dst: &mut Node, patch: &Node, path: &mut Vec<String>) {
+        let Some(pt) = patch.as_table() else {
+            return;
+        };
+        for (k, e) in &pt.entries {
+            path.push(k.clone());
+            let target = match &mut dst.value {
+                Value::Table(t) => t.entries.get_mut(k).map(|en| &mut en.node),
+                _ => None,
+            };
+            let Some(target) = target else {
+                let mut p = Problem::new(
+                    "layer::append-absent",
+                    format!("cannot append to `{}`: it does not exist", path.join(".")),
+                )
+                .at(e.key.label(self.sources, "nothing to append to"));
+                if let Some(s) = closest_key(k, keys_of(dst)) {
+                    p = p.help(format!("did you mean `{s}`?"));
+                }
+                self.problems.push(p);
+                path.pop();
+                continue;
+            };
+            match (&mut target.value, &e.node.value) {
+                (Value::Table(_), Value::Table(_)) => self.apply_append(target, &e.node, path),
+                (Value::Array(a), Value::Array(items)) => a.extend(items.iter().cloned()),
+                (t, _) => self.problems.push(
+                    Problem::new(
+                        "layer::bad-append",
+                        format!("cannot append to `{}`: it is a {}, not an array", path.join("."), t.type_name()),
+                    )
+                    .at(e.node.origin.label(self.sources, "append needs an array here"))
+                    .also(target.origin.label(self.sources, "the target is defined here")),
+                ),
+            }
+            path.pop();
+        }
+    }
+}
+
+fn keys_of(n: &Node) -> Vec<&str> {
+    match &n.value {
+        Value::Table(t) => t.entries.keys().map(String::as_str).collect(),
+        Value::Array(a) => a
+            .iter()
+            .filter_map(|n| match &n.value {
+                Value::Str(s) => Some(s.as_str()),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The candidate closest to `name` by edit distance, if it is plausibly a typo.
+pub fn closest_key<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let lname = name.to_lowercase();
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(&lname, &c.to_lowercase()), c))
+        .filter(|(d, c)| *d <= 2.max(c.len() / 3))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

@@ -1,0 +1,141 @@
+//! `warroom check`, `warroom editions` and `warroom import`.
+
+use crate::render;
+use std::path::Path;
+use std::process::ExitCode;
+use warroom_core::layers::{list_editions, LayerKind, LoadRequest, MANIFEST};
+use warroom_core::rules;
+
+/// The requests `check` makes for one target: the layer alone, then (for an edition) the
+/// edition with each optional layer it offers, so a broken option is found too.
+fn requests_for(editions: &Path, target: &str) -> Vec<LoadRequest> {
+    let mut out = vec![LoadRequest::new(editions, target)];
+    if let Ok(rs) = rules::load(&LoadRequest::new(editions, target)) {
+        if rs.layers.iter().any(|l| l.kind == LayerKind::Edition) {
+            for l in &rs.layers {
+                for o in &l.options {
+                    out.push(LoadRequest::new(editions, target).with(o.name.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+pub fn check(editions: &Path, targets: &[String]) -> ExitCode {
+    let targets: Vec<String> = if targets.is_empty() {
+        list_editions(editions)
+    } else {
+        targets.to_vec()
+    };
+    if targets.is_empty() {
+        eprintln!("no editions found in {}", editions.display());
+        return ExitCode::FAILURE;
+    }
+    let mut failed = 0;
+    let mut total_problems = 0;
+    for t in &targets {
+        // A folder given on the command line (editions/1941) is used as a path.
+        let target = if Path::new(t).join(MANIFEST).is_file() && t.contains('/') {
+            std::fs::canonicalize(t).map(|p| p.display().to_string()).unwrap_or(t.clone())
+        } else {
+            t.trim_end_matches('/').to_string()
+        };
+        for req in requests_for(editions, &target) {
+            let label = if req.with.is_empty() {
+                t.clone()
+            } else {
+                format!("{t} --with {}", req.with.join(" "))
+            };
+            match rules::load(&req) {
+                Ok(rs) => println!(
+                    "ok   {label}: {} powers, {} spaces, {} unit types, {} scenarios",
+                    rs.powers.len(),
+                    rs.board.spaces.len(),
+                    rs.units.len(),
+                    rs.scenarios.len()
+                ),
+                Err(e) => {
+                    failed += 1;
+                    total_problems += e.problems.len();
+                    println!("FAIL {label}: {} problem(s)", e.problems.len());
+                    for p in e.problems.iter() {
+                        eprintln!("{}", render::report(p));
+                    }
+                }
+            }
+        }
+    }
+    if failed > 0 {
+        eprintln!("{failed} check(s) failed, {total_problems} problem(s)");
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+pub fn list(editions: &Path) -> ExitCode {
+    let names = list_editions(editions);
+    if names.is_empty() {
+        eprintln!("no editions found in {}", editions.display());
+        return ExitCode::FAILURE;
+    }
+    for name in names {
+        match rules::load(&LoadRequest::new(editions, name.clone())) {
+            Ok(rs) => {
+                let title = rs
+                    .layers
+                    .iter()
+                    .rev()
+                    .find(|l| l.kind == LayerKind::Edition)
+                    .map(|l| l.title.clone())
+                    .unwrap_or_default();
+                println!("{name}  {title}");
+                let default = rs.default_scenario.clone().unwrap_or_default();
+                for s in &rs.scenarios {
+                    let mark = if s.id == default { " (default)" } else { "" };
+                    println!("  scenario {}{mark}: {}", s.id, s.title);
+                }
+                for l in &rs.layers {
+                    for o in &l.options {
+                        println!("  --with {:<24} {}", o.name, o.description);
+                    }
+                }
+            }
+            Err(e) => println!("{name}  (does not load: {} problem(s); run `warroom check {name}`)", e.problems.len()),
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+pub fn import_triplea(file: &Path, out: &Path, name: Option<String>) -> ExitCode {
+    let xml = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("cannot read {}: {e}", file.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let layer_name = name.unwrap_or_else(|| {
+        file.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "imported".into())
+    });
+    let opts = warroom_core::import::triplea::ImportOptions { layer_name };
+    match warroom_core::import::triplea::convert(&xml, &file.display().to_string(), &opts) {
+        Ok(layer) => match layer.write_to(out) {
+            Ok(()) => {
+                println!("wrote {} file(s) to {}", layer.files.len(), out.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("cannot write to {}: {e}", out.display());
+                ExitCode::FAILURE
+            }
+        },
+        Err(e) => {
+            eprintln!("{}", render::report(&e));
+            ExitCode::FAILURE
+        }
+    }
+}

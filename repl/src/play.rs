@@ -1,0 +1,424 @@
+//! `warroom play`: the interactive shell (rustyline on a terminal, line by line from a pipe).
+
+use crate::render;
+use std::io::{BufRead, IsTerminal};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use warroom_core::game::Game;
+use warroom_core::layers::LoadRequest;
+use warroom_core::rules::{self, PowerId, RuleSet};
+
+pub struct Options {
+    pub editions: PathBuf,
+    pub edition: String,
+    pub scenario: Option<String>,
+    pub with: Vec<String>,
+    pub seed: u64,
+    pub load: Option<PathBuf>,
+    pub strict: bool,
+}
+
+/// Commands of the shell, with an example each (the `help` text).
+const HELP: &[(&str, &str, &str)] = &[
+    ("status", "status", "round, power, phase, treasury and income"),
+    ("show", "show Western Europe", "who holds a space and what is in it"),
+    ("units", "units Germany", "where a power's units are"),
+    ("map", "map Germany", "a power's territories with their IPC values"),
+    ("buy", "buy 3 infantry", "buy units in the purchase phase"),
+    ("end", "end phase", "finish the current phase"),
+    ("edit", "edit treasury Germany 40", "correct the game by hand (logged): treasury, control, add, remove, relation"),
+    ("log", "log", "what happened so far"),
+    ("why", "why units.tank.attack", "which layer and line set a value"),
+    ("layers", "layers", "the active layers in order"),
+    ("save", "save game.toml", "save the game (replayable text)"),
+    ("load", "load game.toml", "load a saved game"),
+    ("help", "help buy", "this list, or one command"),
+    ("quit", "quit", "leave (warns about an unsaved game)"),
+];
+
+struct Shell {
+    game: Game,
+    editions: PathBuf,
+    saved_at: usize,
+}
+
+enum Outcome {
+    Ok(String),
+    Rejected(String),
+    Quit,
+}
+
+pub fn run(opts: Options) -> ExitCode {
+    let game = match &opts.load {
+        Some(path) => match load_game(path, &opts.editions) {
+            Ok(g) => g,
+            Err(msg) => {
+                eprintln!("{msg}");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => {
+            let mut req = LoadRequest::new(&opts.editions, opts.edition.clone());
+            req.with = opts.with.clone();
+            let rules = match rules::load(&req) {
+                Ok(r) => r,
+                Err(e) => {
+                    render::problems(&e.problems);
+                    return ExitCode::FAILURE;
+                }
+            };
+            match Game::new(Arc::new(rules), &opts.edition, &opts.with, opts.scenario.as_deref(), opts.seed) {
+                Ok(g) => g,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    };
+    let saved_at = game.history().len();
+    let mut shell = Shell {
+        game,
+        editions: opts.editions.clone(),
+        saved_at,
+    };
+    if std::io::stdin().is_terminal() {
+        interactive(&mut shell)
+    } else {
+        batch(&mut shell, opts.strict)
+    }
+}
+
+fn load_game(path: &std::path::Path, editions: &std::path::Path) -> Result<Game, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    warroom_core::game::save::load(path, &text, editions).map_err(|e| render::report(&e))
+}
+
+fn batch(shell: &mut Shell, strict: bool) -> ExitCode {
+    println!("{}", shell.banner());
+    let stdin = std::io::stdin();
+    for (n, line) in stdin.lock().lines().enumerate() {
+        let Ok(line) = line else { break };
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        println!("> {line}");
+        match shell.handle(line) {
+            Outcome::Ok(text) => {
+                if !text.is_empty() {
+                    println!("{text}");
+                }
+            }
+            Outcome::Rejected(text) => {
+                println!("rejected: {text}");
+                if strict {
+                    eprintln!("line {}: rejected command `{line}`", n + 1);
+                    return ExitCode::from(1);
+                }
+            }
+            Outcome::Quit => break,
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn interactive(shell: &mut Shell) -> ExitCode {
+    let mut rl = match rustyline::DefaultEditor::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("cannot start the line editor: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let history = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".warroom_history"));
+    if let Some(h) = &history {
+        let _ = rl.load_history(h);
+    }
+    println!("{}", shell.banner());
+    println!("type `help` for commands");
+    let mut warned = false;
+    loop {
+        let prompt = shell.prompt();
+        match rl.readline(&prompt) {
+            Ok(line) => {
+                let line = line.trim();
+                if line.is_empty() {
+                    continue;
+                }
+                let _ = rl.add_history_entry(line);
+                match shell.handle(line) {
+                    Outcome::Ok(t) => {
+                        if !t.is_empty() {
+                            println!("{t}");
+                        }
+                    }
+                    Outcome::Rejected(t) => println!("rejected: {t}"),
+                    Outcome::Quit => {
+                        if shell.unsaved() && !warned {
+                            println!("the game has unsaved commands: `save FILE`, or `quit` again to leave");
+                            warned = true;
+                            continue;
+                        }
+                        break;
+                    }
+                }
+            }
+            Err(rustyline::error::ReadlineError::Interrupted) => continue,
+            Err(_) => break,
+        }
+    }
+    if let Some(h) = &history {
+        let _ = rl.save_history(h);
+    }
+    ExitCode::SUCCESS
+}
+
+impl Shell {
+    fn rules(&self) -> &Arc<RuleSet> {
+        self.game.rules()
+    }
+
+    fn unsaved(&self) -> bool {
+        self.game.history().len() != self.saved_at
+    }
+
+    fn banner(&self) -> String {
+        let o = self.game.origin();
+        format!("warroom: {}", o.describe())
+    }
+
+    fn prompt(&self) -> String {
+        let p = self.game.current_power();
+        format!(
+            "[{} {} {}]> ",
+            self.game.state().round,
+            self.rules().power_info(p).name,
+            self.game.current_phase().title
+        )
+    }
+
+    fn handle(&mut self, line: &str) -> Outcome {
+        let words = match warroom_core::game::command::tokenize(line) {
+            Ok(w) => w,
+            Err(e) => return Outcome::Rejected(e),
+        };
+        let verb = words[0].to_lowercase();
+        let rest = words[1..].join(" ");
+        match verb.as_str() {
+            "help" | "?" => Outcome::Ok(help(&rest)),
+            "status" => Outcome::Ok(self.status()),
+            "show" => self.show(&rest),
+            "units" => self.units(&rest),
+            "map" => self.map(&rest),
+            "log" => Outcome::Ok(
+                self.game
+                    .log()
+                    .iter()
+                    .map(|e| format!("round {} {} {}: {}", e.round, self.rules().power_info(e.power).name, e.phase, e.text))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+            "why" => self.why(&words[1..]),
+            "layers" => Outcome::Ok(
+                self.rules()
+                    .layers
+                    .iter()
+                    .map(|l| format!("{} ({:?}) {}", l.name, l.kind, l.display_dir))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+            "save" => self.save(&rest),
+            "load" => match load_game(std::path::Path::new(&rest), &self.editions) {
+                Ok(g) => {
+                    self.game = g;
+                    self.saved_at = self.game.history().len();
+                    Outcome::Ok(format!("loaded {rest}: {}", self.banner()))
+                }
+                Err(e) => Outcome::Rejected(e),
+            },
+            "quit" | "exit" => Outcome::Quit,
+            _ => match self.game.execute(line) {
+                Ok(lines) => Outcome::Ok(lines.join("\n")),
+                Err(r) => Outcome::Rejected(r.to_string()),
+            },
+        }
+    }
+
+    fn status(&self) -> String {
+        let s = self.game.state();
+        let p = self.game.current_power();
+        let rules = self.rules();
+        let mut out = format!(
+            "round {}, {} ({}), phase: {}\n",
+            s.round,
+            rules.power_info(p).name,
+            rules.power_info(p).side,
+            self.game.current_phase().title
+        );
+        for &q in &self.game.scenario().turn_order {
+            out.push_str(&format!(
+                "  {:<16} treasury {:>4}  income {:>3}\n",
+                rules.power_info(q).name,
+                s.treasuries[q.index()],
+                self.game.income(q)
+            ));
+        }
+        out.trim_end().to_string()
+    }
+
+    fn find_power(&self, name: &str) -> Result<PowerId, String> {
+        self.rules().power(name).ok_or_else(|| {
+            let names: Vec<&str> = self.rules().powers.iter().map(|p| p.name.as_str()).collect();
+            format!("no power `{name}`; powers: {}", names.join(", "))
+        })
+    }
+
+    fn show(&self, name: &str) -> Outcome {
+        let rules = self.rules();
+        let Some(id) = rules.board.find(name) else {
+            let names: Vec<&str> = rules.board.spaces.iter().map(|s| s.name.as_str()).collect();
+            let hint = warroom_core::tree::closest_key(name, names.iter().copied())
+                .map(|s| format!("; did you mean `{s}`?"))
+                .unwrap_or_default();
+            return Outcome::Rejected(format!("no space `{name}`{hint}"));
+        };
+        let sp = rules.board.space(id);
+        let st = self.game.state().space(id);
+        let mut out = sp.name.clone();
+        if !sp.is_sea() {
+            out.push_str(&format!(
+                " ({} IPC), held by {}",
+                sp.ipc,
+                st.controller.map_or("nobody".to_string(), |p| rules.power_info(p).name.clone())
+            ));
+        }
+        if sp.capital {
+            out.push_str(", capital");
+        }
+        if let Some(vc) = &sp.victory_city {
+            out.push_str(&format!(", victory city {vc}"));
+        }
+        for f in &st.facilities {
+            out.push_str(&format!("\n  {} (damage {})", rules.facilities[f.kind.index()].name, f.damage));
+        }
+        for (owner, kind, n) in stacks(&st.units) {
+            out.push_str(&format!("\n  {} {n} {}", rules.power_info(owner).name, rules.unit(kind).name));
+        }
+        let adj: Vec<&str> = sp.adjacent.iter().map(|a| rules.board.space(*a).name.as_str()).collect();
+        out.push_str(&format!("\n  adjacent: {}", adj.join(", ")));
+        Outcome::Ok(out)
+    }
+
+    fn units(&self, name: &str) -> Outcome {
+        let p = match self.find_power(name) {
+            Ok(p) => p,
+            Err(e) => return Outcome::Rejected(e),
+        };
+        let rules = self.rules();
+        let mut out = Vec::new();
+        for id in rules.board.ids() {
+            let st = self.game.state().space(id);
+            let mine: Vec<String> = stacks(&st.units)
+                .into_iter()
+                .filter(|(o, _, _)| *o == p)
+                .map(|(_, k, n)| format!("{n} {}", rules.unit(k).name))
+                .collect();
+            if !mine.is_empty() {
+                out.push(format!("{}: {}", rules.board.space(id).name, mine.join(", ")));
+            }
+        }
+        Outcome::Ok(out.join("\n"))
+    }
+
+    fn map(&self, name: &str) -> Outcome {
+        let p = match self.find_power(name) {
+            Ok(p) => p,
+            Err(e) => return Outcome::Rejected(e),
+        };
+        let rules = self.rules();
+        let mut out = Vec::new();
+        let mut total = 0;
+        for id in rules.board.ids() {
+            if self.game.state().space(id).controller == Some(p) {
+                let sp = rules.board.space(id);
+                total += sp.ipc;
+                out.push(format!("{:>3}  {}", sp.ipc, sp.name));
+            }
+        }
+        out.push(format!("{total:>3}  total ({} territories)", out.len()));
+        Outcome::Ok(out.join("\n"))
+    }
+
+    fn why(&self, words: &[String]) -> Outcome {
+        // `why units.tank.attack`, or `why tank attack` for a unit's field.
+        let path: Vec<String> = if words.len() == 1 {
+            words[0].split('.').map(str::to_string).collect()
+        } else if words.len() == 2 {
+            let unit = self
+                .rules()
+                .unit_type(&words[0])
+                .map(|u| self.rules().unit(u).id.clone())
+                .unwrap_or(words[0].clone());
+            let field = if words[1] == "movement" { "move".to_string() } else { words[1].clone() };
+            vec!["units".into(), unit, field]
+        } else {
+            return Outcome::Rejected("usage: why units.tank.attack  or  why tank attack".into());
+        };
+        let refs: Vec<&str> = path.iter().map(String::as_str).collect();
+        let rules = self.rules();
+        match rules.why(&refs) {
+            Some(node) => {
+                let mut out = format!("{} = {}\n  set by {}", path.join("."), node.render(), rules.describe(&node.origin));
+                for o in node.replaced.iter().rev() {
+                    out.push_str(&format!("\n  replacing {}", rules.describe(o)));
+                }
+                Outcome::Ok(out)
+            }
+            None => Outcome::Rejected(format!("no value at `{}`", path.join("."))),
+        }
+    }
+
+    fn save(&mut self, file: &str) -> Outcome {
+        if file.is_empty() {
+            return Outcome::Rejected("usage: save FILE".into());
+        }
+        // Write to a temporary file first so a failed write never destroys an older save.
+        let tmp = format!("{file}.tmp");
+        let text = self.game.save_text();
+        match std::fs::write(&tmp, &text).and_then(|_| std::fs::rename(&tmp, file)) {
+            Ok(()) => {
+                self.saved_at = self.game.history().len();
+                Outcome::Ok(format!("saved {} command(s) to {file}", self.game.history().len()))
+            }
+            Err(e) => Outcome::Rejected(format!("cannot save to {file}: {e}")),
+        }
+    }
+}
+
+fn stacks(units: &[warroom_core::game::state::Unit]) -> Vec<(PowerId, warroom_core::rules::UnitTypeId, u32)> {
+    let mut out: Vec<(PowerId, warroom_core::rules::UnitTypeId, u32)> = Vec::new();
+    for u in units {
+        match out.iter_mut().find(|(o, k, _)| *o == u.owner && *k == u.kind) {
+            Some((_, _, n)) => *n += 1,
+            None => out.push((u.owner, u.kind, 1)),
+        }
+    }
+    out.sort_by_key(|(o, k, _)| (*o, *k));
+    out
+}
+
+fn help(topic: &str) -> String {
+    let topic = topic.trim().to_lowercase();
+    if !topic.is_empty() {
+        if let Some((name, ex, what)) = HELP.iter().find(|(n, _, _)| *n == topic) {
+            return format!("{name}: {what}\n  e.g. {ex}");
+        }
+        return format!("no command `{topic}`; `help` lists them");
+    }
+    HELP.iter()
+        .map(|(n, ex, what)| format!("  {n:<8} {what:<60} e.g. {ex}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
