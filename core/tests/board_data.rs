@@ -6,59 +6,26 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 
 // ---------------------------------------------------------------------------------------------
-// Loading. Thin stand-in until `warroom_core::rules::load` lands on main: it only reads each
-// layer's files in manifest order and deep-merges tables, which is all these tests need.
+// Loading through the product's loader, with name-based accessors so the assertions read like
+// the rulebooks.
 
-type Table = toml::Table;
+use warroom_core::layers::LoadRequest;
+use warroom_core::rules::{self, NeutralKind, Piece, RuleSet, Space, SpaceId};
 
 fn editions_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../editions")
 }
 
-fn read_table(path: &Path) -> Table {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn merge(into: &mut Table, from: Table) {
-    for (k, v) in from {
-        match (into.get_mut(&k), v) {
-            (Some(toml::Value::Table(a)), toml::Value::Table(b)) => merge(a, b),
-            (_, v) => {
-                into.insert(k, v);
-            }
-        }
-    }
-}
-
-fn load_layer(dir: &Path, out: &mut Table) {
-    let manifest = read_table(&dir.join("layer.toml"));
-    let layer = manifest["layer"].as_table().expect("[layer]");
-    for parent in layer
-        .get("extends")
-        .and_then(|v| v.as_array())
-        .into_iter()
-        .flatten()
-    {
-        load_layer(&dir.join(parent.as_str().expect("extends entry")), out);
-    }
-    for file in layer["files"].as_array().expect("files") {
-        merge(
-            out,
-            read_table(&dir.join(file.as_str().expect("file name"))),
-        );
-    }
-}
-
 struct Edition {
     name: &'static str,
-    data: Table,
+    rs: RuleSet,
 }
 
 fn load(name: &'static str) -> Edition {
-    let mut data = Table::new();
-    load_layer(&editions_dir().join(name), &mut data);
-    Edition { name, data }
+    match rules::load(&LoadRequest::new(editions_dir(), name)) {
+        Ok(rs) => Edition { name, rs },
+        Err(e) => panic!("{name}: {:?}", miette::Report::new(e)),
+    }
 }
 
 const BOARDS: [&str; 5] = [
@@ -70,61 +37,72 @@ const BOARDS: [&str; 5] = [
 ];
 
 impl Edition {
-    fn table(&self, key: &str) -> &Table {
-        self.data
-            .get(key)
-            .and_then(|v| v.as_table())
-            .unwrap_or_else(|| panic!("{}: no [{key}]", self.name))
+    fn spaces(&self) -> impl Iterator<Item = &Space> {
+        self.rs.board.spaces.iter()
     }
-    fn territories(&self) -> &Table {
-        self.table("territories")
+    fn territories(&self) -> impl Iterator<Item = &Space> {
+        self.spaces().filter(|s| !s.is_sea())
     }
-    fn sea_zones(&self) -> &Table {
-        self.table("sea_zones")
+    fn sea_zone_names(&self) -> BTreeSet<&str> {
+        self.spaces()
+            .filter(|s| s.is_sea())
+            .map(|s| s.name.as_str())
+            .collect()
     }
-    fn space(&self, name: &str) -> Option<&Table> {
-        self.territories()
-            .get(name)
-            .or_else(|| self.sea_zones().get(name))
-            .and_then(|v| v.as_table())
+    fn id(&self, name: &str) -> Option<SpaceId> {
+        self.rs
+            .board
+            .ids()
+            .find(|&i| self.rs.board.space(i).name == name)
+    }
+    fn space(&self, name: &str) -> Option<&Space> {
+        self.id(name).map(|i| self.rs.board.space(i))
+    }
+    fn name_of(&self, id: SpaceId) -> &str {
+        &self.rs.board.space(id).name
+    }
+    fn power_name(&self, id: rules::PowerId) -> &str {
+        &self.rs.power_info(id).name
     }
     fn adjacent(&self, name: &str) -> Vec<&str> {
         self.space(name)
-            .and_then(|s| s.get("adjacent"))
-            .and_then(|a| a.as_array())
-            .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
+            .map(|s| s.adjacent.iter().map(|&i| self.name_of(i)).collect())
             .unwrap_or_default()
     }
     fn are_adjacent(&self, a: &str, b: &str) -> bool {
         self.adjacent(a).contains(&b) && self.adjacent(b).contains(&a)
     }
-    fn scenario(&self, id: &str) -> &Table {
-        self.table("scenarios")[id]
-            .as_table()
+    fn scenario(&self, id: &str) -> &rules::Scenario {
+        self.rs
+            .scenario(id)
             .unwrap_or_else(|| panic!("{}: no scenario {id}", self.name))
     }
     /// Who holds each territory at the start of a scenario.
     fn holders(&self, scenario: &str) -> BTreeMap<String, String> {
-        let control = self
-            .scenario(scenario)
-            .get("control")
-            .and_then(|c| c.as_table());
+        let sc = self.scenario(scenario);
         let mut out = BTreeMap::new();
-        for (name, t) in self.territories() {
-            let held = control
-                .and_then(|c| c.get(name))
-                .or_else(|| t.get("owner"))
-                .and_then(|v| v.as_str());
+        for id in self.rs.board.ids() {
+            let space = self.rs.board.space(id);
+            let held = sc
+                .control
+                .iter()
+                .find(|(s, _)| *s == id)
+                .map(|(_, p)| *p)
+                .or(space.owner);
             if let Some(p) = held {
-                out.insert(name.clone(), p.to_string());
+                out.insert(space.name.clone(), self.power_name(p).to_string());
             }
         }
         out
     }
+    /// (sea zones it joins, territories that control it)
+    fn canal(&self, name: &str) -> Option<(BTreeSet<String>, BTreeSet<String>)> {
+        let c = self.rs.board.canals.iter().find(|c| c.name == name)?;
+        let names = |ids: &[SpaceId]| ids.iter().map(|&i| self.name_of(i).to_string()).collect();
+        Some((names(&c.connects), names(&c.controlled_by)))
+    }
     fn ipc(&self, territory: &str) -> i64 {
-        self.territories()[territory]["ipc"]
-            .as_integer()
-            .unwrap_or(0)
+        i64::from(self.space(territory).map(|s| s.ipc).unwrap_or(0))
     }
 }
 
@@ -142,14 +120,10 @@ fn adjacency_is_symmetric() {
     for name in BOARDS {
         let e = load(name);
         let mut broken = Vec::new();
-        for kind in ["territories", "sea_zones"] {
-            for (space, _) in e.table(kind) {
-                for n in e.adjacent(space) {
-                    if e.space(n).is_none() {
-                        broken.push(format!("{space} -> {n} (no such space)"));
-                    } else if !e.adjacent(n).contains(&space.as_str()) {
-                        broken.push(format!("{space} -> {n}"));
-                    }
+        for space in e.spaces() {
+            for n in e.adjacent(&space.name) {
+                if !e.adjacent(n).contains(&space.name.as_str()) {
+                    broken.push(format!("{} -> {n}", space.name));
                 }
             }
         }
@@ -163,19 +137,10 @@ fn adjacency_is_symmetric() {
 fn every_space_is_reachable_from_every_other() {
     for name in BOARDS {
         let e = load(name);
-        let impassable = |s: &str| {
-            e.territories()
-                .get(s)
-                .and_then(|t| t.get("neutral"))
-                .and_then(|v| v.as_str())
-                == Some("impassable")
-        };
         let all: BTreeSet<&str> = e
-            .territories()
-            .keys()
-            .chain(e.sea_zones().keys())
-            .map(String::as_str)
-            .filter(|s| !impassable(s))
+            .spaces()
+            .filter(|s| s.neutral != Some(NeutralKind::Impassable))
+            .map(|s| s.name.as_str())
             .collect();
         let start = *all.iter().next().expect("spaces");
         let mut seen = BTreeSet::from([start]);
@@ -233,7 +198,7 @@ fn sea_zones_named_in_the_rulebooks_exist() {
         let e = load(name);
         let missing: Vec<_> = zones
             .iter()
-            .filter(|n| !e.sea_zones().contains_key(&sz(**n)))
+            .filter(|n| !e.sea_zone_names().contains(sz(**n).as_str()))
             .collect();
         assert!(missing.is_empty(), "{name}: missing sea zones {missing:?}");
     }
@@ -302,22 +267,21 @@ fn setup_1941_matches_the_rulebook_chart() {
     }
 
     let e = load("1941");
-    let setup = e.scenario("1941")["setup"].as_table().expect("setup");
     let mut actual: BTreeMap<(String, String), BTreeMap<String, i64>> = BTreeMap::new();
     let mut complexes = BTreeSet::new();
-    for (space, owners) in setup {
-        for (power, units) in owners.as_table().expect("owners") {
-            for (unit, n) in units.as_table().expect("units") {
-                let n = n.as_integer().expect("count");
-                if unit == "industrial_complex" {
-                    complexes.insert(space.clone());
-                    continue;
-                }
+    for p in &e.scenario("1941").setup {
+        let space = e.name_of(p.space).to_string();
+        match p.piece {
+            Piece::Facility(f) => {
+                assert_eq!(e.rs.facilities[f.index()].id, "industrial_complex");
+                complexes.insert(space);
+            }
+            Piece::Unit(u) => {
                 *actual
-                    .entry((space.clone(), power.clone()))
+                    .entry((space, e.power_name(p.owner).to_string()))
                     .or_default()
-                    .entry(unit.clone())
-                    .or_default() += n;
+                    .entry(e.rs.unit(u).id.clone())
+                    .or_default() += i64::from(p.count);
             }
         }
     }
@@ -431,7 +395,12 @@ fn starting_income_matches_the_rulebooks() {
         for (t, p) in e.holders(scenario) {
             *income.entry(p).or_default() += e.ipc(&t);
         }
-        let ipcs = e.scenario(scenario)["ipcs"].as_table().expect("ipcs");
+        let ipcs: BTreeMap<&str, i64> = e
+            .scenario(scenario)
+            .ipcs
+            .iter()
+            .map(|(p, n)| (e.power_name(*p), *n))
+            .collect();
         for (power, want) in expected {
             assert_eq!(
                 income.get(*power).copied().unwrap_or(0),
@@ -439,7 +408,7 @@ fn starting_income_matches_the_rulebooks() {
                 "{name}/{scenario}: {power}'s territories"
             );
             assert_eq!(
-                ipcs.get(*power).and_then(|v| v.as_integer()),
+                ipcs.get(power).copied(),
                 Some(*want),
                 "{name}/{scenario}: {power}'s starting IPCs"
             );
@@ -475,48 +444,28 @@ fn canals_connect_the_rulebooks_sea_zones() {
     for (name, canals) in cases {
         let e = load(name);
         for (canal, zones, land) in canals {
-            let c = e.table("canals")[*canal]
-                .as_table()
+            let (connects, by) = e
+                .canal(canal)
                 .unwrap_or_else(|| panic!("{name}: no {canal}"));
-            let connects: BTreeSet<&str> = c["connects"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter_map(|v| v.as_str())
-                .collect();
             let want: BTreeSet<String> = zones.iter().map(|n| sz(*n)).collect();
-            let want: BTreeSet<&str> = want.iter().map(String::as_str).collect();
             assert_eq!(connects, want, "{name}: {canal}");
-            let by: BTreeSet<&str> = c["controlled_by"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter_map(|v| v.as_str())
-                .collect();
-            assert_eq!(by, land.iter().copied().collect(), "{name}: {canal}");
+            let land: BTreeSet<String> = land.iter().map(|t| t.to_string()).collect();
+            assert_eq!(by, land, "{name}: {canal}");
             assert!(
                 e.are_adjacent(&sz(zones[0]), &sz(zones[1])),
                 "{name}: {canal}"
             );
-            for t in *land {
-                assert!(e.territories().contains_key(*t), "{name}: {canal} land {t}");
-            }
         }
     }
     // Anniversary: the rulebook names the controlling territories only (seed 001, Canals).
     let aa = load("anniversary");
-    let canals = aa.table("canals");
+    let (_, panama) = aa.canal("Panama Canal").expect("Panama Canal");
+    assert_eq!(panama, BTreeSet::from(["Panama".to_string()]));
+    let (_, suez) = aa.canal("Suez Canal").expect("Suez Canal");
     assert_eq!(
-        canals["Panama Canal"]["controlled_by"][0].as_str(),
-        Some("Panama")
+        suez,
+        BTreeSet::from(["Egypt".to_string(), "Trans-Jordan".to_string()])
     );
-    let suez: BTreeSet<_> = canals["Suez Canal"]["controlled_by"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|v| v.as_str())
-        .collect();
-    assert_eq!(suez, BTreeSet::from(["Egypt", "Trans-Jordan"]));
 }
 
 #[test]
@@ -572,9 +521,11 @@ fn capitals_match_the_rulebooks() {
         let e = load(name);
         let have: BTreeSet<(String, String)> = e
             .territories()
-            .iter()
-            .filter(|(_, t)| t.get("capital").and_then(|v| v.as_bool()) == Some(true))
-            .map(|(n, t)| (n.clone(), t["owner"].as_str().unwrap_or("").to_string()))
+            .filter(|t| t.capital)
+            .map(|t| {
+                let owner = t.owner.map(|p| e.power_name(p)).unwrap_or("");
+                (t.name.clone(), owner.to_string())
+            })
             .collect();
         let want: BTreeSet<(String, String)> = want
             .iter()
@@ -588,8 +539,7 @@ fn capitals_match_the_rulebooks() {
 fn victory_cities_match_the_rulebooks() {
     let cities = |e: &Edition| -> BTreeMap<String, String> {
         e.territories()
-            .iter()
-            .filter_map(|(n, t)| Some((t.get("victory_city")?.as_str()?.to_string(), n.clone())))
+            .filter_map(|t| Some((t.victory_city.clone()?, t.name.clone())))
             .collect()
     };
     // 1941 has no victory cities: the game is won by capturing capitals (seed 002).
@@ -752,95 +702,55 @@ fn wrap_adjacencies_exist() {
 fn global_spaces_say_which_map_they_are_on() {
     let g = load("global1940");
     let e = load("europe1940");
-    for kind in ["territories", "sea_zones"] {
-        for (name, space) in g.table(kind) {
-            let map = space.get("map").and_then(|v| v.as_str());
-            let want = if e.space(name).is_some() {
-                "europe"
-            } else {
-                "pacific"
-            };
-            assert_eq!(map, Some(want), "global1940: {name}");
-        }
+    for space in g.spaces() {
+        let want = if e.space(&space.name).is_some() {
+            "europe"
+        } else {
+            "pacific"
+        };
+        assert_eq!(
+            space.map.as_deref(),
+            Some(want),
+            "global1940: {}",
+            space.name
+        );
     }
     // The seam pairs straddle the two maps.
-    let map = |n: &str| {
-        g.space(n)
-            .and_then(|s| s.get("map"))
-            .and_then(|v| v.as_str())
-    };
+    let map = |n: &str| g.space(n).and_then(|s| s.map.as_deref());
     assert_eq!(map("Alberta/Saskatchewan/Manitoba"), Some("europe"));
     assert_eq!(map("Western Canada"), Some("pacific"));
     assert_eq!(map("SZ 64"), Some("europe"));
     assert_eq!(map("SZ 11"), Some("pacific"));
 }
 
-/// Every name a scenario uses refers to something the edition defines.
+/// The loader checks names and types; every edition and scenario must pass it, and every
+/// scenario must set up units for every power in its turn order.
 #[test]
-fn scenarios_refer_to_defined_spaces_powers_and_units() {
-    let editions: Vec<Edition> = BOARDS.iter().map(|n| load(n)).collect();
-    for e in &editions {
-        let powers = e.table("powers");
-        let units = e.table("units");
-        let facilities = e.table("facilities");
-        for (t, terr) in e.territories() {
-            if let Some(o) = terr.get("owner").and_then(|v| v.as_str()) {
-                assert!(powers.contains_key(o), "{}: {t} owner {o}", e.name);
-            }
-            for (u, _) in terr
-                .get("standing_army")
-                .and_then(|v| v.as_table())
-                .into_iter()
-                .flatten()
-            {
-                assert!(units.contains_key(u), "{}: {t} army {u}", e.name);
-            }
-        }
-        for (id, sc) in e.table("scenarios") {
-            let sc = sc.as_table().unwrap();
-            for p in sc["turn_order"].as_array().unwrap() {
+fn every_edition_and_scenario_loads() {
+    let expected: [(&str, &[&str]); 5] = [
+        ("1941", &["1941"]),
+        ("anniversary", &["1941", "1942"]),
+        ("europe1940", &["1940"]),
+        ("pacific1940", &["1940"]),
+        ("global1940", &["1940"]),
+    ];
+    for (name, scenarios) in expected {
+        let e = load(name);
+        let ids: Vec<&str> = e.rs.scenarios.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, scenarios, "{name}");
+        assert_eq!(
+            e.rs.default_scenario.as_deref(),
+            Some(scenarios[0]),
+            "{name}"
+        );
+        for id in scenarios {
+            let sc = e.scenario(id);
+            for p in &sc.turn_order {
                 assert!(
-                    powers.contains_key(p.as_str().unwrap()),
-                    "{}/{id}: {p}",
-                    e.name
+                    sc.setup.iter().any(|u| u.owner == *p),
+                    "{name}/{id}: {} has no units",
+                    e.power_name(*p)
                 );
-            }
-            for (p, _) in sc["ipcs"].as_table().unwrap() {
-                assert!(powers.contains_key(p), "{}/{id}: ipcs {p}", e.name);
-            }
-            for (t, p) in sc
-                .get("control")
-                .and_then(|c| c.as_table())
-                .into_iter()
-                .flatten()
-            {
-                assert!(
-                    e.territories().contains_key(t),
-                    "{}/{id}: control {t}",
-                    e.name
-                );
-                assert!(
-                    powers.contains_key(p.as_str().unwrap()),
-                    "{}/{id}: control {p}",
-                    e.name
-                );
-            }
-            for (space, owners) in sc["setup"].as_table().unwrap() {
-                assert!(
-                    e.space(space).is_some(),
-                    "{}/{id}: setup in {space}",
-                    e.name
-                );
-                for (p, us) in owners.as_table().unwrap() {
-                    assert!(powers.contains_key(p), "{}/{id}: setup owner {p}", e.name);
-                    for (u, _) in us.as_table().unwrap() {
-                        assert!(
-                            units.contains_key(u) || facilities.contains_key(u),
-                            "{}/{id}: unknown unit {u} in {space}",
-                            e.name
-                        );
-                    }
-                }
             }
         }
     }
