@@ -755,3 +755,98 @@ fn every_edition_and_scenario_loads() {
         }
     }
 }
+
+/// Cost / attack / defense / move / hits of every unit, from the rulebooks' unit profiles
+/// (shared/rules/units.md §5), and the rosters: 1941 has no artillery, AA guns or cruisers.
+#[test]
+fn unit_stats_match_the_rulebooks() {
+    type Stats<'a> = &'a [(&'a str, [u32; 5])];
+    let y1941: Stats = &[
+        ("infantry", [3, 1, 2, 1, 1]),
+        ("tank", [6, 3, 3, 2, 1]),
+        ("fighter", [10, 3, 4, 4, 1]),
+        ("bomber", [12, 4, 1, 6, 1]),
+        ("submarine", [6, 2, 1, 2, 1]),
+        ("transport", [7, 0, 0, 2, 1]),
+        ("destroyer", [8, 2, 2, 2, 1]),
+        ("aircraft_carrier", [12, 1, 2, 2, 1]),
+        ("battleship", [16, 4, 4, 2, 2]),
+    ];
+    let anniversary: Stats = &[
+        ("infantry", [3, 1, 2, 1, 1]),
+        ("artillery", [4, 2, 2, 1, 1]),
+        ("tank", [5, 3, 3, 2, 1]),
+        ("aa_gun", [6, 0, 0, 1, 1]),
+        ("fighter", [10, 3, 4, 4, 1]),
+        ("bomber", [12, 4, 1, 6, 1]),
+        ("submarine", [6, 2, 1, 2, 1]),
+        ("transport", [7, 0, 0, 2, 1]),
+        ("destroyer", [8, 2, 2, 2, 1]),
+        ("cruiser", [12, 3, 3, 2, 1]),
+        ("aircraft_carrier", [14, 1, 2, 2, 1]),
+        ("battleship", [20, 4, 4, 2, 2]),
+    ];
+    let e1940: Stats = &[
+        ("infantry", [3, 1, 2, 1, 1]),
+        ("artillery", [4, 2, 2, 1, 1]),
+        ("mech_infantry", [4, 1, 2, 2, 1]),
+        ("tank", [6, 3, 3, 2, 1]),
+        ("aa_gun", [5, 0, 0, 1, 1]),
+        ("fighter", [10, 3, 4, 4, 1]),
+        ("tactical_bomber", [11, 3, 3, 4, 1]),
+        ("bomber", [12, 4, 1, 6, 1]),
+        ("submarine", [6, 2, 1, 2, 1]),
+        ("transport", [7, 0, 0, 2, 1]),
+        ("destroyer", [8, 2, 2, 2, 1]),
+        ("cruiser", [12, 3, 3, 2, 1]),
+        ("aircraft_carrier", [16, 0, 2, 2, 2]),
+        ("battleship", [20, 4, 4, 2, 2]),
+    ];
+    let cases: [(&str, Stats); 5] = [
+        ("1941", y1941),
+        ("anniversary", anniversary),
+        ("europe1940", e1940),
+        ("pacific1940", e1940),
+        ("global1940", e1940),
+    ];
+    for (name, want) in cases {
+        let e = load(name);
+        let have: BTreeMap<&str, [u32; 5]> =
+            e.rs.units
+                .iter()
+                .map(|u| {
+                    (
+                        u.id.as_str(),
+                        [u.cost, u.attack, u.defense, u.movement, u.hits],
+                    )
+                })
+                .collect();
+        let want: BTreeMap<&str, [u32; 5]> = want.iter().copied().collect();
+        assert_eq!(have, want, "{name}");
+    }
+    let facility_costs = |name: &'static str| -> BTreeMap<String, Option<u32>> {
+        load(name)
+            .rs
+            .facilities
+            .iter()
+            .map(|f| (f.id.clone(), f.cost))
+            .collect()
+    };
+    assert_eq!(
+        facility_costs("1941"),
+        BTreeMap::from([("industrial_complex".to_string(), None)])
+    );
+    assert_eq!(
+        facility_costs("anniversary"),
+        BTreeMap::from([("industrial_complex".to_string(), Some(15))])
+    );
+    assert_eq!(
+        facility_costs("global1940"),
+        BTreeMap::from([
+            ("major_industrial_complex".to_string(), Some(30)),
+            ("minor_industrial_complex".to_string(), Some(12)),
+            ("air_base".to_string(), Some(15)),
+            ("naval_base".to_string(), Some(15)),
+        ])
+    );
+}
