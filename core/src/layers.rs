@@ -121,8 +121,7 @@ struct Loader {
 }
 
 pub fn merge(req: &LoadRequest) -> Merged {
-    let display_root = req
-        .editions_dir
+    let display_root = normalize(&absolute(&req.editions_dir))
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
@@ -136,7 +135,7 @@ pub fn merge(req: &LoadRequest) -> Merged {
         done: Vec::new(),
         manifests: Vec::new(),
     };
-    let edition_dir = l.resolve_name(&req.edition, None);
+    let edition_dir = absolute(&l.resolve_name(&req.edition, None));
     if !edition_dir.join(MANIFEST).is_file() {
         let mut p = Problem::new(
             "layer::not-found",
@@ -246,7 +245,7 @@ impl Loader {
     }
 
     fn visit(&mut self, dir: &Path, via: Option<Label>) -> Option<usize> {
-        let canon = normalize(dir);
+        let canon = normalize(&absolute(dir));
         if let Some(i) = self.done.iter().position(|d| d == &canon) {
             return Some(i);
         }
@@ -656,6 +655,10 @@ fn substitute_params(node: &mut Node, layer: &Layer, sources: &Sources, problems
         }
         _ => {}
     }
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
 /// Lexical normalisation (no symlink resolution, works for paths that do not exist).

@@ -161,6 +161,12 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         }
     }
     problems.0.append(&mut ctx.problems.0);
+    // One mistake found twice (once per heir of a unit, or as a bad value and then as a bad
+    // type) is reported once: the first report at a place is the most specific.
+    let mut seen = std::collections::HashSet::new();
+    problems
+        .0
+        .retain(|p| seen.insert((p.location().map(str::to_string), p.primary.is_none().then(|| p.message.clone()))));
     if !problems.is_empty() {
         return Err(LoadError { problems });
     }
@@ -201,65 +207,108 @@ fn unknown_name(ctx: &mut Ctx, node: &Node, what: &str, name: &str, known: &[Str
     ctx.problems.push(p);
 }
 
-/// Fill each unit's missing fields from its `inherits` parent, parents first; cycles are errors.
+/// Fill each unit's missing fields from its `inherits` parent, parents first.
+///
+/// A cycle is reported once, at the edge written last (usually the new patch that closed it),
+/// and that edge is dropped so the rest of the rule set can still be checked without a cascade.
 fn resolve_inheritance(ctx: &mut Ctx, tree: &mut Node) {
     let Value::Table(top) = &mut tree.value else { return };
     let Some(units_entry) = top.entries.get_mut("units") else { return };
     let Value::Table(units) = &mut units_entry.node.value else { return };
+    let parent_of = |units: &Table, name: &str| -> Option<(String, Node)> {
+        let n = units.get(name)?.lookup(&["inherits"])?;
+        match &n.value {
+            Value::Str(s) => Some((s.clone(), n.clone())),
+            _ => None,
+        }
+    };
     let names: Vec<String> = units.entries.keys().cloned().collect();
+    // Unknown parents and cycles first.
+    for name in &names {
+        if let Some((p, node)) = parent_of(units, name) {
+            if units.get(&p).is_none() {
+                unknown_name(ctx, &node, "unit type", &p, &names);
+                remove_inherits(units, name);
+            }
+        }
+    }
+    loop {
+        let mut cycle: Option<Vec<String>> = None;
+        'search: for start in &names {
+            let mut chain = vec![start.clone()];
+            let mut cur = start.clone();
+            while let Some((p, _)) = parent_of(units, &cur) {
+                if let Some(pos) = chain.iter().position(|c| *c == p) {
+                    cycle = Some(chain[pos..].to_vec());
+                    break 'search;
+                }
+                chain.push(p.clone());
+                cur = p;
+            }
+        }
+        let Some(cycle) = cycle else { break };
+        let edges: Vec<(String, Node)> = cycle
+            .iter()
+            .filter_map(|c| parent_of(units, c).map(|(_, n)| (c.clone(), n)))
+            .collect();
+        let (culprit, node) = edges
+            .iter()
+            .max_by_key(|(_, n)| (n.origin.file, n.origin.span.start))
+            .cloned()
+            .expect("a cycle has edges");
+        let mut shown = cycle.clone();
+        shown.push(cycle[0].clone());
+        let mut p = Problem::new(
+            "schema::inheritance-cycle",
+            format!("unit types inherit from each other in a cycle: {}", shown.join(" -> ")),
+        )
+        .at(node.origin.label(ctx.sources, "this `inherits` closes the cycle"));
+        for (other, n) in &edges {
+            if *other != culprit {
+                p = p.also(n.origin.label(ctx.sources, format!("`{other}` inherits here")));
+            }
+        }
+        ctx.problems.push(p);
+        remove_inherits(units, &culprit);
+    }
     let mut done: Vec<String> = Vec::new();
     for name in &names {
-        let mut stack = Vec::new();
-        resolve_one(ctx, units, name, &mut stack, &mut done);
+        fill_from_parent(units, name, &mut done);
     }
 }
 
-fn resolve_one(ctx: &mut Ctx, units: &mut Table, name: &str, stack: &mut Vec<String>, done: &mut Vec<String>) {
+fn remove_inherits(units: &mut Table, name: &str) {
+    if let Some(Entry { node, .. }) = units.entries.get_mut(name) {
+        if let Value::Table(t) = &mut node.value {
+            t.entries.shift_remove("inherits");
+        }
+    }
+}
+
+fn fill_from_parent(units: &mut Table, name: &str, done: &mut Vec<String>) {
     if done.iter().any(|d| d == name) {
         return;
     }
-    let parent = match units.get(name).and_then(|n| n.lookup(&["inherits"])) {
-        Some(n) => match &n.value {
-            Value::Str(s) => Some((s.clone(), n.clone())),
+    done.push(name.to_string());
+    let parent = units
+        .get(name)
+        .and_then(|n| n.lookup(&["inherits"]))
+        .and_then(|n| match &n.value {
+            Value::Str(s) => Some(s.clone()),
             _ => None,
-        },
-        None => None,
-    };
-    if let Some((pname, pnode)) = parent {
-        if stack.iter().any(|s| s == &pname) || pname == name {
-            let mut chain = stack.clone();
-            chain.push(name.to_string());
-            chain.push(pname.clone());
-            ctx.error_at(
-                &pnode,
-                "schema::inheritance-cycle",
-                format!("unit types inherit from each other in a cycle: {}", chain.join(" -> ")),
-                "this `inherits` closes the cycle",
-            );
-            done.push(name.to_string());
-            return;
-        }
-        if units.get(&pname).is_none() {
-            let known: Vec<String> = units.entries.keys().cloned().collect();
-            unknown_name(ctx, &pnode, "unit type", &pname, &known);
-            done.push(name.to_string());
-            return;
-        }
-        stack.push(name.to_string());
-        resolve_one(ctx, units, &pname, stack, done);
-        stack.pop();
-        let parent_table = units.get(&pname).and_then(|n| n.as_table()).cloned();
-        if let (Some(pt), Some(Entry { node, .. })) = (parent_table, units.entries.get_mut(name)) {
-            if let Value::Table(child) = &mut node.value {
-                for (k, e) in pt.entries {
-                    if !child.entries.contains_key(&k) {
-                        child.entries.insert(k, e);
-                    }
+        });
+    let Some(pname) = parent else { return };
+    fill_from_parent(units, &pname, done);
+    let parent_table = units.get(&pname).and_then(|n| n.as_table()).cloned();
+    if let (Some(pt), Some(Entry { node, .. })) = (parent_table, units.entries.get_mut(name)) {
+        if let Value::Table(child) = &mut node.value {
+            for (k, e) in pt.entries {
+                if k != "inherits" && !child.entries.contains_key(&k) {
+                    child.entries.insert(k, e);
                 }
             }
         }
     }
-    done.push(name.to_string());
 }
 
 fn read_powers(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<Power> {
@@ -865,7 +914,12 @@ fn read_scenarios(
                 let sid = match board.by_name.get(&s.to_lowercase()) {
                     Some(id) => Some(*id),
                     None => {
-                        unknown_name(ctx, &owners.node, "space", s, &space_names);
+                        let mut p = Problem::new("schema::unknown-name", format!("unknown space `{s}`"))
+                            .at(owners.key.label(ctx.sources, "no such space"));
+                        if let Some(c) = closest_key(s, space_names.iter().map(String::as_str)) {
+                            p = p.help(format!("did you mean `{c}`?"));
+                        }
+                        ctx.problems.push(p);
                         None
                     }
                 };
