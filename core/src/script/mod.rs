@@ -114,13 +114,22 @@ struct Budget {
     /// Once a call is over budget every later interrupt fails too, so `pcall` cannot swallow
     /// the error and keep going.
     tripped: Cell<bool>,
+    /// Only script calls are budgeted; mlua's own helper code running between calls is not.
+    armed: Cell<bool>,
 }
 
 impl Budget {
-    fn reset(&self) {
+    /// Starts the budget of one call.
+    fn arm(&self) {
         self.steps.set(0);
         self.tripped.set(false);
         self.started.set(Instant::now());
+        self.armed.set(true);
+    }
+
+    /// Ends the call; `tripped` stays readable until the next `arm`.
+    fn disarm(&self) {
+        self.armed.set(false);
     }
 }
 
@@ -278,9 +287,13 @@ impl ScriptHost {
             time: Cell::new(limits.time_per_call),
             started: Cell::new(Instant::now()),
             tripped: Cell::new(false),
+            armed: Cell::new(false),
         });
         let b = budget.clone();
         lua.set_interrupt(move |lua| {
+            if !b.armed.get() {
+                return Ok(VmState::Continue);
+            }
             let steps = b.steps.get().saturating_add(1);
             b.steps.set(steps);
             let over_steps = steps > b.limit.get();
@@ -442,7 +455,7 @@ impl ScriptHost {
                 .at(display.clone(), None)
         })?;
         self.reg.borrow_mut().sources.insert(display.clone(), path);
-        self.budget.reset();
+        self.budget.arm();
         let chunk = self
             .lua
             .load(text)
@@ -777,8 +790,10 @@ impl ScriptHost {
                                 .during(kind, Some(&call.id))));
                         }
                     };
-                self.budget.reset();
-                let returned = match call.func.call::<mlua::Value>((payload, game_ud.clone())) {
+                self.budget.arm();
+                let result = call.func.call::<mlua::Value>((payload, game_ud.clone()));
+                self.budget.disarm();
+                let returned = match result {
                     Ok(v) => v,
                     Err(e) => {
                         return Ok(Err(self.convert(e, Some(kind), Some(&call.id), Some(at))))
@@ -1045,13 +1060,16 @@ impl ScriptHost {
             Some((file, line, strip)) => {
                 ScriptError::new(kind, message[strip..].to_owned()).at(file, Some(line))
             }
-            None => {
-                let e = ScriptError::new(kind, message);
-                match fallback {
-                    Some((file, line)) => e.at(file, line),
-                    None => e,
+            None => match fallback {
+                // Lua gave no position (memory errors carry none): point at the handler's
+                // registration, and say so.
+                Some((file, line)) if handler.is_some() => {
+                    ScriptError::new(kind, format!("{message} (somewhere in this handler)"))
+                        .at(file, line)
                 }
-            }
+                Some((file, line)) => ScriptError::new(kind, message).at(file, line),
+                None => ScriptError::new(kind, message),
+            },
         };
         out.traceback = traceback;
         if let Some(ev) = event {

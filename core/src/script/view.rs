@@ -56,6 +56,14 @@ pub(crate) fn register(reg: &mut mlua::UserDataRegistry<GameHandle<'_>>) {
         }
         Ok(list)
     });
+    reg.add_meta_method(mlua::MetaMethod::NewIndex, |lua, _, (key, _): (mlua::Value, mlua::Value)| {
+        let key = key.to_string().unwrap_or_default();
+        Err::<(), _>(super::raise(
+            lua,
+            ScriptErrorKind::Forbidden,
+            format!("game.{key} cannot be assigned: the game is read-only to scripts; ask for a change with game:request{{...}}"),
+        ))
+    });
     reg.add_method("request", |lua, h, command: mlua::Value| {
         if !command.is_table() {
             return Err(super::raise(
