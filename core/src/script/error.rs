@@ -95,7 +95,13 @@ pub struct ScriptError {
     pub handler: Option<String>,
     /// Lua's stack traceback, when there was one.
     pub traceback: Option<String>,
-    source_code: Option<NamedSource<String>>,
+    /// Boxed: errors travel in `Result`s and should stay small.
+    snippet: Option<Box<Snippet>>,
+}
+
+#[derive(Debug, Clone)]
+struct Snippet {
+    code: NamedSource<String>,
     span: Option<SourceSpan>,
 }
 
@@ -109,8 +115,7 @@ impl ScriptError {
             event: None,
             handler: None,
             traceback: None,
-            source_code: None,
-            span: None,
+            snippet: None,
         }
     }
 
@@ -132,10 +137,9 @@ impl ScriptError {
         let (Some(file), Ok(text)) = (&self.file, std::fs::read_to_string(path)) else {
             return self;
         };
-        if let Some(line) = self.line {
-            self.span = line_span(&text, line);
-        }
-        self.source_code = Some(NamedSource::new(file.clone(), text).with_language("lua"));
+        let span = self.line.and_then(|line| line_span(&text, line));
+        let code = NamedSource::new(file.clone(), text).with_language("lua");
+        self.snippet = Some(Box::new(Snippet { code, span }));
         self
     }
 
@@ -189,11 +193,11 @@ impl Diagnostic for ScriptError {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        self.source_code.as_ref().map(|s| s as &dyn SourceCode)
+        self.snippet.as_ref().map(|s| &s.code as &dyn SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let span = self.span?;
+        let span = self.snippet.as_ref()?.span?;
         let label = LabeledSpan::new_with_span(Some(self.message.clone()), span);
         Some(Box::new(std::iter::once(label)))
     }

@@ -133,6 +133,9 @@ impl Budget {
     }
 }
 
+/// Payload field → the values it may have for the handler to run.
+type Filter = Vec<(String, Vec<Value>)>;
+
 /// A registered handler.
 struct Handler {
     id: String,
@@ -140,7 +143,7 @@ struct Handler {
     priority: i64,
     layer: usize,
     seq: u64,
-    filter: Vec<(String, Vec<Value>)>,
+    filter: Filter,
     func: mlua::Function,
     /// Where it was registered (or last replaced), for errors about it.
     file: String,
@@ -298,7 +301,7 @@ impl ScriptHost {
             b.steps.set(steps);
             let over_steps = steps > b.limit.get();
             // Reading the clock costs more than a step; check it now and then.
-            let over_time = steps % 256 == 0 && b.started.get().elapsed() > b.time.get();
+            let over_time = steps.is_multiple_of(256) && b.started.get().elapsed() > b.time.get();
             if b.tripped.get() || over_steps || over_time {
                 b.tripped.set(true);
                 let loc = caller_location(lua, 0);
@@ -515,7 +518,7 @@ impl ScriptHost {
                         return Err(raise(
                             lua,
                             R,
-                            format!("warroom.on: the event name must be a string, got a {}", other.type_name()),
+                            format!("warroom.on: the event name must be a string, got a {}", value::lua_type(other)),
                         ))
                     }
                 };
@@ -632,7 +635,7 @@ impl ScriptHost {
                         mlua::Value::Integer(i) => i.to_string(),
                         mlua::Value::Number(n) => n.to_string(),
                         mlua::Value::String(s) => s.to_string_lossy(),
-                        other => other.type_name().to_owned(),
+                        other => value::lua_type(other).to_owned(),
                     })
                     .collect();
                 let mut reg = reg.borrow_mut();
@@ -657,7 +660,7 @@ impl ScriptHost {
             let name = match &name {
                 mlua::Value::String(s) => s.to_string_lossy(),
                 other => {
-                    return Err(raise(lua, F, format!("require expects a module name, got a {}", other.type_name())))
+                    return Err(raise(lua, F, format!("require expects a module name, got a {}", value::lua_type(other))))
                 }
             };
             let (env, dir, shared, root) = {
@@ -1112,7 +1115,12 @@ fn interpret_return(v: &mlua::Value, kind: EventKind) -> Result<Outcome, String>
                     (mlua::Value::String(k), mlua::Value::String(r)) if k == "veto" => {
                         reason = Some(r.to_string_lossy())
                     }
-                    _ => other = Some(k.to_string().unwrap_or_else(|_| k.type_name().to_owned())),
+                    _ => {
+                        other = Some(
+                            k.to_string()
+                                .unwrap_or_else(|_| value::lua_type(&k).to_owned()),
+                        )
+                    }
                 }
                 Ok(())
             });
@@ -1138,16 +1146,13 @@ fn interpret_return(v: &mlua::Value, kind: EventKind) -> Result<Outcome, String>
         }
         other => Err(format!(
             "bad return value (a {}) from handler; {EXPECTED}",
-            other.type_name()
+            value::lua_type(other)
         )),
     }
 }
 
 /// Reads `{ id = ..., priority = ..., filter = {...} }`.
-fn parse_options(
-    opts: &mlua::Table,
-    kind: EventKind,
-) -> Result<(String, i64, Vec<(String, Vec<Value>)>), String> {
+fn parse_options(opts: &mlua::Table, kind: EventKind) -> Result<(String, i64, Filter), String> {
     let mut id = None;
     let mut priority = 0i64;
     let mut filter = Vec::new();
@@ -1159,7 +1164,7 @@ fn parse_options(
                 id = Some(s.to_string_lossy())
             }
             ("id", _) => problems.push("`id` must be a non-empty string".to_owned()),
-            ("priority", mlua::Value::Integer(p)) => priority = i64::from(*p),
+            ("priority", mlua::Value::Integer(p)) => priority = value::int(*p),
             ("priority", mlua::Value::Number(p)) if p.fract() == 0.0 && p.abs() < 1e15 => {
                 priority = *p as i64
             }
@@ -1209,7 +1214,7 @@ fn handler_id_arg(lua: &Lua, what: &str, id: &mlua::Value) -> mlua::Result<Strin
             ScriptErrorKind::Registration,
             format!(
                 "{what}: the handler id must be a string, got a {}",
-                other.type_name()
+                value::lua_type(other)
             ),
         )),
     }

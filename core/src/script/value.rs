@@ -119,6 +119,14 @@ impl From<IndexMap<String, Value>> for Value {
     }
 }
 
+/// Lua's name for a value's type, except that Luau's integer-valued numbers are "number" too.
+pub(crate) fn lua_type(v: &mlua::Value) -> &'static str {
+    match v {
+        mlua::Value::Integer(_) | mlua::Value::Number(_) => "number",
+        other => other.type_name(),
+    }
+}
+
 /// Tables nested deeper than this are rejected: plain data is shallow, and a cycle would
 /// otherwise recurse forever.
 const MAX_DEPTH: usize = 64;
@@ -153,16 +161,14 @@ pub(crate) fn to_lua(lua: &mlua::Lua, v: &Value, path: &str) -> Result<mlua::Val
     Ok(match v {
         Value::Nil => mlua::Value::Nil,
         Value::Bool(b) => mlua::Value::Boolean(*b),
-        Value::Int(i) => match mlua::Integer::try_from(*i) {
-            Ok(small) => mlua::Value::Integer(small),
-            Err(_) if i.abs() <= MAX_EXACT_INT => mlua::Value::Number(*i as f64),
-            Err(_) => {
-                return Err(verr(
-                    path,
-                    format!("integer {i} is too large for a Lua number"),
-                ))
-            }
-        },
+        // Luau numbers are f64: whole numbers are exact up to 2^53 and refused beyond.
+        Value::Int(i) if i.unsigned_abs() <= MAX_EXACT_INT as u64 => mlua::Value::Number(*i as f64),
+        Value::Int(i) => {
+            return Err(verr(
+                path,
+                format!("integer {i} is too large for a Lua number"),
+            ));
+        }
         Value::Float(f) => mlua::Value::Number(*f),
         Value::Str(s) => mlua::Value::String(lua.create_string(s).map_err(lua_err)?),
         Value::List(items) => {
@@ -217,7 +223,7 @@ fn from_lua_at(v: &mlua::Value, path: &str, depth: usize) -> Result<Value, Value
     Ok(match v {
         mlua::Value::Nil => Value::Nil,
         mlua::Value::Boolean(b) => Value::Bool(*b),
-        mlua::Value::Integer(i) => Value::Int(i64::from(*i)),
+        mlua::Value::Integer(i) => Value::Int(int(*i)),
         mlua::Value::Number(n) => number(*n),
         mlua::Value::String(s) => match s.to_str() {
             Ok(s) => Value::Str(s.to_owned()),
@@ -238,10 +244,16 @@ fn from_lua_at(v: &mlua::Value, path: &str, depth: usize) -> Result<Value, Value
         other => {
             return Err(verr(
                 path,
-                format!("a {} is not plain data", other.type_name()),
+                format!("a {} is not plain data", lua_type(other)),
             ));
         }
     })
+}
+
+/// mlua's integer type is i64 on 64-bit targets but i32 on 32-bit ones.
+#[allow(clippy::useless_conversion)]
+pub(crate) fn int(i: mlua::Integer) -> i64 {
+    i64::from(i)
 }
 
 fn number(n: f64) -> Value {
@@ -262,7 +274,7 @@ fn table(t: &mlua::Table, path: &str, depth: usize) -> Result<Value, ValueError>
     // leak into the result.
     t.for_each::<mlua::Value, mlua::Value>(|k, v| {
         match &k {
-            mlua::Value::Integer(i) => ints.push((i64::from(*i), v)),
+            mlua::Value::Integer(i) => ints.push((int(*i), v)),
             mlua::Value::Number(n) if n.fract() == 0.0 && n.abs() <= MAX_EXACT_INT as f64 => {
                 ints.push((*n as i64, v))
             }
@@ -270,7 +282,7 @@ fn table(t: &mlua::Table, path: &str, depth: usize) -> Result<Value, ValueError>
                 Ok(s) => strs.push((s.to_owned(), v)),
                 Err(_) => bad_key = Some("a key that is not valid UTF-8".into()),
             },
-            other => bad_key = Some(format!("a {} key", other.type_name())),
+            other => bad_key = Some(format!("a {} key", lua_type(other))),
         }
         Ok(())
     })

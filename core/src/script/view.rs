@@ -71,7 +71,7 @@ pub(crate) fn register(reg: &mut mlua::UserDataRegistry<GameHandle<'_>>) {
                 ScriptErrorKind::Data,
                 format!(
                     "game:request expects a table, got a {}",
-                    command.type_name()
+                    super::value::lua_type(&command)
                 ),
             ));
         }
