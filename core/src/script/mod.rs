@@ -785,14 +785,14 @@ impl ScriptHost {
                 *current.borrow_mut() = call.id.clone();
                 self.reg.borrow_mut().current = Some(call.id.clone());
                 let at = (call.file.as_str(), call.line);
-                let payload =
-                    match value::to_lua(&self.lua, &Value::Map(event.payload.clone()), "payload") {
-                        Ok(p) => p,
-                        Err(e) => {
-                            return Ok(Err(ScriptError::new(ScriptErrorKind::Data, e.to_string())
-                                .during(kind, Some(&call.id))));
-                        }
-                    };
+                // A fresh table per handler: one handler cannot change what the next one sees.
+                let payload = match value::map_to_lua(&self.lua, &event.payload, "payload") {
+                    Ok(p) => p,
+                    Err(e) => {
+                        return Ok(Err(ScriptError::new(ScriptErrorKind::Data, e.to_string())
+                            .during(kind, Some(&call.id))));
+                    }
+                };
                 self.budget.arm();
                 let result = call.func.call::<mlua::Value>((payload, game_ud.clone()));
                 self.budget.disarm();

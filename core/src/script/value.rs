@@ -194,6 +194,19 @@ pub(crate) fn to_lua(lua: &mlua::Lua, v: &Value, path: &str) -> Result<mlua::Val
     })
 }
 
+/// A fresh Lua table holding `m`.
+pub(crate) fn map_to_lua(
+    lua: &mlua::Lua,
+    m: &IndexMap<String, Value>,
+    path: &str,
+) -> Result<mlua::Table, ValueError> {
+    let t = lua
+        .create_table_with_capacity(0, m.len())
+        .map_err(|e| verr(path, e.to_string()))?;
+    fill_table(lua, &t, m, path)?;
+    Ok(t)
+}
+
 /// Sets every entry of `m` on `t` (used to refill a store table in place).
 pub(crate) fn fill_table(
     lua: &mlua::Lua,
