@@ -483,3 +483,27 @@ fn a_store_that_is_not_plain_data_fails_the_dispatch_and_rolls_back() {
         Some(&Value::Int(1))
     );
 }
+
+#[test]
+fn each_handler_gets_a_fresh_payload() {
+    let mut host = base_only();
+    let ev = Event::new(EventKind::AfterCombatStep)
+        .with("space", "Egypt")
+        .with("attacker", "Germany")
+        .with(
+            "defenders",
+            Value::list(["United Kingdom", "United States"]),
+        )
+        .with("step", "fire");
+    let d = host.dispatch(&ev, &Game).unwrap();
+    assert_eq!(messages(&d), ["Egypt fire 2 United States"]);
+}
+
+#[test]
+fn values_that_lua_cannot_hold_exactly_are_refused() {
+    let mut host = base_only();
+    let ev = Event::new(EventKind::AfterCombatStep).with("combat_round", Value::Int(1 << 60));
+    let err = host.dispatch(&ev, &Game).unwrap_err();
+    assert_eq!(err.kind, ScriptErrorKind::Data);
+    assert!(err.message.contains("too large"), "{err}");
+}
