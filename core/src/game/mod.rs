@@ -99,7 +99,7 @@ impl Game {
             return Err("the edition declares no phases in [turn]".into());
         }
         let state = State::setup(&rules, sc, seed);
-        let scripts = hooks::Hooks::for_rules(&rules)?;
+        let scripts = hooks::Hooks::for_rules(&rules).map_err(|e| e.to_string())?;
         Ok(Game {
             origin: Origin {
                 edition: origin_edition.to_string(),
@@ -130,8 +130,17 @@ impl Game {
     pub fn log(&self) -> &[LogEntry] {
         &self.log
     }
+    /// The hash of the state and of the scripts' stored data.
     pub fn hash(&self) -> u64 {
-        self.state.hash()
+        let mut h = self.state.hash();
+        if let Some(hooks) = &self.scripts {
+            // Debug output of a script Value is ordered (IndexMap), so it hashes stably.
+            for b in format!("{:?}", hooks.store()).bytes() {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        h
     }
 
     pub fn scenario(&self) -> &crate::rules::Scenario {
@@ -165,13 +174,9 @@ impl Game {
         let mut out = Vec::new();
         let power = self.current_power();
         run(&self.rules, &self.origin.scenario, &mut next, cmd, &mut out)?;
-        if let Some(host) = &mut self.scripts {
-            let view = View {
-                rules: &self.rules,
-                scenario: &self.origin.scenario,
-                state: &next,
-            };
-            host.validate(&self.rules, cmd, power, &view)?;
+        if let Some(hooks) = &mut self.scripts {
+            let logged = hooks.after_run(&self.rules, &self.origin.scenario, cmd, &self.state, &next)?;
+            out.extend(logged);
         }
         let phase = self.current_phase().id.clone();
         for text in &out {
@@ -185,17 +190,14 @@ impl Game {
         self.state = next;
         self.history.push(Record {
             text: cmd.to_text(&self.rules),
-            hash: self.state.hash(),
+            hash: 0,
         });
+        let h = self.hash();
+        if let Some(r) = self.history.last_mut() {
+            r.hash = h;
+        }
         Ok(out)
     }
-}
-
-/// A read-only view of a state, for scripts.
-pub struct View<'a> {
-    pub rules: &'a RuleSet,
-    pub scenario: &'a str,
-    pub state: &'a State,
 }
 
 fn capital_of(rules: &RuleSet, power: PowerId) -> Option<crate::rules::SpaceId> {
