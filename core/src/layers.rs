@@ -139,7 +139,11 @@ pub fn merge(req: &LoadRequest) -> Merged {
     if !edition_dir.join(MANIFEST).is_file() {
         let mut p = Problem::new(
             "layer::not-found",
-            format!("no edition or layer `{}` (looked for {})", req.edition, edition_dir.join(MANIFEST).display()),
+            format!(
+                "no edition or layer `{}` (looked for {})",
+                req.edition,
+                edition_dir.join(MANIFEST).display()
+            ),
         );
         let names = list_editions(&req.editions_dir);
         if let Some(s) = closest_key(&req.edition, names.iter().map(String::as_str)) {
@@ -363,8 +367,11 @@ impl Loader {
                 Some((p, v)) => (Some(p.to_string()), v.to_string()),
                 None => {
                     self.problems.push(
-                        Problem::new("layer::bad-param", format!("`{spec}`: expected LAYER:PARAM=VALUE"))
-                            .at(cli_label(&self.sources, "here")),
+                        Problem::new(
+                            "layer::bad-param",
+                            format!("`{spec}`: expected LAYER:PARAM=VALUE"),
+                        )
+                        .at(cli_label(&self.sources, "here")),
                     );
                     return;
                 }
@@ -408,9 +415,9 @@ impl Loader {
         let param = &self.layers[idx].params[pi];
         match parse_param_value(param, &value, origin) {
             Ok(node) => self.layers[idx].params[pi].value = node,
-            Err(msg) => self.problems.push(
-                Problem::new("layer::bad-param", msg).at(cli_label(&self.sources, "this value")),
-            ),
+            Err(msg) => self
+                .problems
+                .push(Problem::new("layer::bad-param", msg).at(cli_label(&self.sources, "this value"))),
         }
     }
 }
@@ -561,7 +568,11 @@ fn read_manifest(ctx: &mut Ctx, node: &Node, dir: &Path, display_dir: String) ->
                     | (ParamType::String, Value::Str(_))
             );
             if !ok {
-                ctx.type_error(&default, &format!("params.{pname}.default"), &format!("a {}", ty.name()));
+                ctx.type_error(
+                    &default,
+                    &format!("params.{pname}.default"),
+                    &format!("a {}", ty.name()),
+                );
                 continue;
             }
             let param = Param {

@@ -18,7 +18,11 @@ fn check(case: &str) {
         lines.next().unwrap(),
         lines.next().unwrap(),
     );
-    let target = if dir.join("layer.toml").is_file() { dir } else { dir.join("a") };
+    let target = if dir.join("layer.toml").is_file() {
+        dir
+    } else {
+        dir.join("a")
+    };
     let req = LoadRequest::new(fixtures().join("editions"), target.display().to_string());
     let err = rules::load(&req).expect_err("a broken layer must not load");
     let problems: Vec<String> = err
@@ -26,7 +30,11 @@ fn check(case: &str) {
         .iter()
         .map(|p| format!("{} at {:?}: {} / {:?}", p.code, p.location(), p.message, p.help))
         .collect();
-    assert_eq!(err.problems.len(), 1, "{case}: expected one problem, got {problems:#?}");
+    assert_eq!(
+        err.problems.len(),
+        1,
+        "{case}: expected one problem, got {problems:#?}"
+    );
     let p = &err.problems.0[0];
     assert_eq!(p.code, code, "{case}: {problems:?}");
     let loc = p.location().expect("located");
@@ -55,9 +63,17 @@ fn every_broken_fixture_gives_one_located_diagnostic() {
 #[test]
 fn a_patch_over_another_layer_points_at_both_files() {
     let dir = fixtures().join("broken/table-replaced");
-    let err = rules::load(&LoadRequest::new(fixtures().join("editions"), dir.display().to_string())).unwrap_err();
+    let err = rules::load(&LoadRequest::new(
+        fixtures().join("editions"),
+        dir.display().to_string(),
+    ))
+    .unwrap_err();
     let p = &err.problems.0[0];
     assert!(p.location().unwrap().contains("table-replaced/patch.toml"));
     assert_eq!(p.related.len(), 1);
-    assert!(p.related[0].0.location.starts_with("editions/mini/units.toml:"), "{:?}", p.related[0].0.location);
+    assert!(
+        p.related[0].0.location.starts_with("editions/mini/units.toml:"),
+        "{:?}",
+        p.related[0].0.location
+    );
 }

@@ -167,7 +167,11 @@ fn corrupt_saves_are_located_errors() {
     assert!(matches!(e, LoadSaveError::Diverged(_)));
     assert!(e.to_string().contains("command 7"), "{e}");
     let line = tampered.lines().position(|l| l.contains("buy 50")).unwrap() + 1;
-    assert!(location(&e).starts_with(&format!("bad.toml:{line}:")), "{}", location(&e));
+    assert!(
+        location(&e).starts_with(&format!("bad.toml:{line}:")),
+        "{}",
+        location(&e)
+    );
 
     // A tampered hash: the state after that command differs from what was saved.
     let first_hash = format!("{:016x}", g.history()[0].hash);

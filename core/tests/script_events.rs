@@ -4,8 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use warroom_core::script::{
-    Event, EventKind, GameView, Outcome, ScriptError, ScriptErrorKind, ScriptHost, ScriptLimits,
-    Value,
+    Event, EventKind, GameView, Outcome, ScriptError, ScriptErrorKind, ScriptHost, ScriptLimits, Value,
 };
 
 fn root() -> PathBuf {
@@ -86,10 +85,7 @@ fn messages(d: &warroom_core::script::Dispatch) -> Vec<String> {
 fn order_is_priority_then_layer_then_registration() {
     let mut host = both_layers();
     let d = host
-        .dispatch(
-            &Event::new(EventKind::TurnBegin).with("power", "Germany"),
-            &Game,
-        )
+        .dispatch(&Event::new(EventKind::TurnBegin).with("power", "Germany"), &Game)
         .unwrap();
     assert_eq!(d.outcome, Outcome::Continue);
     // base.c was removed by the house layer; base.d was replaced but keeps its place (last,
@@ -112,10 +108,7 @@ fn order_is_priority_then_layer_then_registration() {
     assert_eq!(listed, ["base.b", "house.b", "base.a", "house.a", "base.d"]);
     let d = &host.handlers(EventKind::TurnBegin)[4];
     assert_eq!(d.file, "tests/fixtures/scripts/events/house/house.lua");
-    assert_eq!(
-        d.layer, "base",
-        "a replaced handler stays in its layer's place"
-    );
+    assert_eq!(d.layer, "base", "a replaced handler stays in its layer's place");
     assert!(d.line.is_some());
 }
 
@@ -123,10 +116,7 @@ fn order_is_priority_then_layer_then_registration() {
 fn log_lines_name_layer_and_handler() {
     let mut host = both_layers();
     let d = host
-        .dispatch(
-            &Event::new(EventKind::TurnBegin).with("power", "Japan"),
-            &Game,
-        )
+        .dispatch(&Event::new(EventKind::TurnBegin).with("power", "Japan"), &Game)
         .unwrap();
     let first = &d.log[0];
     assert_eq!(
@@ -154,9 +144,7 @@ fn filters_match_payload_fields() {
     assert_eq!(fire(&mut host, "Germany"), ["base.axis", "base.everyone"]);
     assert_eq!(fire(&mut host, "United Kingdom"), ["base.everyone"]);
     // A payload without the filtered field matches no filtered handler.
-    let d = host
-        .dispatch(&Event::new(EventKind::TurnEnd), &Game)
-        .unwrap();
+    let d = host.dispatch(&Event::new(EventKind::TurnEnd), &Game).unwrap();
     assert_eq!(messages(&d), ["base.everyone"]);
 }
 
@@ -209,10 +197,7 @@ fn a_veto_names_the_handler_and_reason_and_leaves_no_trace() {
             reason: "cannot spend 15 IPCs with 12 in hand".into()
         }
     );
-    assert!(
-        d.requests.is_empty(),
-        "requests made before a veto are dropped"
-    );
+    assert!(d.requests.is_empty(), "requests made before a veto are dropped");
     assert_eq!(
         host.store_snapshot(),
         before,
@@ -239,8 +224,7 @@ fn vetoing_an_event_that_cannot_be_vetoed_is_an_error() {
     let err = host.dispatch(&ev, &Game).unwrap_err();
     assert_eq!(err.kind, ScriptErrorKind::BadReturn);
     assert!(
-        err.message
-            .contains("event territory_captured cannot be vetoed"),
+        err.message.contains("event territory_captured cannot be vetoed"),
         "{err}"
     );
     assert_eq!(err.handler.as_deref(), Some("base.bad_veto"));
@@ -255,10 +239,7 @@ fn vetoing_an_event_that_cannot_be_vetoed_is_an_error() {
 fn a_bad_return_value_is_an_error() {
     let mut host = base_only();
     let err = host
-        .dispatch(
-            &Event::new(EventKind::Research).with("power", "Germany"),
-            &Game,
-        )
+        .dispatch(&Event::new(EventKind::Research).with("power", "Germany"), &Game)
         .unwrap_err();
     assert_eq!(err.kind, ScriptErrorKind::BadReturn);
     assert!(err.message.contains("bad return value (a number)"), "{err}");
@@ -319,10 +300,7 @@ fn a_duplicate_id_is_an_error_at_load() {
     let err = bad("duplicate_id.lua");
     assert_eq!(err.kind, ScriptErrorKind::Registration);
     assert_eq!(err.line, Some(2), "{err}");
-    assert!(
-        err.message.contains("duplicate handler id 'bad.twice'"),
-        "{err}"
-    );
+    assert!(err.message.contains("duplicate handler id 'bad.twice'"), "{err}");
     assert!(
         err.message.contains("duplicate_id.lua:1"),
         "names the first registration: {err}"
@@ -381,10 +359,7 @@ fn the_game_view_is_readable_from_lua() {
 fn an_event_nobody_handles_returns_an_empty_dispatch() {
     let mut host = base_only();
     let d = host
-        .dispatch(
-            &Event::new(EventKind::ValidateMove).with("power", "China"),
-            &Game,
-        )
+        .dispatch(&Event::new(EventKind::ValidateMove).with("power", "China"), &Game)
         .unwrap();
     assert_eq!(d, Default::default());
     assert!(
@@ -398,10 +373,7 @@ fn the_store_round_trips() {
     let mut host = base_only();
     for power in ["Japan", "Germany"] {
         let d = host
-            .dispatch(
-                &Event::new(EventKind::VictoryCheck).with("power", power),
-                &Game,
-            )
+            .dispatch(&Event::new(EventKind::VictoryCheck).with("power", power), &Game)
             .unwrap();
         assert_eq!(d.outcome, Outcome::Continue);
     }
@@ -420,10 +392,7 @@ fn the_store_round_trips() {
     other.restore_store(&snap).unwrap();
     assert_eq!(other.store_snapshot(), snap);
     let d = other
-        .dispatch(
-            &Event::new(EventKind::VictoryCheck).with("power", "Japan"),
-            &Game,
-        )
+        .dispatch(&Event::new(EventKind::VictoryCheck).with("power", "Japan"), &Game)
         .unwrap();
     assert_eq!(messages(&d), ["count 3"]);
 
@@ -434,10 +403,7 @@ fn the_store_round_trips() {
             ("ratio", Value::Float(0.25)),
             (
                 "nested",
-                Value::map([
-                    ("list", Value::list([1i64, 2, 3])),
-                    ("name", "Sinkiang ✓".into()),
-                ]),
+                Value::map([("list", Value::list([1i64, 2, 3])), ("name", "Sinkiang ✓".into())]),
             ),
             ("flag", Value::Bool(false)),
             ("big", Value::Int(1 << 40)),
@@ -473,15 +439,9 @@ fn a_store_that_is_not_plain_data_fails_the_dispatch_and_rolls_back() {
         .dispatch(&Event::new(EventKind::TurnBegin), &Game)
         .unwrap_err();
     assert_eq!(err.kind, ScriptErrorKind::Data);
-    assert!(
-        err.message.contains("callback"),
-        "names the bad entry: {err}"
-    );
+    assert!(err.message.contains("callback"), "names the bad entry: {err}");
     assert_eq!(host.store_snapshot(), before);
-    assert_eq!(
-        before.get("bad").and_then(|s| s.get("ok")),
-        Some(&Value::Int(1))
-    );
+    assert_eq!(before.get("bad").and_then(|s| s.get("ok")), Some(&Value::Int(1)));
 }
 
 #[test]
@@ -490,10 +450,7 @@ fn each_handler_gets_a_fresh_payload() {
     let ev = Event::new(EventKind::AfterCombatStep)
         .with("space", "Egypt")
         .with("attacker", "Germany")
-        .with(
-            "defenders",
-            Value::list(["United Kingdom", "United States"]),
-        )
+        .with("defenders", Value::list(["United Kingdom", "United States"]))
         .with("step", "fire");
     let d = host.dispatch(&ev, &Game).unwrap();
     assert_eq!(messages(&d), ["Egypt fire 2 United States"]);

@@ -151,10 +151,7 @@ fn a_top_level_error_carries_the_source_line() {
     use miette::Diagnostic;
     let err = load_err("toplevel_error.lua");
     assert_located(&err, "toplevel_error.lua", 3, ScriptErrorKind::Runtime);
-    assert!(
-        err.source_code().is_some(),
-        "the script's source is attached"
-    );
+    assert!(err.source_code().is_some(), "the script's source is attached");
     let label = err.labels().and_then(|mut l| l.next()).expect("a label");
     let src = std::fs::read_to_string(root().join(DIR).join("toplevel_error.lua")).unwrap();
     let marked = &src[label.offset()..label.offset() + label.len()];
@@ -182,10 +179,7 @@ fn a_runaway_loop_is_stopped_and_the_host_still_works() {
     assert_eq!(err.event, Some(EventKind::TurnBegin));
     assert_eq!(err.handler.as_deref(), Some("test.runaway"));
     assert!(err.to_string().contains("test.runaway"), "{err}");
-    assert_eq!(
-        fire(&mut host, EventKind::TurnEnd).unwrap(),
-        ["still alive"]
-    );
+    assert_eq!(fire(&mut host, EventKind::TurnEnd).unwrap(), ["still alive"]);
 }
 
 #[test]
@@ -198,10 +192,7 @@ fn deep_recursion_is_stopped() {
         matches!(err.kind, ScriptErrorKind::Runtime | ScriptErrorKind::Budget),
         "{err}"
     );
-    assert_eq!(
-        fire(&mut host, EventKind::TurnEnd).unwrap(),
-        ["still alive"]
-    );
+    assert_eq!(fire(&mut host, EventKind::TurnEnd).unwrap(), ["still alive"]);
 }
 
 #[test]
@@ -214,14 +205,8 @@ fn pcall_cannot_swallow_the_budget() {
     result.expect("loads");
     let err = fire(&mut host, EventKind::PhaseEnd).unwrap_err();
     assert_eq!(err.kind, ScriptErrorKind::Budget, "{err}");
-    assert_eq!(
-        err.file.as_deref(),
-        Some(format!("{DIR}/runaway.lua").as_str())
-    );
-    assert_eq!(
-        fire(&mut host, EventKind::TurnEnd).unwrap(),
-        ["still alive"]
-    );
+    assert_eq!(err.file.as_deref(), Some(format!("{DIR}/runaway.lua").as_str()));
+    assert_eq!(fire(&mut host, EventKind::TurnEnd).unwrap(), ["still alive"]);
 }
 
 #[test]
@@ -242,16 +227,10 @@ fn a_growing_table_hits_the_memory_cap_and_the_host_still_works() {
     );
     assert!(err.line.is_some(), "{err}");
     assert_eq!(err.handler.as_deref(), Some("test.hog"));
-    assert_eq!(
-        fire(&mut host, EventKind::TurnEnd).unwrap(),
-        ["still alive 1000"]
-    );
+    assert_eq!(fire(&mut host, EventKind::TurnEnd).unwrap(), ["still alive 1000"]);
     // And again: the memory was given back, not just barely enough left.
     assert!(fire(&mut host, EventKind::TurnBegin).is_err());
-    assert_eq!(
-        fire(&mut host, EventKind::TurnEnd).unwrap(),
-        ["still alive 1000"]
-    );
+    assert_eq!(fire(&mut host, EventKind::TurnEnd).unwrap(), ["still alive 1000"]);
 }
 
 #[test]

@@ -54,7 +54,10 @@ impl Hooks {
                         .with("power", pname.as_str())
                         .with(
                             "units",
-                            Value::list([Value::map([("unit", Value::from(id)), ("count", Value::from(i64::from(*count)))])]),
+                            Value::list([Value::map([
+                                ("unit", Value::from(id)),
+                                ("count", Value::from(i64::from(*count))),
+                            ])]),
                         )
                         .with("cost", i64::from(cost) * i64::from(*count))
                         .with("ipcs", before.treasuries[power.index()]),
@@ -89,12 +92,15 @@ impl Hooks {
         };
         let mut log = Vec::new();
         for ev in &events {
-            let d = self
-                .host
-                .dispatch(ev, &view)
-                .map_err(|e| Rejection::new(format!("a rule script failed: {e}")).by(e.handler.clone().unwrap_or_default()))?;
+            let d = self.host.dispatch(ev, &view).map_err(|e| {
+                Rejection::new(format!("a rule script failed: {e}")).by(e.handler.clone().unwrap_or_default())
+            })?;
             for l in &d.log {
-                log.push(format!("[{}] {}", l.handler.as_deref().unwrap_or(&l.layer), l.message));
+                log.push(format!(
+                    "[{}] {}",
+                    l.handler.as_deref().unwrap_or(&l.layer),
+                    l.message
+                ));
             }
             if let Outcome::Veto { by, reason } = d.outcome {
                 return Err(Rejection::new(reason).by(by));

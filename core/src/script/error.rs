@@ -68,9 +68,7 @@ impl ScriptErrorKind {
                 "a handler returns nothing, \"continue\", \"handled\" or { veto = \"reason\" } \
                  (veto only on validate_* and before_* events)"
             }
-            ScriptErrorKind::Registration => {
-                "see docs/events.md for the event catalogue and warroom.on"
-            }
+            ScriptErrorKind::Registration => "see docs/events.md for the event catalogue and warroom.on",
             ScriptErrorKind::Data => {
                 "only plain data (nil, booleans, numbers, strings, lists and string-keyed tables) \
                  can be stored or requested"
@@ -263,12 +261,10 @@ mod tests {
     #[test]
     fn finds_and_strips_a_leading_location() {
         let known = ["editions/a/china.lua", "scripts/util.lua"];
-        let (f, l, strip) =
-            find_location("editions/a/china.lua:12: boom", known.iter().copied()).unwrap();
+        let (f, l, strip) = find_location("editions/a/china.lua:12: boom", known.iter().copied()).unwrap();
         assert_eq!((f.as_str(), l), ("editions/a/china.lua", 12));
         assert_eq!(&"editions/a/china.lua:12: boom"[strip..], "boom");
-        let (f, l, strip) =
-            find_location("boom\n\tscripts/util.lua:3: in f", known.iter().copied()).unwrap();
+        let (f, l, strip) = find_location("boom\n\tscripts/util.lua:3: in f", known.iter().copied()).unwrap();
         assert_eq!((f.as_str(), l, strip), ("scripts/util.lua", 3, 0));
         assert!(find_location("no location", known.iter().copied()).is_none());
     }

@@ -91,9 +91,7 @@ impl EventKind {
         match self {
             EventKind::GameSetup => &["scenario", "round"],
             EventKind::TurnBegin | EventKind::TurnEnd => &["round", "power"],
-            EventKind::PhaseBegin | EventKind::PhaseEnd => {
-                &["round", "power", "phase", "phase_kind"]
-            }
+            EventKind::PhaseBegin | EventKind::PhaseEnd => &["round", "power", "phase", "phase_kind"],
             EventKind::ValidatePurchase => &["power", "units", "cost", "ipcs"],
             EventKind::ValidateMove => &["power", "phase", "units", "from", "to", "path"],
             EventKind::ValidatePlacement => &["power", "space", "units"],

@@ -364,10 +364,7 @@ impl ScriptHost {
         safe_math.set_readonly(true);
         base.raw_set("math", safe_math)?;
 
-        let unknown: mlua::Function = lua
-            .load(UNKNOWN_GLOBAL_LUA)
-            .set_name("=warroom sandbox")
-            .eval()?;
+        let unknown: mlua::Function = lua.load(UNKNOWN_GLOBAL_LUA).set_name("=warroom sandbox").eval()?;
         let mt = lua.create_table()?;
         mt.raw_set("__index", unknown)?;
         mt.raw_set("__metatable", "locked")?;
@@ -393,13 +390,7 @@ impl ScriptHost {
         scripts: &[String],
         shared_scripts_dir: &Path,
     ) -> Result<(), ScriptError> {
-        if self
-            .reg
-            .borrow()
-            .layers
-            .iter()
-            .any(|l| l.name == layer_name)
-        {
+        if self.reg.borrow().layers.iter().any(|l| l.name == layer_name) {
             return Err(ScriptError::new(
                 ScriptErrorKind::Registration,
                 format!("layer '{layer_name}' is already loaded"),
@@ -431,12 +422,7 @@ impl ScriptHost {
         Ok(())
     }
 
-    fn load_script(
-        &self,
-        layer: usize,
-        script: &str,
-        env: &mlua::Table,
-    ) -> Result<(), ScriptError> {
+    fn load_script(&self, layer: usize, script: &str, env: &mlua::Table) -> Result<(), ScriptError> {
         let (dir, root) = {
             let reg = self.reg.borrow();
             (
@@ -640,11 +626,7 @@ impl ScriptHost {
                     .collect();
                 let mut reg = reg.borrow_mut();
                 let line = LogLine {
-                    layer: reg
-                        .layers
-                        .get(layer)
-                        .map(|l| l.name.clone())
-                        .unwrap_or_default(),
+                    layer: reg.layers.get(layer).map(|l| l.name.clone()).unwrap_or_default(),
                     handler: reg.current.clone(),
                     message: parts.join(" "),
                 };
@@ -737,11 +719,7 @@ impl ScriptHost {
     ///
     /// On a veto or an error the per-layer stores are rolled back to where they were before the
     /// call, so a rejected command leaves no trace (principle §8).
-    pub fn dispatch(
-        &mut self,
-        event: &Event,
-        game: &dyn GameView,
-    ) -> Result<Dispatch, ScriptError> {
+    pub fn dispatch(&mut self, event: &Event, game: &dyn GameView) -> Result<Dispatch, ScriptError> {
         struct Call {
             id: String,
             func: mlua::Function,
@@ -798,16 +776,12 @@ impl ScriptHost {
                 self.budget.disarm();
                 let returned = match result {
                     Ok(v) => v,
-                    Err(e) => {
-                        return Ok(Err(self.convert(e, Some(kind), Some(&call.id), Some(at))))
-                    }
+                    Err(e) => return Ok(Err(self.convert(e, Some(kind), Some(&call.id), Some(at)))),
                 };
                 match interpret_return(&returned, kind) {
                     Ok(Outcome::Continue) => {}
                     Ok(Outcome::Handled { .. }) => {
-                        return Ok(Ok(Outcome::Handled {
-                            by: call.id.clone(),
-                        }));
+                        return Ok(Ok(Outcome::Handled { by: call.id.clone() }));
                     }
                     Ok(Outcome::Veto { reason, .. }) => {
                         return Ok(Ok(Outcome::Veto {
@@ -908,13 +882,7 @@ impl ScriptHost {
                 snapshot.type_name()
             )));
         };
-        let names: Vec<String> = self
-            .reg
-            .borrow()
-            .layers
-            .iter()
-            .map(|l| l.name.clone())
-            .collect();
+        let names: Vec<String> = self.reg.borrow().layers.iter().map(|l| l.name.clone()).collect();
         let mut next = IndexMap::new();
         for name in &names {
             next.insert(name.clone(), Value::Map(IndexMap::new()));
@@ -927,9 +895,7 @@ impl ScriptHost {
             }
             match store {
                 Value::Map(_) => next.insert(layer.clone(), store.clone()),
-                Value::List(l) if l.is_empty() => {
-                    next.insert(layer.clone(), Value::Map(IndexMap::new()))
-                }
+                Value::List(l) if l.is_empty() => next.insert(layer.clone(), Value::Map(IndexMap::new())),
                 other => {
                     return Err(bad(format!(
                         "the store of layer '{layer}' must be a map, got a {}",
@@ -966,24 +932,14 @@ impl ScriptHost {
         let reg = self.reg.borrow();
         let l = &reg.layers[layer];
         value::from_lua(&mlua::Value::Table(l.store.clone()), "warroom.store").map_err(|e| {
-            let mut err =
-                ScriptError::new(ScriptErrorKind::Data, format!("layer '{}': {e}", l.name));
+            let mut err = ScriptError::new(ScriptErrorKind::Data, format!("layer '{}': {e}", l.name));
             err.event = event;
             err
         })
     }
 
-    fn read_all_stores(
-        &self,
-        event: Option<EventKind>,
-    ) -> Result<IndexMap<String, Value>, ScriptError> {
-        let names: Vec<String> = self
-            .reg
-            .borrow()
-            .layers
-            .iter()
-            .map(|l| l.name.clone())
-            .collect();
+    fn read_all_stores(&self, event: Option<EventKind>) -> Result<IndexMap<String, Value>, ScriptError> {
+        let names: Vec<String> = self.reg.borrow().layers.iter().map(|l| l.name.clone()).collect();
         let mut out = IndexMap::with_capacity(names.len());
         for (i, name) in names.into_iter().enumerate() {
             out.insert(name, self.read_store(i, event)?);
@@ -1004,10 +960,7 @@ impl ScriptHost {
         let mut cur = &err;
         let (mut kind, text) = loop {
             match cur {
-                mlua::Error::CallbackError {
-                    traceback: tb,
-                    cause,
-                } => {
+                mlua::Error::CallbackError { traceback: tb, cause } => {
                     traceback.get_or_insert_with(|| tb.clone());
                     cur = cause;
                 }
@@ -1016,9 +969,7 @@ impl ScriptHost {
                     Some(r) => break (r.kind, r.message.clone()),
                     None => break (ScriptErrorKind::Runtime, e.to_string()),
                 },
-                mlua::Error::SyntaxError { message, .. } => {
-                    break (ScriptErrorKind::Syntax, message.clone())
-                }
+                mlua::Error::SyntaxError { message, .. } => break (ScriptErrorKind::Syntax, message.clone()),
                 mlua::Error::MemoryError(m) => {
                     let limit = self.limits.memory_bytes >> 20;
                     break (
@@ -1067,8 +1018,7 @@ impl ScriptHost {
                 // Lua gave no position (memory errors carry none): point at the handler's
                 // registration, and say so.
                 Some((file, line)) if handler.is_some() => {
-                    ScriptError::new(kind, format!("{message} (somewhere in this handler)"))
-                        .at(file, line)
+                    ScriptError::new(kind, format!("{message} (somewhere in this handler)")).at(file, line)
                 }
                 Some((file, line)) => ScriptError::new(kind, message).at(file, line),
                 None => ScriptError::new(kind, message),
@@ -1115,12 +1065,7 @@ fn interpret_return(v: &mlua::Value, kind: EventKind) -> Result<Outcome, String>
                     (mlua::Value::String(k), mlua::Value::String(r)) if k == "veto" => {
                         reason = Some(r.to_string_lossy())
                     }
-                    _ => {
-                        other = Some(
-                            k.to_string()
-                                .unwrap_or_else(|_| value::lua_type(&k).to_owned()),
-                        )
-                    }
+                    _ => other = Some(k.to_string().unwrap_or_else(|_| value::lua_type(&k).to_owned())),
                 }
                 Ok(())
             });
@@ -1169,26 +1114,28 @@ fn parse_options(opts: &mlua::Table, kind: EventKind) -> Result<(String, i64, Fi
                 priority = *p as i64
             }
             ("priority", _) => problems.push("`priority` must be a whole number".to_owned()),
-            ("filter", mlua::Value::Table(t)) => match value::from_lua(&mlua::Value::Table(t.clone()), "filter") {
-                Ok(Value::Map(m)) => {
-                    for (field, want) in m {
-                        if !kind.payload_fields().contains(&field.as_str()) {
-                            problems.push(format!(
-                                "filter field '{field}' is not in the payload of {kind} (fields: {})",
-                                kind.payload_fields().join(", ")
-                            ));
-                            continue;
+            ("filter", mlua::Value::Table(t)) => {
+                match value::from_lua(&mlua::Value::Table(t.clone()), "filter") {
+                    Ok(Value::Map(m)) => {
+                        for (field, want) in m {
+                            if !kind.payload_fields().contains(&field.as_str()) {
+                                problems.push(format!(
+                                    "filter field '{field}' is not in the payload of {kind} (fields: {})",
+                                    kind.payload_fields().join(", ")
+                                ));
+                                continue;
+                            }
+                            let allowed = match want {
+                                Value::List(items) => items,
+                                one => vec![one],
+                            };
+                            filter.push((field, allowed));
                         }
-                        let allowed = match want {
-                            Value::List(items) => items,
-                            one => vec![one],
-                        };
-                        filter.push((field, allowed));
                     }
+                    Ok(_) => problems.push("`filter` must be a table of field = value".to_owned()),
+                    Err(e) => problems.push(format!("bad filter: {e}")),
                 }
-                Ok(_) => problems.push("`filter` must be a table of field = value".to_owned()),
-                Err(e) => problems.push(format!("bad filter: {e}")),
-            },
+            }
             ("filter", _) => problems.push("`filter` must be a table".to_owned()),
             (other, _) => problems.push(format!("unknown option '{other}' (known: id, priority, filter)")),
         }
@@ -1290,10 +1237,7 @@ mod tests {
     fn module_names_cannot_leave_the_folder() {
         assert_eq!(module_path("util"), Some(PathBuf::from("util.lua")));
         assert_eq!(module_path("lib.util"), Some(PathBuf::from("lib/util.lua")));
-        assert_eq!(
-            module_path("lib/util.lua"),
-            Some(PathBuf::from("lib/util.lua"))
-        );
+        assert_eq!(module_path("lib/util.lua"), Some(PathBuf::from("lib/util.lua")));
         for bad in [
             "",
             "../../etc/passwd",

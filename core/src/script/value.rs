@@ -25,12 +25,7 @@ pub enum Value {
 impl Value {
     /// A map from `(key, value)` pairs, in the order given.
     pub fn map<K: Into<String>, V: Into<Value>>(pairs: impl IntoIterator<Item = (K, V)>) -> Value {
-        Value::Map(
-            pairs
-                .into_iter()
-                .map(|(k, v)| (k.into(), v.into()))
-                .collect(),
-        )
+        Value::Map(pairs.into_iter().map(|(k, v)| (k.into(), v.into())).collect())
     }
 
     /// A list of values.
@@ -164,17 +159,12 @@ pub(crate) fn to_lua(lua: &mlua::Lua, v: &Value, path: &str) -> Result<mlua::Val
         // Luau numbers are f64: whole numbers are exact up to 2^53 and refused beyond.
         Value::Int(i) if i.unsigned_abs() <= MAX_EXACT_INT as u64 => mlua::Value::Number(*i as f64),
         Value::Int(i) => {
-            return Err(verr(
-                path,
-                format!("integer {i} is too large for a Lua number"),
-            ));
+            return Err(verr(path, format!("integer {i} is too large for a Lua number")));
         }
         Value::Float(f) => mlua::Value::Number(*f),
         Value::Str(s) => mlua::Value::String(lua.create_string(s).map_err(lua_err)?),
         Value::List(items) => {
-            let t = lua
-                .create_table_with_capacity(items.len(), 0)
-                .map_err(lua_err)?;
+            let t = lua.create_table_with_capacity(items.len(), 0).map_err(lua_err)?;
             for (i, item) in items.iter().enumerate() {
                 let p = format!("{path}[{}]", i + 1);
                 if matches!(item, Value::Nil) {
@@ -185,9 +175,7 @@ pub(crate) fn to_lua(lua: &mlua::Lua, v: &Value, path: &str) -> Result<mlua::Val
             mlua::Value::Table(t)
         }
         Value::Map(m) => {
-            let t = lua
-                .create_table_with_capacity(0, m.len())
-                .map_err(lua_err)?;
+            let t = lua.create_table_with_capacity(0, m.len()).map_err(lua_err)?;
             fill_table(lua, &t, m, path)?;
             mlua::Value::Table(t)
         }
@@ -220,8 +208,7 @@ pub(crate) fn fill_table(
         }
         let p = format!("{path}.{k}");
         let lv = to_lua(lua, item, &p)?;
-        t.raw_set(k.as_str(), lv)
-            .map_err(|e| verr(&p, e.to_string()))?;
+        t.raw_set(k.as_str(), lv).map_err(|e| verr(&p, e.to_string()))?;
     }
     Ok(())
 }
@@ -255,10 +242,7 @@ fn from_lua_at(v: &mlua::Value, path: &str, depth: usize) -> Result<Value, Value
             table(t, path, depth)?
         }
         other => {
-            return Err(verr(
-                path,
-                format!("a {} is not plain data", lua_type(other)),
-            ));
+            return Err(verr(path, format!("a {} is not plain data", lua_type(other))));
         }
     })
 }

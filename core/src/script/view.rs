@@ -41,9 +41,7 @@ pub(crate) fn register(reg: &mut mlua::UserDataRegistry<GameHandle<'_>>) {
     reg.add_field_method_get("power", |_, h| Ok(h.view.power().to_owned()));
     reg.add_field_method_get("phase", |_, h| Ok(h.view.phase().to_owned()));
     reg.add_method("owner", |_, h, space: String| Ok(h.view.owner(&space)));
-    reg.add_method("treasury", |_, h, power: String| {
-        Ok(h.view.treasury(&power))
-    });
+    reg.add_method("treasury", |_, h, power: String| Ok(h.view.treasury(&power)));
     reg.add_method("units", |lua, h, space: String| {
         let units = h.view.units(&space);
         let list = lua.create_table_with_capacity(units.len(), 0)?;
