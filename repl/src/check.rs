@@ -50,6 +50,13 @@ pub fn check(editions: &Path, targets: &[String]) -> ExitCode {
                 format!("{t} --with {}", req.with.join(" "))
             };
             match rules::load(&req) {
+                Ok(rs) if warroom_core::game::check_scripts(&rs).is_err() => {
+                    let e = warroom_core::game::check_scripts(&rs).unwrap_err();
+                    failed += 1;
+                    total_problems += 1;
+                    println!("FAIL {label}: 1 problem(s)");
+                    eprintln!("{}", render::report(&e));
+                }
                 Ok(rs) => println!(
                     "ok   {label}: {} powers, {} spaces, {} unit types, {} scenarios",
                     rs.powers.len(),

@@ -26,7 +26,11 @@ fn warroom(args: &[&str], stdin: &str) -> Output {
 }
 
 fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
 }
 
 #[test]
@@ -41,7 +45,15 @@ fn check_passes_a_clean_edition_and_its_options() {
 fn check_reports_a_broken_layer_with_file_and_line_and_exits_1() {
     let ed = fixtures().join("editions");
     let broken = fixtures().join("broken/unknown-field");
-    let o = warroom(&["--editions", ed.to_str().unwrap(), "check", broken.to_str().unwrap()], "");
+    let o = warroom(
+        &[
+            "--editions",
+            ed.to_str().unwrap(),
+            "check",
+            broken.to_str().unwrap(),
+        ],
+        "",
+    );
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let t = text(&o);
     assert!(t.contains("unknown field `units.tank.atack`"), "{t}");
@@ -75,7 +87,10 @@ fn batch_play_prints_responses_and_strict_stops_at_a_rejection() {
     assert!(t.contains("rejected: Red has 14 IPCs"), "{t}");
     assert!(t.contains("Red: Combat Move"), "{t}");
 
-    let o = warroom(&["--editions", ed.to_str().unwrap(), "play", "mini", "--strict"], script);
+    let o = warroom(
+        &["--editions", ed.to_str().unwrap(), "play", "mini", "--strict"],
+        script,
+    );
     assert_eq!(o.status.code(), Some(1));
     assert!(!text(&o).contains("Red: Combat Move"));
 }
@@ -92,7 +107,13 @@ fn play_saves_and_loads_a_game() {
     );
     assert!(text(&o).contains("saved 2 command(s)"), "{}", text(&o));
     let o = warroom(
-        &["--editions", ed.to_str().unwrap(), "play", "--load", save.to_str().unwrap()],
+        &[
+            "--editions",
+            ed.to_str().unwrap(),
+            "play",
+            "--load",
+            save.to_str().unwrap(),
+        ],
         "status\n",
     );
     let t = text(&o);
@@ -107,4 +128,21 @@ fn a_mistyped_edition_is_a_clear_error() {
     let o = warroom(&["--editions", ed.to_str().unwrap(), "play", "minni"], "");
     assert!(!o.status.success());
     assert!(text(&o).contains("did you mean `mini`?"), "{}", text(&o));
+}
+
+#[test]
+fn check_reports_a_lua_syntax_error_with_its_file_and_line() {
+    let ed = fixtures().join("editions");
+    let layer = fixtures().join("house/lua-syntax");
+    let o = warroom(
+        &[
+            "--editions",
+            ed.to_str().unwrap(),
+            "check",
+            layer.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("house/lua-syntax/rules.lua:3"), "{}", text(&o));
 }

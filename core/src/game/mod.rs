@@ -16,6 +16,12 @@ use state::{State, Unit};
 use std::fmt;
 use std::sync::Arc;
 
+/// Load every layer's scripts into a fresh host, as a game would, to report script errors
+/// (syntax, bad registrations, forbidden globals at top level) without starting a game.
+pub fn check_scripts(rules: &RuleSet) -> Result<(), crate::script::ScriptError> {
+    hooks::Hooks::for_rules(rules).map(|_| ())
+}
+
 /// Why a command was refused: a message, and the rule (or script handler) that refused it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rejection {
