@@ -121,8 +121,7 @@ struct Loader {
 }
 
 pub fn merge(req: &LoadRequest) -> Merged {
-    let display_root = req
-        .editions_dir
+    let display_root = normalize(&absolute(&req.editions_dir))
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
@@ -136,11 +135,15 @@ pub fn merge(req: &LoadRequest) -> Merged {
         done: Vec::new(),
         manifests: Vec::new(),
     };
-    let edition_dir = l.resolve_name(&req.edition, None);
+    let edition_dir = absolute(&l.resolve_name(&req.edition, None));
     if !edition_dir.join(MANIFEST).is_file() {
         let mut p = Problem::new(
             "layer::not-found",
-            format!("no edition or layer `{}` (looked for {})", req.edition, edition_dir.join(MANIFEST).display()),
+            format!(
+                "no edition or layer `{}` (looked for {})",
+                req.edition,
+                edition_dir.join(MANIFEST).display()
+            ),
         );
         let names = list_editions(&req.editions_dir);
         if let Some(s) = closest_key(&req.edition, names.iter().map(String::as_str)) {
@@ -246,7 +249,7 @@ impl Loader {
     }
 
     fn visit(&mut self, dir: &Path, via: Option<Label>) -> Option<usize> {
-        let canon = normalize(dir);
+        let canon = normalize(&absolute(dir));
         if let Some(i) = self.done.iter().position(|d| d == &canon) {
             return Some(i);
         }
@@ -364,8 +367,11 @@ impl Loader {
                 Some((p, v)) => (Some(p.to_string()), v.to_string()),
                 None => {
                     self.problems.push(
-                        Problem::new("layer::bad-param", format!("`{spec}`: expected LAYER:PARAM=VALUE"))
-                            .at(cli_label(&self.sources, "here")),
+                        Problem::new(
+                            "layer::bad-param",
+                            format!("`{spec}`: expected LAYER:PARAM=VALUE"),
+                        )
+                        .at(cli_label(&self.sources, "here")),
                     );
                     return;
                 }
@@ -409,9 +415,9 @@ impl Loader {
         let param = &self.layers[idx].params[pi];
         match parse_param_value(param, &value, origin) {
             Ok(node) => self.layers[idx].params[pi].value = node,
-            Err(msg) => self.problems.push(
-                Problem::new("layer::bad-param", msg).at(cli_label(&self.sources, "this value")),
-            ),
+            Err(msg) => self
+                .problems
+                .push(Problem::new("layer::bad-param", msg).at(cli_label(&self.sources, "this value"))),
         }
     }
 }
@@ -562,7 +568,11 @@ fn read_manifest(ctx: &mut Ctx, node: &Node, dir: &Path, display_dir: String) ->
                     | (ParamType::String, Value::Str(_))
             );
             if !ok {
-                ctx.type_error(&default, &format!("params.{pname}.default"), &format!("a {}", ty.name()));
+                ctx.type_error(
+                    &default,
+                    &format!("params.{pname}.default"),
+                    &format!("a {}", ty.name()),
+                );
                 continue;
             }
             let param = Param {
@@ -656,6 +666,10 @@ fn substitute_params(node: &mut Node, layer: &Layer, sources: &Sources, problems
         }
         _ => {}
     }
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
 /// Lexical normalisation (no symlink resolution, works for paths that do not exist).

@@ -104,10 +104,7 @@ impl Node {
             Value::Int(i) => i.to_string(),
             Value::Float(f) => f.to_string(),
             Value::Bool(b) => b.to_string(),
-            Value::Array(a) => format!(
-                "[{}]",
-                a.iter().map(Node::render).collect::<Vec<_>>().join(", ")
-            ),
+            Value::Array(a) => format!("[{}]", a.iter().map(Node::render).collect::<Vec<_>>().join(", ")),
             Value::Table(t) => format!("{{ {} keys }}", t.entries.len()),
         }
     }
@@ -134,7 +131,9 @@ fn convert_table(t: toml::de::DeTable<'_>, span: Range<usize>, file: FileId, lay
             span: k.span(),
         };
         let node = convert(v, file, layer);
-        table.entries.insert(k.into_inner().into_owned(), Entry { key, node });
+        table
+            .entries
+            .insert(k.into_inner().into_owned(), Entry { key, node });
     }
     Node::new(
         Value::Table(table),
@@ -156,12 +155,10 @@ fn convert(v: toml::Spanned<toml::de::DeValue<'_>>, file: FileId, layer: &Arc<st
     };
     let value = match v.into_inner() {
         DeValue::String(s) => Value::Str(s.into_owned()),
-        DeValue::Integer(i) => {
-            match i64::from_str_radix(&i.as_str().replace('_', ""), i.radix()) {
-                Ok(n) => Value::Int(n),
-                Err(_) => Value::Str(i.as_str().to_string()),
-            }
-        }
+        DeValue::Integer(i) => match i64::from_str_radix(&i.as_str().replace('_', ""), i.radix()) {
+            Ok(n) => Value::Int(n),
+            Err(_) => Value::Str(i.as_str().to_string()),
+        },
         DeValue::Float(f) => Value::Float(f.as_str().replace('_', "").parse().unwrap_or(f64::NAN)),
         DeValue::Boolean(b) => Value::Bool(b),
         DeValue::Datetime(d) => Value::Str(d.to_string()),
@@ -209,10 +206,21 @@ impl Merger<'_> {
                         }
                         let p = Problem::new(
                             "layer::type-mismatch",
-                            format!("`{k}` is a table here but this patch gives a {}", e.node.value.type_name()),
+                            format!(
+                                "`{k}` is a table here but this patch gives a {}",
+                                e.node.value.type_name()
+                            ),
                         )
-                        .at(e.node.origin.label(self.sources, "replaces a table with a plain value"))
-                        .also(existing.node.origin.label(self.sources, "the table is defined here"))
+                        .at(e
+                            .node
+                            .origin
+                            .label(self.sources, "replaces a table with a plain value"))
+                        .also(
+                            existing
+                                .node
+                                .origin
+                                .label(self.sources, "the table is defined here"),
+                        )
                         .help("patch individual fields inside the table, or remove it first with [remove]");
                         self.problems.push(p);
                         continue;
@@ -232,8 +240,11 @@ impl Merger<'_> {
     fn apply_remove(&mut self, dst: &mut Node, patch: &Node, path: &mut Vec<String>) {
         let Some(pt) = patch.as_table() else {
             self.problems.push(
-                Problem::new("layer::bad-remove", "a [remove] section must be a table mirroring the data")
-                    .at(patch.origin.label(self.sources, "expected a table")),
+                Problem::new(
+                    "layer::bad-remove",
+                    "a [remove] section must be a table mirroring the data",
+                )
+                .at(patch.origin.label(self.sources, "expected a table")),
             );
             return;
         };
@@ -278,7 +289,10 @@ impl Merger<'_> {
                         if !removed {
                             let mut p = Problem::new(
                                 "layer::remove-absent",
-                                format!("cannot remove `{name}` from `{}`: it is not there", path.join(".")),
+                                format!(
+                                    "cannot remove `{name}` from `{}`: it is not there",
+                                    path.join(".")
+                                ),
                             )
                             .at(item.origin.label(self.sources, "not present"))
                             .also(target.origin.label(self.sources, "the target is defined here"));
@@ -327,7 +341,11 @@ impl Merger<'_> {
                 (t, _) => self.problems.push(
                     Problem::new(
                         "layer::bad-append",
-                        format!("cannot append to `{}`: it is a {}, not an array", path.join("."), t.type_name()),
+                        format!(
+                            "cannot append to `{}`: it is a {}, not an array",
+                            path.join("."),
+                            t.type_name()
+                        ),
                     )
                     .at(e.node.origin.label(self.sources, "append needs an array here"))
                     .also(target.origin.label(self.sources, "the target is defined here")),
@@ -369,7 +387,9 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     for (i, ca) in a.chars().enumerate() {
         let mut cur = vec![i + 1; b.len() + 1];
         for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
+            cur[j + 1] = (prev[j] + usize::from(ca != *cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
         }
         prev = cur;
     }

@@ -37,7 +37,9 @@ pub fn check(editions: &Path, targets: &[String]) -> ExitCode {
     for t in &targets {
         // A folder given on the command line (editions/1941) is used as a path.
         let target = if Path::new(t).join(MANIFEST).is_file() && t.contains('/') {
-            std::fs::canonicalize(t).map(|p| p.display().to_string()).unwrap_or(t.clone())
+            std::fs::canonicalize(t)
+                .map(|p| p.display().to_string())
+                .unwrap_or(t.clone())
         } else {
             t.trim_end_matches('/').to_string()
         };
@@ -48,6 +50,13 @@ pub fn check(editions: &Path, targets: &[String]) -> ExitCode {
                 format!("{t} --with {}", req.with.join(" "))
             };
             match rules::load(&req) {
+                Ok(rs) if warroom_core::game::check_scripts(&rs).is_err() => {
+                    let e = warroom_core::game::check_scripts(&rs).unwrap_err();
+                    failed += 1;
+                    total_problems += 1;
+                    println!("FAIL {label}: 1 problem(s)");
+                    eprintln!("{}", render::report(&e));
+                }
                 Ok(rs) => println!(
                     "ok   {label}: {} powers, {} spaces, {} unit types, {} scenarios",
                     rs.powers.len(),
@@ -102,7 +111,10 @@ pub fn list(editions: &Path) -> ExitCode {
                     }
                 }
             }
-            Err(e) => println!("{name}  (does not load: {} problem(s); run `warroom check {name}`)", e.problems.len()),
+            Err(e) => println!(
+                "{name}  (does not load: {} problem(s); run `warroom check {name}`)",
+                e.problems.len()
+            ),
         }
     }
     ExitCode::SUCCESS

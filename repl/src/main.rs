@@ -9,7 +9,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "warroom", version, about = "Axis & Allies editions as data: play, check, import")]
+#[command(
+    name = "warroom",
+    version,
+    about = "Axis & Allies editions as data: play, check, import"
+)]
 struct Cli {
     /// The folder holding the editions (default: the nearest `editions/` above the current
     /// directory, or $WARROOM_EDITIONS).

@@ -22,12 +22,24 @@ pub struct Options {
 /// Commands of the shell, with an example each (the `help` text).
 const HELP: &[(&str, &str, &str)] = &[
     ("status", "status", "round, power, phase, treasury and income"),
-    ("show", "show Western Europe", "who holds a space and what is in it"),
+    (
+        "show",
+        "show Western Europe",
+        "who holds a space and what is in it",
+    ),
     ("units", "units Germany", "where a power's units are"),
-    ("map", "map Germany", "a power's territories with their IPC values"),
+    (
+        "map",
+        "map Germany",
+        "a power's territories with their IPC values",
+    ),
     ("buy", "buy 3 infantry", "buy units in the purchase phase"),
     ("end", "end phase", "finish the current phase"),
-    ("edit", "edit treasury Germany 40", "correct the game by hand (logged): treasury, control, add, remove, relation"),
+    (
+        "edit",
+        "edit treasury Germany 40",
+        "correct the game by hand (logged): treasury, control, add, remove, relation",
+    ),
     ("log", "log", "what happened so far"),
     ("why", "why units.tank.attack", "which layer and line set a value"),
     ("layers", "layers", "the active layers in order"),
@@ -68,7 +80,13 @@ pub fn run(opts: Options) -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            match Game::new(Arc::new(rules), &opts.edition, &opts.with, opts.scenario.as_deref(), opts.seed) {
+            match Game::new(
+                Arc::new(rules),
+                &opts.edition,
+                &opts.with,
+                opts.scenario.as_deref(),
+                opts.seed,
+            ) {
                 Ok(g) => g,
                 Err(e) => {
                     eprintln!("{e}");
@@ -216,7 +234,15 @@ impl Shell {
                 self.game
                     .log()
                     .iter()
-                    .map(|e| format!("round {} {} {}: {}", e.round, self.rules().power_info(e.power).name, e.phase, e.text))
+                    .map(|e| {
+                        format!(
+                            "round {} {} {}: {}",
+                            e.round,
+                            self.rules().power_info(e.power).name,
+                            e.phase,
+                            e.text
+                        )
+                    })
                     .collect::<Vec<_>>()
                     .join("\n"),
             ),
@@ -291,7 +317,8 @@ impl Shell {
             out.push_str(&format!(
                 " ({} IPC), held by {}",
                 sp.ipc,
-                st.controller.map_or("nobody".to_string(), |p| rules.power_info(p).name.clone())
+                st.controller
+                    .map_or("nobody".to_string(), |p| rules.power_info(p).name.clone())
             ));
         }
         if sp.capital {
@@ -301,12 +328,24 @@ impl Shell {
             out.push_str(&format!(", victory city {vc}"));
         }
         for f in &st.facilities {
-            out.push_str(&format!("\n  {} (damage {})", rules.facilities[f.kind.index()].name, f.damage));
+            out.push_str(&format!(
+                "\n  {} (damage {})",
+                rules.facilities[f.kind.index()].name,
+                f.damage
+            ));
         }
         for (owner, kind, n) in stacks(&st.units) {
-            out.push_str(&format!("\n  {} {n} {}", rules.power_info(owner).name, rules.unit(kind).name));
+            out.push_str(&format!(
+                "\n  {} {n} {}",
+                rules.power_info(owner).name,
+                rules.unit(kind).name
+            ));
         }
-        let adj: Vec<&str> = sp.adjacent.iter().map(|a| rules.board.space(*a).name.as_str()).collect();
+        let adj: Vec<&str> = sp
+            .adjacent
+            .iter()
+            .map(|a| rules.board.space(*a).name.as_str())
+            .collect();
         out.push_str(&format!("\n  adjacent: {}", adj.join(", ")));
         Outcome::Ok(out)
     }
@@ -361,7 +400,11 @@ impl Shell {
                 .unit_type(&words[0])
                 .map(|u| self.rules().unit(u).id.clone())
                 .unwrap_or(words[0].clone());
-            let field = if words[1] == "movement" { "move".to_string() } else { words[1].clone() };
+            let field = if words[1] == "movement" {
+                "move".to_string()
+            } else {
+                words[1].clone()
+            };
             vec!["units".into(), unit, field]
         } else {
             return Outcome::Rejected("usage: why units.tank.attack  or  why tank attack".into());
@@ -370,7 +413,12 @@ impl Shell {
         let rules = self.rules();
         match rules.why(&refs) {
             Some(node) => {
-                let mut out = format!("{} = {}\n  set by {}", path.join("."), node.render(), rules.describe(&node.origin));
+                let mut out = format!(
+                    "{} = {}\n  set by {}",
+                    path.join("."),
+                    node.render(),
+                    rules.describe(&node.origin)
+                );
                 for o in node.replaced.iter().rev() {
                     out.push_str(&format!("\n  replacing {}", rules.describe(o)));
                 }
@@ -390,7 +438,10 @@ impl Shell {
         match std::fs::write(&tmp, &text).and_then(|_| std::fs::rename(&tmp, file)) {
             Ok(()) => {
                 self.saved_at = self.game.history().len();
-                Outcome::Ok(format!("saved {} command(s) to {file}", self.game.history().len()))
+                Outcome::Ok(format!(
+                    "saved {} command(s) to {file}",
+                    self.game.history().len()
+                ))
             }
             Err(e) => Outcome::Rejected(format!("cannot save to {file}: {e}")),
         }

@@ -17,11 +17,31 @@ pub enum Command {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Edit {
-    Treasury { power: PowerId, ipcs: i64 },
-    Control { space: SpaceId, power: Option<PowerId> },
-    AddUnits { space: SpaceId, owner: PowerId, unit: UnitTypeId, count: u32 },
-    RemoveUnits { space: SpaceId, owner: PowerId, unit: UnitTypeId, count: u32 },
-    Relation { a: PowerId, b: PowerId, relation: Relation },
+    Treasury {
+        power: PowerId,
+        ipcs: i64,
+    },
+    Control {
+        space: SpaceId,
+        power: Option<PowerId>,
+    },
+    AddUnits {
+        space: SpaceId,
+        owner: PowerId,
+        unit: UnitTypeId,
+        count: u32,
+    },
+    RemoveUnits {
+        space: SpaceId,
+        owner: PowerId,
+        unit: UnitTypeId,
+        count: u32,
+    },
+    Relation {
+        a: PowerId,
+        b: PowerId,
+        relation: Relation,
+    },
 }
 
 /// The words of a command line; double quotes group words with spaces.
@@ -67,7 +87,9 @@ fn quote(s: &str) -> String {
 
 /// Take the longest run of leading words that `find` recognises.
 fn take_name<T>(words: &[String], find: impl Fn(&str) -> Option<T>) -> Option<(T, usize)> {
-    (1..=words.len()).rev().find_map(|n| find(&words[..n].join(" ")).map(|v| (v, n)))
+    (1..=words.len())
+        .rev()
+        .find_map(|n| find(&words[..n].join(" ")).map(|v| (v, n)))
 }
 
 impl Command {
@@ -119,11 +141,31 @@ impl Command {
                     sname(*space),
                     power.map_or("none".to_string(), pname)
                 ),
-                Edit::AddUnits { space, owner, unit, count } => {
-                    format!("edit add {} {} {count} {}", sname(*space), pname(*owner), uname(*unit))
+                Edit::AddUnits {
+                    space,
+                    owner,
+                    unit,
+                    count,
+                } => {
+                    format!(
+                        "edit add {} {} {count} {}",
+                        sname(*space),
+                        pname(*owner),
+                        uname(*unit)
+                    )
                 }
-                Edit::RemoveUnits { space, owner, unit, count } => {
-                    format!("edit remove {} {} {count} {}", sname(*space), pname(*owner), uname(*unit))
+                Edit::RemoveUnits {
+                    space,
+                    owner,
+                    unit,
+                    count,
+                } => {
+                    format!(
+                        "edit remove {} {} {count} {}",
+                        sname(*space),
+                        pname(*owner),
+                        uname(*unit)
+                    )
                 }
                 Edit::Relation { a, b, relation } => {
                     format!("edit relation {} {} {}", pname(*a), pname(*b), relation.name())
@@ -138,7 +180,10 @@ fn find_piece(rules: &RuleSet, name: &str) -> Result<Piece, String> {
     if let Some(u) = rules.unit_type(name).or_else(|| rules.unit_type(singular)) {
         return Ok(Piece::Unit(u));
     }
-    if let Some(f) = rules.facility_type(name).or_else(|| rules.facility_type(singular)) {
+    if let Some(f) = rules
+        .facility_type(name)
+        .or_else(|| rules.facility_type(singular))
+    {
         return Ok(Piece::Facility(f));
     }
     let names: Vec<&str> = rules
@@ -191,9 +236,19 @@ fn parse_edit(rules: &RuleSet, words: &[String]) -> Result<Edit, String> {
                 return Err("edit add/remove takes units; facilities are not supported yet".into());
             };
             if what.eq_ignore_ascii_case("add") {
-                Ok(Edit::AddUnits { space: s, owner: p, unit, count })
+                Ok(Edit::AddUnits {
+                    space: s,
+                    owner: p,
+                    unit,
+                    count,
+                })
             } else {
-                Ok(Edit::RemoveUnits { space: s, owner: p, unit, count })
+                Ok(Edit::RemoveUnits {
+                    space: s,
+                    owner: p,
+                    unit,
+                    count,
+                })
             }
         }
         "relation" => {
@@ -207,7 +262,9 @@ fn parse_edit(rules: &RuleSet, words: &[String]) -> Result<Edit, String> {
             };
             Ok(Edit::Relation { a, b, relation })
         }
-        other => Err(format!("cannot edit `{other}`; try treasury, control, add, remove or relation")),
+        other => Err(format!(
+            "cannot edit `{other}`; try treasury, control, add, remove or relation"
+        )),
     }
 }
 

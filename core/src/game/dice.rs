@@ -98,11 +98,7 @@ mod tests {
         // If this changes, every saved game replays differently: bump the save version.
         let mut d = Dice::seeded(1);
         let faces: Vec<u32> = (0..12).map(|_| d.d6()).collect();
-        let again: Vec<u32> = {
-            let mut d = Dice::seeded(1);
-            (0..12).map(|_| d.d6()).collect()
-        };
-        assert_eq!(faces, again);
+        assert_eq!(faces, [2, 5, 3, 6, 6, 5, 3, 4, 2, 5, 2, 5]);
         let mut counts = [0u32; 6];
         let mut d = Dice::seeded(99);
         for _ in 0..60_000 {

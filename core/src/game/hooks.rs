@@ -1,21 +1,178 @@
-//! The bridge between the game and the Lua host (wired once the host lands).
+//! The bridge between commands and the Lua host: which events a command fires, with which
+//! payload, and what a veto or a script error does to the command (it fails; nothing changes).
 
 use super::command::Command;
-use super::View;
-use crate::rules::{PowerId, RuleSet};
+use super::state::State;
+use super::Rejection;
+use crate::rules::{Piece, PowerId, RuleSet};
+use crate::script::{Event, EventKind, Outcome, ScriptError, ScriptHost, ScriptLimits, Value};
 
-pub struct Hooks;
+pub struct Hooks {
+    host: ScriptHost,
+}
 
 impl Hooks {
-    pub fn for_rules(rules: &RuleSet) -> Result<Option<Hooks>, String> {
+    /// A host with every layer's scripts loaded, or `None` when no layer has scripts (then no
+    /// event costs anything).
+    pub fn for_rules(rules: &RuleSet) -> Result<Option<Hooks>, ScriptError> {
         if rules.scripts.is_empty() {
-            Ok(None)
-        } else {
-            Err("this build cannot run Lua scripts yet".into())
+            return Ok(None);
         }
+        let mut host = ScriptHost::new(ScriptLimits::default())?;
+        let shared = rules.project_root.join("scripts");
+        for l in &rules.scripts {
+            host.load_layer(&l.layer, &l.dir, &rules.project_root, &l.files, &shared)?;
+        }
+        Ok(Some(Hooks { host }))
     }
 
-    pub fn validate(&mut self, _rules: &RuleSet, _cmd: &Command, _power: PowerId, _view: &View) -> Result<(), super::Rejection> {
-        Ok(())
+    /// Fire the events of a command that has been run on `next` (the would-be state) but not
+    /// yet committed. A veto or a failing script rejects the command.
+    pub fn after_run(
+        &mut self,
+        rules: &RuleSet,
+        scenario: &str,
+        cmd: &Command,
+        before: &State,
+        next: &State,
+    ) -> Result<Vec<String>, Rejection> {
+        let sc = rules.scenario(scenario).expect("scenario exists");
+        let power = sc.turn_order[before.turn];
+        let pname = rules.power_info(power).name.clone();
+        let mut events = Vec::new();
+        match cmd {
+            Command::Buy { piece, count } => {
+                let (id, cost) = match piece {
+                    Piece::Unit(u) => (rules.unit(*u).id.clone(), rules.unit(*u).cost),
+                    Piece::Facility(f) => {
+                        let f = &rules.facilities[f.index()];
+                        (f.id.clone(), f.cost.unwrap_or(0))
+                    }
+                };
+                events.push(
+                    Event::new(EventKind::ValidatePurchase)
+                        .with("power", pname.as_str())
+                        .with(
+                            "units",
+                            Value::list([Value::map([
+                                ("unit", Value::from(id)),
+                                ("count", Value::from(i64::from(*count))),
+                            ])]),
+                        )
+                        .with("cost", i64::from(cost) * i64::from(*count))
+                        .with("ipcs", before.treasuries[power.index()]),
+                );
+            }
+            Command::EndPhase => {
+                let old = &rules.phases[rules.turn[before.phase].index()];
+                events.push(phase_event(EventKind::PhaseEnd, before.round, &pname, old));
+                if next.turn != before.turn || next.round != before.round {
+                    events.push(
+                        Event::new(EventKind::TurnEnd)
+                            .with("round", i64::from(before.round))
+                            .with("power", pname.as_str()),
+                    );
+                    let np = rules.power_info(sc.turn_order[next.turn]).name.clone();
+                    events.push(
+                        Event::new(EventKind::TurnBegin)
+                            .with("round", i64::from(next.round))
+                            .with("power", np.as_str()),
+                    );
+                }
+                let np = rules.power_info(sc.turn_order[next.turn]).name.clone();
+                let new = &rules.phases[rules.turn[next.phase].index()];
+                events.push(phase_event(EventKind::PhaseBegin, next.round, &np, new));
+            }
+            Command::Edit(_) => {}
+        }
+        let view = View {
+            rules,
+            state: next,
+            power: sc.turn_order[next.turn],
+        };
+        let mut log = Vec::new();
+        for ev in &events {
+            let d = self.host.dispatch(ev, &view).map_err(|e| {
+                Rejection::new(format!("a rule script failed: {e}")).by(e.handler.clone().unwrap_or_default())
+            })?;
+            for l in &d.log {
+                log.push(format!(
+                    "[{}] {}",
+                    l.handler.as_deref().unwrap_or(&l.layer),
+                    l.message
+                ));
+            }
+            if let Outcome::Veto { by, reason } = d.outcome {
+                return Err(Rejection::new(reason).by(by));
+            }
+            // Commands asked for by scripts need the rule machinery of later phases to be
+            // validated; until then refusing loudly beats dropping them silently.
+            if let Some(r) = d.requests.first() {
+                return Err(Rejection::new(format!(
+                    "handler `{}` asked for a command ({:?}); script command requests are not supported yet",
+                    r.by, r.command
+                ))
+                .by(r.by.clone()));
+            }
+        }
+        Ok(log)
+    }
+
+    /// The scripts' saved data, so the game hash notices a script's state diverging.
+    pub fn store(&self) -> Value {
+        self.host.store_snapshot()
+    }
+}
+
+fn phase_event(kind: EventKind, round: u32, power: &str, phase: &crate::rules::Phase) -> Event {
+    Event::new(kind)
+        .with("round", i64::from(round))
+        .with("power", power)
+        .with("phase", phase.id.as_str())
+        .with("phase_kind", format!("{:?}", phase.kind).as_str())
+}
+
+/// What scripts see of a state.
+struct View<'a> {
+    rules: &'a RuleSet,
+    state: &'a State,
+    power: PowerId,
+}
+
+impl crate::script::GameView for View<'_> {
+    fn round(&self) -> u32 {
+        self.state.round
+    }
+    fn power(&self) -> &str {
+        &self.rules.power_info(self.power).name
+    }
+    fn phase(&self) -> &str {
+        &self.rules.phases[self.rules.turn[self.state.phase].index()].id
+    }
+    fn owner(&self, space: &str) -> Option<String> {
+        let id = self.rules.board.find(space)?;
+        self.state
+            .space(id)
+            .controller
+            .map(|p| self.rules.power_info(p).name.clone())
+    }
+    fn treasury(&self, power: &str) -> Option<i64> {
+        self.rules.power(power).map(|p| self.state.treasuries[p.index()])
+    }
+    fn units(&self, space: &str) -> Vec<(String, String, u32)> {
+        let Some(id) = self.rules.board.find(space) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(String, String, u32)> = Vec::new();
+        for u in &self.state.space(id).units {
+            let owner = &self.rules.power_info(u.owner).name;
+            let kind = &self.rules.unit(u.kind).id;
+            match out.iter_mut().find(|(o, k, _)| o == owner && k == kind) {
+                Some((_, _, n)) => *n += 1,
+                None => out.push((owner.clone(), kind.clone(), 1)),
+            }
+        }
+        out.sort();
+        out
     }
 }

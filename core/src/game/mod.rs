@@ -5,8 +5,8 @@
 //! a rejected command leaves no trace but its message.
 
 pub mod command;
-mod hooks;
 pub mod dice;
+mod hooks;
 pub mod save;
 pub mod state;
 
@@ -15,6 +15,12 @@ use command::{Command, Edit};
 use state::{State, Unit};
 use std::fmt;
 use std::sync::Arc;
+
+/// Load every layer's scripts into a fresh host, as a game would, to report script errors
+/// (syntax, bad registrations, forbidden globals at top level) without starting a game.
+pub fn check_scripts(rules: &RuleSet) -> Result<(), crate::script::ScriptError> {
+    hooks::Hooks::for_rules(rules).map(|_| ())
+}
 
 /// Why a command was refused: a message, and the rule (or script handler) that refused it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,7 +88,13 @@ pub struct Game {
 
 impl Game {
     /// Start a scenario (the edition's default when `scenario` is `None`).
-    pub fn new(rules: Arc<RuleSet>, origin_edition: &str, with: &[String], scenario: Option<&str>, seed: u64) -> Result<Game, String> {
+    pub fn new(
+        rules: Arc<RuleSet>,
+        origin_edition: &str,
+        with: &[String],
+        scenario: Option<&str>,
+        seed: u64,
+    ) -> Result<Game, String> {
         let id = scenario
             .map(str::to_string)
             .or_else(|| rules.default_scenario.clone())
@@ -99,7 +111,7 @@ impl Game {
             return Err("the edition declares no phases in [turn]".into());
         }
         let state = State::setup(&rules, sc, seed);
-        let scripts = hooks::Hooks::for_rules(&rules)?;
+        let scripts = hooks::Hooks::for_rules(&rules).map_err(|e| e.to_string())?;
         Ok(Game {
             origin: Origin {
                 edition: origin_edition.to_string(),
@@ -130,8 +142,17 @@ impl Game {
     pub fn log(&self) -> &[LogEntry] {
         &self.log
     }
+    /// The hash of the state and of the scripts' stored data.
     pub fn hash(&self) -> u64 {
-        self.state.hash()
+        let mut h = self.state.hash();
+        if let Some(hooks) = &self.scripts {
+            // Debug output of a script Value is ordered (IndexMap), so it hashes stably.
+            for b in format!("{:?}", hooks.store()).bytes() {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        h
     }
 
     pub fn scenario(&self) -> &crate::rules::Scenario {
@@ -165,13 +186,9 @@ impl Game {
         let mut out = Vec::new();
         let power = self.current_power();
         run(&self.rules, &self.origin.scenario, &mut next, cmd, &mut out)?;
-        if let Some(host) = &mut self.scripts {
-            let view = View {
-                rules: &self.rules,
-                scenario: &self.origin.scenario,
-                state: &next,
-            };
-            host.validate(&self.rules, cmd, power, &view)?;
+        if let Some(hooks) = &mut self.scripts {
+            let logged = hooks.after_run(&self.rules, &self.origin.scenario, cmd, &self.state, &next)?;
+            out.extend(logged);
         }
         let phase = self.current_phase().id.clone();
         for text in &out {
@@ -185,34 +202,31 @@ impl Game {
         self.state = next;
         self.history.push(Record {
             text: cmd.to_text(&self.rules),
-            hash: self.state.hash(),
+            hash: 0,
         });
+        let h = self.hash();
+        if let Some(r) = self.history.last_mut() {
+            r.hash = h;
+        }
         Ok(out)
     }
 }
 
-/// A read-only view of a state, for scripts.
-pub struct View<'a> {
-    pub rules: &'a RuleSet,
-    pub scenario: &'a str,
-    pub state: &'a State,
-}
-
 fn capital_of(rules: &RuleSet, power: PowerId) -> Option<crate::rules::SpaceId> {
-    rules
-        .board
-        .ids()
-        .find(|id| {
-            let s = rules.board.space(*id);
-            s.capital && s.owner == Some(power)
-        })
+    rules.board.ids().find(|id| {
+        let s = rules.board.space(*id);
+        s.capital && s.owner == Some(power)
+    })
 }
 
 fn holds_capital(rules: &RuleSet, state: &State, power: PowerId) -> bool {
     match capital_of(rules, power) {
         // A power without a capital on the board (China) is never "without its capital".
         None => true,
-        Some(c) => state.space(c).controller.is_some_and(|p| rules.power_info(p).side == rules.power_info(power).side),
+        Some(c) => state
+            .space(c)
+            .controller
+            .is_some_and(|p| rules.power_info(p).side == rules.power_info(power).side),
     }
 }
 
@@ -237,7 +251,13 @@ fn piece_cost(rules: &RuleSet, piece: Piece) -> Option<u32> {
     }
 }
 
-fn run(rules: &RuleSet, scenario: &str, s: &mut State, cmd: &Command, out: &mut Vec<String>) -> Result<(), Rejection> {
+fn run(
+    rules: &RuleSet,
+    scenario: &str,
+    s: &mut State,
+    cmd: &Command,
+    out: &mut Vec<String>,
+) -> Result<(), Rejection> {
     let sc = rules.scenario(scenario).expect("scenario exists");
     let power = sc.turn_order[s.turn];
     let pname = rules.power_info(power).name.clone();
@@ -265,7 +285,10 @@ fn run(rules: &RuleSet, scenario: &str, s: &mut State, cmd: &Command, out: &mut 
                 Some((_, n)) => *n += count,
                 None => s.purchased[power.index()].push((*piece, *count)),
             }
-            out.push(format!("{pname} buys {count} {} for {total} IPCs", piece_name(rules, *piece)));
+            out.push(format!(
+                "{pname} buys {count} {} for {total} IPCs",
+                piece_name(rules, *piece)
+            ));
         }
         Command::EndPhase => end_phase(rules, sc, s, out),
         Command::Edit(e) => edit(rules, s, e, out)?,
@@ -310,7 +333,11 @@ fn end_phase(rules: &RuleSet, sc: &crate::rules::Scenario, s: &mut State, out: &
         let p = sc.turn_order[s.turn];
         let ph = &rules.phases[rules.turn[s.phase].index()];
         if ph.skipped_without_capital && !holds_capital(rules, s, p) {
-            out.push(format!("{} skips {} (capital held by the enemy)", rules.power_info(p).name, ph.title));
+            out.push(format!(
+                "{} skips {} (capital held by the enemy)",
+                rules.power_info(p).name,
+                ph.title
+            ));
             continue;
         }
         out.push(format!("{}: {}", rules.power_info(p).name, ph.title));
@@ -318,7 +345,13 @@ fn end_phase(rules: &RuleSet, sc: &crate::rules::Scenario, s: &mut State, out: &
     }
 }
 
-fn end_turn(rules: &RuleSet, _sc: &crate::rules::Scenario, s: &mut State, power: PowerId, out: &mut Vec<String>) {
+fn end_turn(
+    rules: &RuleSet,
+    _sc: &crate::rules::Scenario,
+    s: &mut State,
+    power: PowerId,
+    out: &mut Vec<String>,
+) {
     let left = std::mem::take(&mut s.purchased[power.index()]);
     if left.is_empty() {
         return;
@@ -330,7 +363,10 @@ fn end_turn(rules: &RuleSet, _sc: &crate::rules::Scenario, s: &mut State, power:
                 .map(|(p, n)| i64::from(piece_cost(rules, *p).unwrap_or(0)) * i64::from(*n))
                 .sum();
             s.treasuries[power.index()] += refund;
-            out.push(format!("{} is refunded {refund} IPCs for units not mobilized", rules.power_info(power).name));
+            out.push(format!(
+                "{} is refunded {refund} IPCs for units not mobilized",
+                rules.power_info(power).name
+            ));
         }
         Unplaceable::Keep => s.purchased[power.index()] = left,
     }
@@ -340,7 +376,10 @@ fn edit(rules: &RuleSet, s: &mut State, e: &Edit, out: &mut Vec<String>) -> Resu
     match e {
         Edit::Treasury { power, ipcs } => {
             s.treasuries[power.index()] = *ipcs;
-            out.push(format!("edit: {} treasury set to {ipcs}", rules.power_info(*power).name));
+            out.push(format!(
+                "edit: {} treasury set to {ipcs}",
+                rules.power_info(*power).name
+            ));
         }
         Edit::Control { space, power } => {
             if rules.board.space(*space).is_sea() {
@@ -353,7 +392,12 @@ fn edit(rules: &RuleSet, s: &mut State, e: &Edit, out: &mut Vec<String>) -> Resu
                 power.map_or("nobody", |p| rules.power_info(p).name.as_str())
             ));
         }
-        Edit::AddUnits { space, owner, unit, count } => {
+        Edit::AddUnits {
+            space,
+            owner,
+            unit,
+            count,
+        } => {
             for _ in 0..*count {
                 let id = s.next_unit_id;
                 s.next_unit_id += 1;
@@ -372,9 +416,17 @@ fn edit(rules: &RuleSet, s: &mut State, e: &Edit, out: &mut Vec<String>) -> Resu
                 rules.board.space(*space).name
             ));
         }
-        Edit::RemoveUnits { space, owner, unit, count } => {
+        Edit::RemoveUnits {
+            space,
+            owner,
+            unit,
+            count,
+        } => {
             let units = &mut s.spaces[space.index()].units;
-            let have = units.iter().filter(|u| u.kind == *unit && u.owner == *owner).count();
+            let have = units
+                .iter()
+                .filter(|u| u.kind == *unit && u.owner == *owner)
+                .count();
             if have < *count as usize {
                 return Err(Rejection::new(format!(
                     "{} has only {have} {} of {}",

@@ -102,8 +102,14 @@ pub fn load(path: &Path, text: &str, editions_dir: &Path) -> Result<Game, LoadSa
             Problem::new("save::corrupt", msg).at(Label::new(sources, file, span, label)),
         ))
     };
-    let doc = toml::de::DeTable::parse(text)
-        .map_err(|e| corrupt(&sources, e.span().unwrap_or(0..0), format!("the save is not valid TOML: {}", e.message().trim()), "here"))?;
+    let doc = toml::de::DeTable::parse(text).map_err(|e| {
+        corrupt(
+            &sources,
+            e.span().unwrap_or(0..0),
+            format!("the save is not valid TOML: {}", e.message().trim()),
+            "here",
+        )
+    })?;
     let doc_span = doc.span();
     let t = doc.get_ref();
     let get = |k: &str| t.get(k);
@@ -111,60 +117,133 @@ pub fn load(path: &Path, text: &str, editions_dir: &Path) -> Result<Game, LoadSa
         match get(k) {
             Some(v) => match v.get_ref().as_str() {
                 Some(s) => Ok((s.to_string(), v.span())),
-                None => Err(corrupt(&sources, v.span(), format!("`{k}` must be a string"), "expected a string")),
+                None => Err(corrupt(
+                    &sources,
+                    v.span(),
+                    format!("`{k}` must be a string"),
+                    "expected a string",
+                )),
             },
-            None => Err(corrupt(&sources, doc_span.start..doc_span.start, format!("the save has no `{k}`"), "missing field")),
+            None => Err(corrupt(
+                &sources,
+                doc_span.start..doc_span.start,
+                format!("the save has no `{k}`"),
+                "missing field",
+            )),
         }
     };
     let (format, fspan) = str_field("format")?;
     if format != FORMAT {
-        return Err(corrupt(&sources, fspan, format!("not a warroom save (format {format:?})"), "unknown format"));
+        return Err(corrupt(
+            &sources,
+            fspan,
+            format!("not a warroom save (format {format:?})"),
+            "unknown format",
+        ));
     }
-    let version = get("version").and_then(|v| v.get_ref().as_integer().map(|i| (i.as_str().parse::<i64>().ok(), v.span())));
+    let version = get("version").and_then(|v| {
+        v.get_ref()
+            .as_integer()
+            .map(|i| (i.as_str().parse::<i64>().ok(), v.span()))
+    });
     match version {
         Some((Some(VERSION), _)) => {}
         Some((v, span)) => {
             return Err(corrupt(
                 &sources,
                 span,
-                format!("save version {} is not supported (this warroom reads version {VERSION})", v.map_or("?".into(), |v| v.to_string())),
+                format!(
+                    "save version {} is not supported (this warroom reads version {VERSION})",
+                    v.map_or("?".into(), |v| v.to_string())
+                ),
                 "unsupported version",
             ))
         }
-        None => return Err(corrupt(&sources, doc_span.start..doc_span.start, "the save has no `version`".into(), "missing")),
+        None => {
+            return Err(corrupt(
+                &sources,
+                doc_span.start..doc_span.start,
+                "the save has no `version`".into(),
+                "missing",
+            ))
+        }
     }
     let (edition, _) = str_field("edition")?;
     let (scenario, _) = str_field("scenario")?;
     let seed = match get("seed") {
-        Some(v) => match v.get_ref().as_integer().and_then(|i| i.as_str().parse::<u64>().ok()) {
+        Some(v) => match v
+            .get_ref()
+            .as_integer()
+            .and_then(|i| i.as_str().parse::<u64>().ok())
+        {
             Some(s) => s,
-            None => return Err(corrupt(&sources, v.span(), "`seed` must be a non-negative integer".into(), "bad seed")),
+            None => {
+                return Err(corrupt(
+                    &sources,
+                    v.span(),
+                    "`seed` must be a non-negative integer".into(),
+                    "bad seed",
+                ))
+            }
         },
-        None => return Err(corrupt(&sources, doc_span.start..doc_span.start, "the save has no `seed`".into(), "missing")),
+        None => {
+            return Err(corrupt(
+                &sources,
+                doc_span.start..doc_span.start,
+                "the save has no `seed`".into(),
+                "missing",
+            ))
+        }
     };
     let mut with = Vec::new();
     if let Some(v) = get("with") {
         let Some(arr) = v.get_ref().as_array() else {
-            return Err(corrupt(&sources, v.span(), "`with` must be an array of strings".into(), "expected an array"));
+            return Err(corrupt(
+                &sources,
+                v.span(),
+                "`with` must be an array of strings".into(),
+                "expected an array",
+            ));
         };
         for item in arr.iter() {
             match item.get_ref().as_str() {
                 Some(s) => with.push(s.to_string()),
-                None => return Err(corrupt(&sources, item.span(), "`with` must contain strings".into(), "expected a string")),
+                None => {
+                    return Err(corrupt(
+                        &sources,
+                        item.span(),
+                        "`with` must contain strings".into(),
+                        "expected a string",
+                    ))
+                }
             }
         }
     }
     let mut commands = Vec::new();
     if let Some(v) = get("command") {
         let Some(arr) = v.get_ref().as_array() else {
-            return Err(corrupt(&sources, v.span(), "`command` must be an array of tables".into(), "expected [[command]]"));
+            return Err(corrupt(
+                &sources,
+                v.span(),
+                "`command` must be an array of tables".into(),
+                "expected [[command]]",
+            ));
         };
         for item in arr.iter() {
             let Some(ct) = item.get_ref().as_table() else {
-                return Err(corrupt(&sources, item.span(), "each [[command]] must be a table".into(), "expected a table"));
+                return Err(corrupt(
+                    &sources,
+                    item.span(),
+                    "each [[command]] must be a table".into(),
+                    "expected a table",
+                ));
             };
-            let text = ct.get("text").and_then(|v| v.get_ref().as_str().map(|s| (s.to_string(), v.span())));
-            let hash = ct.get("hash").and_then(|v| v.get_ref().as_str().and_then(|s| u64::from_str_radix(s, 16).ok()));
+            let text = ct
+                .get("text")
+                .and_then(|v| v.get_ref().as_str().map(|s| (s.to_string(), v.span())));
+            let hash = ct
+                .get("hash")
+                .and_then(|v| v.get_ref().as_str().and_then(|s| u64::from_str_radix(s, 16).ok()));
             match (text, hash) {
                 (Some((text, span)), Some(hash)) => commands.push((text, span, hash)),
                 _ => {
@@ -181,17 +260,28 @@ pub fn load(path: &Path, text: &str, editions_dir: &Path) -> Result<Game, LoadSa
     let mut req = LoadRequest::new(editions_dir, edition.clone());
     req.with = with.clone();
     let rules = crate::rules::load(&req).map_err(LoadSaveError::Rules)?;
-    let mut game = Game::new(Arc::new(rules), &edition, &with, Some(&scenario), seed)
-        .map_err(|e| corrupt(&sources, doc_span.start..doc_span.start, e, "cannot start this game"))?;
+    let mut game = Game::new(Arc::new(rules), &edition, &with, Some(&scenario), seed).map_err(|e| {
+        corrupt(
+            &sources,
+            doc_span.start..doc_span.start,
+            e,
+            "cannot start this game",
+        )
+    })?;
     for (i, (text, span, hash)) in commands.iter().enumerate() {
         if let Err(r) = game.execute(text) {
             return Err(LoadSaveError::Diverged(Box::new(
                 Problem::new(
                     "save::diverged",
-                    format!("command {} `{text}` is rejected under the current rules: {r}", i + 1),
+                    format!(
+                        "command {} `{text}` is rejected under the current rules: {r}",
+                        i + 1
+                    ),
                 )
                 .at(Label::new(&sources, file, span.clone(), "rejected on replay"))
-                .help("the rules changed since this game was saved; load it with the rules it was played under"),
+                .help(
+                    "the rules changed since this game was saved; load it with the rules it was played under",
+                ),
             )));
         }
         if game.hash() != *hash {

@@ -99,13 +99,19 @@ impl State {
                 }
                 Piece::Facility(kind) => {
                     for _ in 0..p.count {
-                        spaces[p.space.index()].facilities.push(Facility { kind, damage: 0 });
+                        spaces[p.space.index()]
+                            .facilities
+                            .push(Facility { kind, damage: 0 });
                     }
                 }
             }
         }
         for (space, kind, dmg) in &scenario.damage {
-            if let Some(f) = spaces[space.index()].facilities.iter_mut().find(|f| f.kind == *kind) {
+            if let Some(f) = spaces[space.index()]
+                .facilities
+                .iter_mut()
+                .find(|f| f.kind == *kind)
+            {
                 f.damage = *dmg;
             }
         }

@@ -132,13 +132,22 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         &powers,
         &units,
     );
-    let scenarios = read_scenarios(&mut ctx, section("scenarios"), &powers, &units, &facilities, &board);
+    let scenarios = read_scenarios(
+        &mut ctx,
+        section("scenarios"),
+        &powers,
+        &units,
+        &facilities,
+        &board,
+    );
     let switches = read_switches(&mut ctx, section("rules"));
 
     if is_edition {
         if powers.is_empty() {
-            ctx.problems
-                .push(Problem::new("schema::incomplete", "the edition defines no powers").help("add a [powers.NAME] table"));
+            ctx.problems.push(
+                Problem::new("schema::incomplete", "the edition defines no powers")
+                    .help("add a [powers.NAME] table"),
+            );
         }
         if board.spaces.is_empty() {
             ctx.problems.push(
@@ -147,8 +156,10 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
             );
         }
         if scenarios.is_empty() {
-            ctx.problems
-                .push(Problem::new("schema::incomplete", "the edition defines no scenario").help("add a [scenarios.ID] table"));
+            ctx.problems.push(
+                Problem::new("schema::incomplete", "the edition defines no scenario")
+                    .help("add a [scenarios.ID] table"),
+            );
         }
     }
     let default_scenario = layers.iter().rev().find_map(|l| l.default_scenario.clone());
@@ -161,6 +172,15 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         }
     }
     problems.0.append(&mut ctx.problems.0);
+    // One mistake found twice (once per heir of a unit, or as a bad value and then as a bad
+    // type) is reported once: the first report at a place is the most specific.
+    let mut seen = std::collections::HashSet::new();
+    problems.0.retain(|p| {
+        seen.insert((
+            p.location().map(str::to_string),
+            p.primary.is_none().then(|| p.message.clone()),
+        ))
+    });
     if !problems.is_empty() {
         return Err(LoadError { problems });
     }
@@ -201,65 +221,117 @@ fn unknown_name(ctx: &mut Ctx, node: &Node, what: &str, name: &str, known: &[Str
     ctx.problems.push(p);
 }
 
-/// Fill each unit's missing fields from its `inherits` parent, parents first; cycles are errors.
+/// Fill each unit's missing fields from its `inherits` parent, parents first.
+///
+/// A cycle is reported once, at the edge written last (usually the new patch that closed it),
+/// and that edge is dropped so the rest of the rule set can still be checked without a cascade.
 fn resolve_inheritance(ctx: &mut Ctx, tree: &mut Node) {
-    let Value::Table(top) = &mut tree.value else { return };
-    let Some(units_entry) = top.entries.get_mut("units") else { return };
-    let Value::Table(units) = &mut units_entry.node.value else { return };
+    let Value::Table(top) = &mut tree.value else {
+        return;
+    };
+    let Some(units_entry) = top.entries.get_mut("units") else {
+        return;
+    };
+    let Value::Table(units) = &mut units_entry.node.value else {
+        return;
+    };
+    let parent_of = |units: &Table, name: &str| -> Option<(String, Node)> {
+        let n = units.get(name)?.lookup(&["inherits"])?;
+        match &n.value {
+            Value::Str(s) => Some((s.clone(), n.clone())),
+            _ => None,
+        }
+    };
     let names: Vec<String> = units.entries.keys().cloned().collect();
+    // Unknown parents and cycles first.
+    for name in &names {
+        if let Some((p, node)) = parent_of(units, name) {
+            if units.get(&p).is_none() {
+                unknown_name(ctx, &node, "unit type", &p, &names);
+                remove_inherits(units, name);
+            }
+        }
+    }
+    loop {
+        let mut cycle: Option<Vec<String>> = None;
+        'search: for start in &names {
+            let mut chain = vec![start.clone()];
+            let mut cur = start.clone();
+            while let Some((p, _)) = parent_of(units, &cur) {
+                if let Some(pos) = chain.iter().position(|c| *c == p) {
+                    cycle = Some(chain[pos..].to_vec());
+                    break 'search;
+                }
+                chain.push(p.clone());
+                cur = p;
+            }
+        }
+        let Some(cycle) = cycle else { break };
+        let edges: Vec<(String, Node)> = cycle
+            .iter()
+            .filter_map(|c| parent_of(units, c).map(|(_, n)| (c.clone(), n)))
+            .collect();
+        let (culprit, node) = edges
+            .iter()
+            .max_by_key(|(_, n)| (n.origin.file, n.origin.span.start))
+            .cloned()
+            .expect("a cycle has edges");
+        let mut shown = cycle.clone();
+        shown.push(cycle[0].clone());
+        let mut p = Problem::new(
+            "schema::inheritance-cycle",
+            format!(
+                "unit types inherit from each other in a cycle: {}",
+                shown.join(" -> ")
+            ),
+        )
+        .at(node.origin.label(ctx.sources, "this `inherits` closes the cycle"));
+        for (other, n) in &edges {
+            if *other != culprit {
+                p = p.also(n.origin.label(ctx.sources, format!("`{other}` inherits here")));
+            }
+        }
+        ctx.problems.push(p);
+        remove_inherits(units, &culprit);
+    }
     let mut done: Vec<String> = Vec::new();
     for name in &names {
-        let mut stack = Vec::new();
-        resolve_one(ctx, units, name, &mut stack, &mut done);
+        fill_from_parent(units, name, &mut done);
     }
 }
 
-fn resolve_one(ctx: &mut Ctx, units: &mut Table, name: &str, stack: &mut Vec<String>, done: &mut Vec<String>) {
+fn remove_inherits(units: &mut Table, name: &str) {
+    if let Some(Entry { node, .. }) = units.entries.get_mut(name) {
+        if let Value::Table(t) = &mut node.value {
+            t.entries.shift_remove("inherits");
+        }
+    }
+}
+
+fn fill_from_parent(units: &mut Table, name: &str, done: &mut Vec<String>) {
     if done.iter().any(|d| d == name) {
         return;
     }
-    let parent = match units.get(name).and_then(|n| n.lookup(&["inherits"])) {
-        Some(n) => match &n.value {
-            Value::Str(s) => Some((s.clone(), n.clone())),
+    done.push(name.to_string());
+    let parent = units
+        .get(name)
+        .and_then(|n| n.lookup(&["inherits"]))
+        .and_then(|n| match &n.value {
+            Value::Str(s) => Some(s.clone()),
             _ => None,
-        },
-        None => None,
-    };
-    if let Some((pname, pnode)) = parent {
-        if stack.iter().any(|s| s == &pname) || pname == name {
-            let mut chain = stack.clone();
-            chain.push(name.to_string());
-            chain.push(pname.clone());
-            ctx.error_at(
-                &pnode,
-                "schema::inheritance-cycle",
-                format!("unit types inherit from each other in a cycle: {}", chain.join(" -> ")),
-                "this `inherits` closes the cycle",
-            );
-            done.push(name.to_string());
-            return;
-        }
-        if units.get(&pname).is_none() {
-            let known: Vec<String> = units.entries.keys().cloned().collect();
-            unknown_name(ctx, &pnode, "unit type", &pname, &known);
-            done.push(name.to_string());
-            return;
-        }
-        stack.push(name.to_string());
-        resolve_one(ctx, units, &pname, stack, done);
-        stack.pop();
-        let parent_table = units.get(&pname).and_then(|n| n.as_table()).cloned();
-        if let (Some(pt), Some(Entry { node, .. })) = (parent_table, units.entries.get_mut(name)) {
-            if let Value::Table(child) = &mut node.value {
-                for (k, e) in pt.entries {
-                    if !child.entries.contains_key(&k) {
-                        child.entries.insert(k, e);
-                    }
+        });
+    let Some(pname) = parent else { return };
+    fill_from_parent(units, &pname, done);
+    let parent_table = units.get(&pname).and_then(|n| n.as_table()).cloned();
+    if let (Some(pt), Some(Entry { node, .. })) = (parent_table, units.entries.get_mut(name)) {
+        if let Value::Table(child) = &mut node.value {
+            for (k, e) in pt.entries {
+                if k != "inherits" && !child.entries.contains_key(&k) {
+                    child.entries.insert(k, e);
                 }
             }
         }
     }
-    done.push(name.to_string());
 }
 
 fn read_powers(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<Power> {
@@ -278,7 +350,9 @@ fn read_powers(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<Power> {
         let side = pf.req_str(ctx, "side").unwrap_or_default();
         let colour = pf.str(ctx, "colour");
         let abbrev = pf.str(ctx, "abbrev");
-        let eco = pf.get("economy_of").and_then(|n| as_str(ctx, n, "economy_of").map(|s| (s, n)));
+        let eco = pf
+            .get("economy_of")
+            .and_then(|n| as_str(ctx, n, "economy_of").map(|s| (s, n)));
         pf.finish_with(ctx, &["side", "colour", "abbrev", "economy_of"]);
         economy.push(eco);
         out.push(Power {
@@ -402,7 +476,15 @@ fn read_units(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<UnitType> {
             };
             a.finish_with(
                 ctx,
-                &["hit", "shots", "max_shots", "targets", "first_round_only", "one_per_space", "vs_bombing"],
+                &[
+                    "hit",
+                    "shots",
+                    "max_shots",
+                    "targets",
+                    "first_round_only",
+                    "one_per_space",
+                    "vs_bombing",
+                ],
             );
             aa
         });
@@ -438,9 +520,17 @@ fn read_units(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<UnitType> {
             carrier_capacity: u.uint(ctx, "carrier_capacity", 0),
             first_strike: u.bool(ctx, "first_strike", false),
             submerge: u.bool(ctx, "submerge", false),
-            negated_by: u.str_list(ctx, "negated_by").into_iter().map(|(s, _)| s).collect(),
+            negated_by: u
+                .str_list(ctx, "negated_by")
+                .into_iter()
+                .map(|(s, _)| s)
+                .collect(),
             anti_sub: u.bool(ctx, "anti_sub", false),
-            cannot_target: u.str_list(ctx, "cannot_target").into_iter().map(|(s, _)| s).collect(),
+            cannot_target: u
+                .str_list(ctx, "cannot_target")
+                .into_iter()
+                .map(|(s, _)| s)
+                .collect(),
             evades_unless: u.str(ctx, "evades_unless"),
             blocks_movement: u.bool(ctx, "blocks_movement", true),
             defenseless: u.bool(ctx, "defenseless", false),
@@ -450,7 +540,11 @@ fn read_units(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<UnitType> {
             support,
             anti_air,
             on_capture: u
-                .choice(ctx, "on_capture", &[("capture", OnCapture::Capture), ("destroy", OnCapture::Destroy)])
+                .choice(
+                    ctx,
+                    "on_capture",
+                    &[("capture", OnCapture::Capture), ("destroy", OnCapture::Destroy)],
+                )
                 .unwrap_or(OnCapture::Destroy),
         };
         u.finish_with(ctx, UNIT_FIELDS);
@@ -584,8 +678,14 @@ fn read_board(
     let mut entries: Vec<(&String, &Entry, SpaceKind)> = Vec::new();
     for (section, kind) in [(territories, SpaceKind::Land), (sea_zones, SpaceKind::Sea)] {
         let Some(e) = section else { continue };
-        let what = if kind == SpaceKind::Land { "territories" } else { "sea_zones" };
-        let Some(t) = Fields::of(ctx, &e.node, what) else { continue };
+        let what = if kind == SpaceKind::Land {
+            "territories"
+        } else {
+            "sea_zones"
+        };
+        let Some(t) = Fields::of(ctx, &e.node, what) else {
+            continue;
+        };
         for (name, se) in &t.table.entries {
             entries.push((name, se, kind));
         }
@@ -593,9 +693,12 @@ fn read_board(
     let mut board = Board::default();
     for (i, (name, se, _)) in entries.iter().enumerate() {
         if let Some(prev) = board.by_name.insert(name.to_lowercase(), SpaceId(i as u16)) {
-            let p = Problem::new("schema::duplicate", format!("`{name}` is both a territory and a sea zone"))
-                .at(se.key.label(ctx.sources, "second definition"))
-                .also(entries[prev.index()].1.key.label(ctx.sources, "first definition"));
+            let p = Problem::new(
+                "schema::duplicate",
+                format!("`{name}` is both a territory and a sea zone"),
+            )
+            .at(se.key.label(ctx.sources, "second definition"))
+            .also(entries[prev.index()].1.key.label(ctx.sources, "first definition"));
             ctx.problems.push(p);
         }
     }
@@ -701,8 +804,15 @@ fn read_board(
                     format!("`{a}` lists `{b}` as adjacent, but `{b}` does not list `{a}`"),
                 )
                 .at(node.origin.label(ctx.sources, format!("{a} -> {b}")))
-                .also(entries[j.index()].1.key.label(ctx.sources, format!("`{b}` is defined here")))
-                .help(format!("add \"{a}\" to the adjacent list of `{b}`, or remove this entry"));
+                .also(
+                    entries[j.index()]
+                        .1
+                        .key
+                        .label(ctx.sources, format!("`{b}` is defined here")),
+                )
+                .help(format!(
+                    "add \"{a}\" to the adjacent list of `{b}`, or remove this entry"
+                ));
                 ctx.problems.push(p);
             }
         }
@@ -720,7 +830,11 @@ fn read_board(
                     continue;
                 };
                 let kind = f
-                    .choice(ctx, "kind", &[("canal", PassageKind::Canal), ("strait", PassageKind::Strait)])
+                    .choice(
+                        ctx,
+                        "kind",
+                        &[("canal", PassageKind::Canal), ("strait", PassageKind::Strait)],
+                    )
                     .unwrap_or(PassageKind::Canal);
                 let mut connects = Vec::new();
                 let connects_node = f.get("connects");
@@ -865,7 +979,12 @@ fn read_scenarios(
                 let sid = match board.by_name.get(&s.to_lowercase()) {
                     Some(id) => Some(*id),
                     None => {
-                        unknown_name(ctx, &owners.node, "space", s, &space_names);
+                        let mut p = Problem::new("schema::unknown-name", format!("unknown space `{s}`"))
+                            .at(owners.key.label(ctx.sources, "no such space"));
+                        if let Some(c) = closest_key(s, space_names.iter().map(String::as_str)) {
+                            p = p.help(format!("did you mean `{c}`?"));
+                        }
+                        ctx.problems.push(p);
                         None
                     }
                 };
@@ -877,8 +996,9 @@ fn read_scenarios(
                     let pid = match power_names.iter().position(|p| p == owner) {
                         Some(i) => Some(PowerId(i as u8)),
                         None => {
-                            let mut p = Problem::new("schema::unknown-name", format!("unknown power `{owner}`"))
-                                .at(pieces.key.label(ctx.sources, "no such power"));
+                            let mut p =
+                                Problem::new("schema::unknown-name", format!("unknown power `{owner}`"))
+                                    .at(pieces.key.label(ctx.sources, "no such power"));
                             if let Some(s) = closest_key(owner, power_names.iter().map(String::as_str)) {
                                 p = p.help(format!("did you mean `{s}`?"));
                             }
@@ -928,7 +1048,9 @@ fn read_scenarios(
                 if sid.is_none() {
                     unknown_name(ctx, &de.node, "space", s, &space_names);
                 }
-                let Some(mut df) = Fields::of(ctx, &de.node, "damage") else { continue };
+                let Some(mut df) = Fields::of(ctx, &de.node, "damage") else {
+                    continue;
+                };
                 df.used_all();
                 for (fac, ne) in &df.table.entries {
                     let n = as_uint(ctx, &ne.node, "damage").unwrap_or(0);
@@ -946,7 +1068,10 @@ fn read_scenarios(
                 }
             }
         }
-        f.finish_with(ctx, &["title", "turn_order", "ipcs", "control", "setup", "damage"]);
+        f.finish_with(
+            ctx,
+            &["title", "turn_order", "ipcs", "control", "setup", "damage"],
+        );
         out.push(Scenario {
             id: id.clone(),
             title,

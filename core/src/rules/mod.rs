@@ -3,8 +3,8 @@
 //! Architecture invariant: nothing after [`load`] reads an edition file; a game holds an
 //! `Arc<RuleSet>` and the REPL's reload builds a new one.
 
-pub mod read;
 mod build;
+pub mod read;
 
 use crate::diag::{Problems, Sources};
 use crate::layers::{Layer, LoadRequest};
@@ -259,10 +259,7 @@ impl Board {
         if let Some(id) = self.by_name.get(&key) {
             return Some(*id);
         }
-        let digits = key
-            .trim_start_matches("sz")
-            .trim_end_matches("sea zone")
-            .trim();
+        let digits = key.trim_start_matches("sz").trim_end_matches("sea zone").trim();
         if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
             return self.by_name.get(&format!("sz {digits}")).copied();
         }
@@ -363,7 +360,8 @@ impl RuleSet {
         self.powers
             .iter()
             .position(|p| {
-                p.name.to_lowercase() == key || p.abbrev.as_deref().map(str::to_lowercase) == Some(key.clone())
+                p.name.to_lowercase() == key
+                    || p.abbrev.as_deref().map(str::to_lowercase) == Some(key.clone())
             })
             .map(|i| PowerId(i as u8))
     }
@@ -373,7 +371,9 @@ impl RuleSet {
         self.units
             .iter()
             .position(|u| {
-                u.id == key || u.name.to_lowercase() == key || u.abbrevs.iter().any(|a| a.to_lowercase() == key)
+                u.id == key
+                    || u.name.to_lowercase() == key
+                    || u.abbrevs.iter().any(|a| a.to_lowercase() == key)
             })
             .map(|i| UnitTypeId(i as u16))
     }

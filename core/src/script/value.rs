@@ -1,0 +1,314 @@
+//! Plain data crossing the Rust/Lua boundary: event payloads, command requests, the per-layer
+//! store. Conversions never depend on Lua's `pairs` order (principle §6): maps read from Lua are
+//! sorted by key, lists are read by index.
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+
+/// A plain value: what events carry, what handlers may request and what the store may hold.
+///
+/// Lua has one number type, so a whole number read back from Lua is always an `Int` (a `Float`
+/// such as `3.0` comes back as `Int(3)`), and an empty Lua table reads back as an empty `Map`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    #[default]
+    Nil,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    List(Vec<Value>),
+    Map(IndexMap<String, Value>),
+}
+
+impl Value {
+    /// A map from `(key, value)` pairs, in the order given.
+    pub fn map<K: Into<String>, V: Into<Value>>(pairs: impl IntoIterator<Item = (K, V)>) -> Value {
+        Value::Map(pairs.into_iter().map(|(k, v)| (k.into(), v.into())).collect())
+    }
+
+    /// A list of values.
+    pub fn list<V: Into<Value>>(items: impl IntoIterator<Item = V>) -> Value {
+        Value::List(items.into_iter().map(Into::into).collect())
+    }
+
+    /// The field `key` of a map (`None` for anything else or a missing key).
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Map(m) => m.get(key),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Value::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// The Lua type name, for error messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Nil => "nil",
+            Value::Bool(_) => "boolean",
+            Value::Int(_) | Value::Float(_) => "number",
+            Value::Str(_) => "string",
+            Value::List(_) => "list",
+            Value::Map(_) => "map",
+        }
+    }
+}
+
+impl From<bool> for Value {
+    fn from(b: bool) -> Self {
+        Value::Bool(b)
+    }
+}
+impl From<i64> for Value {
+    fn from(i: i64) -> Self {
+        Value::Int(i)
+    }
+}
+impl From<i32> for Value {
+    fn from(i: i32) -> Self {
+        Value::Int(i64::from(i))
+    }
+}
+impl From<u32> for Value {
+    fn from(i: u32) -> Self {
+        Value::Int(i64::from(i))
+    }
+}
+impl From<f64> for Value {
+    fn from(f: f64) -> Self {
+        Value::Float(f)
+    }
+}
+impl From<&str> for Value {
+    fn from(s: &str) -> Self {
+        Value::Str(s.to_owned())
+    }
+}
+impl From<String> for Value {
+    fn from(s: String) -> Self {
+        Value::Str(s)
+    }
+}
+impl From<Vec<Value>> for Value {
+    fn from(v: Vec<Value>) -> Self {
+        Value::List(v)
+    }
+}
+impl From<IndexMap<String, Value>> for Value {
+    fn from(m: IndexMap<String, Value>) -> Self {
+        Value::Map(m)
+    }
+}
+
+/// Lua's name for a value's type, except that Luau's integer-valued numbers are "number" too.
+pub(crate) fn lua_type(v: &mlua::Value) -> &'static str {
+    match v {
+        mlua::Value::Integer(_) | mlua::Value::Number(_) => "number",
+        other => other.type_name(),
+    }
+}
+
+/// Tables nested deeper than this are rejected: plain data is shallow, and a cycle would
+/// otherwise recurse forever.
+const MAX_DEPTH: usize = 64;
+
+/// Largest integer a Luau number (an f64) holds exactly.
+const MAX_EXACT_INT: i64 = 1 << 53;
+
+/// Why a value could not cross the boundary; `path` says where inside it (`store.captured[2]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValueError {
+    pub path: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for ValueError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+fn verr(path: &str, message: impl Into<String>) -> ValueError {
+    ValueError {
+        path: path.to_owned(),
+        message: message.into(),
+    }
+}
+
+/// Builds a fresh Lua value from plain data. `Nil` inside a map leaves the key absent; `Nil`
+/// inside a list is refused because a Lua sequence cannot hold holes.
+pub(crate) fn to_lua(lua: &mlua::Lua, v: &Value, path: &str) -> Result<mlua::Value, ValueError> {
+    let lua_err = |e: mlua::Error| verr(path, e.to_string());
+    Ok(match v {
+        Value::Nil => mlua::Value::Nil,
+        Value::Bool(b) => mlua::Value::Boolean(*b),
+        // Luau numbers are f64: whole numbers are exact up to 2^53 and refused beyond.
+        Value::Int(i) if i.unsigned_abs() <= MAX_EXACT_INT as u64 => mlua::Value::Number(*i as f64),
+        Value::Int(i) => {
+            return Err(verr(path, format!("integer {i} is too large for a Lua number")));
+        }
+        Value::Float(f) => mlua::Value::Number(*f),
+        Value::Str(s) => mlua::Value::String(lua.create_string(s).map_err(lua_err)?),
+        Value::List(items) => {
+            let t = lua.create_table_with_capacity(items.len(), 0).map_err(lua_err)?;
+            for (i, item) in items.iter().enumerate() {
+                let p = format!("{path}[{}]", i + 1);
+                if matches!(item, Value::Nil) {
+                    return Err(verr(&p, "a list cannot hold nil"));
+                }
+                t.raw_set(i + 1, to_lua(lua, item, &p)?).map_err(lua_err)?;
+            }
+            mlua::Value::Table(t)
+        }
+        Value::Map(m) => {
+            let t = lua.create_table_with_capacity(0, m.len()).map_err(lua_err)?;
+            fill_table(lua, &t, m, path)?;
+            mlua::Value::Table(t)
+        }
+    })
+}
+
+/// A fresh Lua table holding `m`.
+pub(crate) fn map_to_lua(
+    lua: &mlua::Lua,
+    m: &IndexMap<String, Value>,
+    path: &str,
+) -> Result<mlua::Table, ValueError> {
+    let t = lua
+        .create_table_with_capacity(0, m.len())
+        .map_err(|e| verr(path, e.to_string()))?;
+    fill_table(lua, &t, m, path)?;
+    Ok(t)
+}
+
+/// Sets every entry of `m` on `t` (used to refill a store table in place).
+pub(crate) fn fill_table(
+    lua: &mlua::Lua,
+    t: &mlua::Table,
+    m: &IndexMap<String, Value>,
+    path: &str,
+) -> Result<(), ValueError> {
+    for (k, item) in m {
+        if matches!(item, Value::Nil) {
+            continue;
+        }
+        let p = format!("{path}.{k}");
+        let lv = to_lua(lua, item, &p)?;
+        t.raw_set(k.as_str(), lv).map_err(|e| verr(&p, e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// Reads plain data out of Lua. Refuses functions, userdata, tables with metatables, mixed
+/// tables and cycles, naming the path of the offending part.
+pub(crate) fn from_lua(v: &mlua::Value, path: &str) -> Result<Value, ValueError> {
+    from_lua_at(v, path, 0)
+}
+
+fn from_lua_at(v: &mlua::Value, path: &str, depth: usize) -> Result<Value, ValueError> {
+    Ok(match v {
+        mlua::Value::Nil => Value::Nil,
+        mlua::Value::Boolean(b) => Value::Bool(*b),
+        mlua::Value::Integer(i) => Value::Int(int(*i)),
+        mlua::Value::Number(n) => number(*n),
+        mlua::Value::String(s) => match s.to_str() {
+            Ok(s) => Value::Str(s.to_owned()),
+            Err(_) => return Err(verr(path, "strings must be valid UTF-8")),
+        },
+        mlua::Value::Table(t) => {
+            if depth >= MAX_DEPTH {
+                return Err(verr(
+                    path,
+                    format!("tables nested deeper than {MAX_DEPTH} (a cycle?)"),
+                ));
+            }
+            if t.metatable().is_some() {
+                return Err(verr(path, "a table with a metatable is not plain data"));
+            }
+            table(t, path, depth)?
+        }
+        other => {
+            return Err(verr(path, format!("a {} is not plain data", lua_type(other))));
+        }
+    })
+}
+
+/// mlua's integer type is i64 on 64-bit targets but i32 on 32-bit ones.
+#[allow(clippy::useless_conversion)]
+pub(crate) fn int(i: mlua::Integer) -> i64 {
+    i64::from(i)
+}
+
+fn number(n: f64) -> Value {
+    let whole = n.fract() == 0.0 && n.abs() <= MAX_EXACT_INT as f64;
+    // -0.0 stays a float so that it round-trips bit for bit.
+    if whole && !(n == 0.0 && n.is_sign_negative()) {
+        Value::Int(n as i64)
+    } else {
+        Value::Float(n)
+    }
+}
+
+fn table(t: &mlua::Table, path: &str, depth: usize) -> Result<Value, ValueError> {
+    let mut ints: Vec<(i64, mlua::Value)> = Vec::new();
+    let mut strs: Vec<(String, mlua::Value)> = Vec::new();
+    let mut bad_key: Option<String> = None;
+    // `for_each` visits in `pairs` order; the order is discarded below (sorted), so it cannot
+    // leak into the result.
+    t.for_each::<mlua::Value, mlua::Value>(|k, v| {
+        match &k {
+            mlua::Value::Integer(i) => ints.push((int(*i), v)),
+            mlua::Value::Number(n) if n.fract() == 0.0 && n.abs() <= MAX_EXACT_INT as f64 => {
+                ints.push((*n as i64, v))
+            }
+            mlua::Value::String(s) => match s.to_str() {
+                Ok(s) => strs.push((s.to_owned(), v)),
+                Err(_) => bad_key = Some("a key that is not valid UTF-8".into()),
+            },
+            other => bad_key = Some(format!("a {} key", lua_type(other))),
+        }
+        Ok(())
+    })
+    .map_err(|e| verr(path, e.to_string()))?;
+    if let Some(k) = bad_key {
+        return Err(verr(
+            path,
+            format!("{k} is not plain data (use string keys or a list)"),
+        ));
+    }
+    if !ints.is_empty() && !strs.is_empty() {
+        return Err(verr(path, "a table cannot mix list items and named keys"));
+    }
+    if !ints.is_empty() {
+        ints.sort_by_key(|(i, _)| *i);
+        let mut out = Vec::with_capacity(ints.len());
+        for (pos, (i, v)) in ints.iter().enumerate() {
+            if *i != pos as i64 + 1 {
+                return Err(verr(path, "a list must have keys 1..n without holes"));
+            }
+            out.push(from_lua_at(v, &format!("{path}[{i}]"), depth + 1)?);
+        }
+        return Ok(Value::List(out));
+    }
+    strs.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut out = IndexMap::with_capacity(strs.len());
+    for (k, v) in strs {
+        let item = from_lua_at(&v, &format!("{path}.{k}"), depth + 1)?;
+        out.insert(k, item);
+    }
+    Ok(Value::Map(out))
+}

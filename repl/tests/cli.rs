@@ -1,0 +1,148 @@
+//! The `warroom` binary as a user runs it: exit codes and what it prints.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn fixtures() -> PathBuf {
+    root().join("tests/fixtures")
+}
+
+fn warroom(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warroom"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run warroom");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn check_passes_a_clean_edition_and_its_options() {
+    let ed = fixtures().join("editions");
+    let o = warroom(&["--editions", ed.to_str().unwrap(), "check", "mini"], "");
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("ok   mini --with cheap-tanks"), "{}", text(&o));
+}
+
+#[test]
+fn check_reports_a_broken_layer_with_file_and_line_and_exits_1() {
+    let ed = fixtures().join("editions");
+    let broken = fixtures().join("broken/unknown-field");
+    let o = warroom(
+        &[
+            "--editions",
+            ed.to_str().unwrap(),
+            "check",
+            broken.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let t = text(&o);
+    assert!(t.contains("unknown field `units.tank.atack`"), "{t}");
+    assert!(t.contains("broken/unknown-field/patch.toml:2:1"), "{t}");
+    assert!(t.contains("did you mean `attack`?"), "{t}");
+}
+
+#[test]
+fn check_reports_every_problem_at_once() {
+    let ed = fixtures().join("editions");
+    let args: Vec<String> = ["unknown-field", "wrong-type", "remove-absent"]
+        .iter()
+        .map(|c| fixtures().join("broken").join(c).display().to_string())
+        .collect();
+    let mut all = vec!["--editions", ed.to_str().unwrap(), "check"];
+    all.extend(args.iter().map(String::as_str));
+    let o = warroom(&all, "");
+    assert_eq!(o.status.code(), Some(1));
+    let t = text(&o);
+    assert!(t.contains("3 check(s) failed, 3 problem(s)"), "{t}");
+}
+
+#[test]
+fn batch_play_prints_responses_and_strict_stops_at_a_rejection() {
+    let ed = fixtures().join("editions");
+    let script = "status\nbuy 2 inf\nbuy 99 tank\nend phase\n";
+    let o = warroom(&["--editions", ed.to_str().unwrap(), "play", "mini"], script);
+    assert!(o.status.success(), "{}", text(&o));
+    let t = text(&o);
+    assert!(t.contains("Red buys 2 Infantry for 6 IPCs"), "{t}");
+    assert!(t.contains("rejected: Red has 14 IPCs"), "{t}");
+    assert!(t.contains("Red: Combat Move"), "{t}");
+
+    let o = warroom(
+        &["--editions", ed.to_str().unwrap(), "play", "mini", "--strict"],
+        script,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!text(&o).contains("Red: Combat Move"));
+}
+
+#[test]
+fn play_saves_and_loads_a_game() {
+    let ed = fixtures().join("editions");
+    let dir = std::env::temp_dir().join(format!("warroom-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("g.toml");
+    let o = warroom(
+        &["--editions", ed.to_str().unwrap(), "play", "mini", "--seed", "9"],
+        &format!("buy 1 tank\nend phase\nsave {}\n", save.display()),
+    );
+    assert!(text(&o).contains("saved 2 command(s)"), "{}", text(&o));
+    let o = warroom(
+        &[
+            "--editions",
+            ed.to_str().unwrap(),
+            "play",
+            "--load",
+            save.to_str().unwrap(),
+        ],
+        "status\n",
+    );
+    let t = text(&o);
+    assert!(t.contains("phase: Combat Move"), "{t}");
+    assert!(t.contains("treasury   14"), "{t}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_mistyped_edition_is_a_clear_error() {
+    let ed = fixtures().join("editions");
+    let o = warroom(&["--editions", ed.to_str().unwrap(), "play", "minni"], "");
+    assert!(!o.status.success());
+    assert!(text(&o).contains("did you mean `mini`?"), "{}", text(&o));
+}
+
+#[test]
+fn check_reports_a_lua_syntax_error_with_its_file_and_line() {
+    let ed = fixtures().join("editions");
+    let layer = fixtures().join("house/lua-syntax");
+    let o = warroom(
+        &[
+            "--editions",
+            ed.to_str().unwrap(),
+            "check",
+            layer.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("house/lua-syntax/rules.lua:3"), "{}", text(&o));
+}
