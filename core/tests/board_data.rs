@@ -28,13 +28,7 @@ fn load(name: &'static str) -> Edition {
     }
 }
 
-const BOARDS: [&str; 5] = [
-    "1941",
-    "anniversary",
-    "europe1940",
-    "pacific1940",
-    "global1940",
-];
+const BOARDS: [&str; 5] = ["1941", "anniversary", "europe1940", "pacific1940", "global1940"];
 
 impl Edition {
     fn spaces(&self) -> impl Iterator<Item = &Space> {
@@ -50,10 +44,7 @@ impl Edition {
             .collect()
     }
     fn id(&self, name: &str) -> Option<SpaceId> {
-        self.rs
-            .board
-            .ids()
-            .find(|&i| self.rs.board.space(i).name == name)
+        self.rs.board.ids().find(|&i| self.rs.board.space(i).name == name)
     }
     fn space(&self, name: &str) -> Option<&Space> {
         self.id(name).map(|i| self.rs.board.space(i))
@@ -167,8 +158,8 @@ fn sea_zones_named_in_the_rulebooks_exist() {
         (
             "1941",
             vec![
-                4, 5, 8, 9, 10, 11, 12, 14, 16, 17, 18, 19, 20, 21, 28, 29, 31, 33, 35, 36, 40, 41,
-                42, 45, 46,
+                4, 5, 8, 9, 10, 11, 12, 14, 16, 17, 18, 19, 20, 21, 28, 29, 31, 33, 35, 36, 40, 41, 42, 45,
+                46,
             ],
         ),
         // Mediterranean zones of Italy's objective, wraps (seed 001).
@@ -177,20 +168,17 @@ fn sea_zones_named_in_the_rulebooks_exist() {
         (
             "europe1940",
             vec![
-                64, 81, 89, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 102, 109, 110, 111, 112, 113,
-                114, 119, 125,
+                64, 81, 89, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 102, 109, 110, 111, 112, 113, 114, 119,
+                125,
             ],
         ),
         // Zones near Japan and the US West coast (Global rules and Q&A, same Pacific map).
-        (
-            "pacific1940",
-            vec![1, 2, 3, 6, 8, 9, 10, 11, 12, 28, 51, 52],
-        ),
+        ("pacific1940", vec![1, 2, 3, 6, 8, 9, 10, 11, 12, 28, 51, 52]),
         (
             "global1940",
             vec![
-                1, 2, 3, 6, 8, 9, 10, 11, 12, 28, 51, 52, 64, 65, 66, 81, 89, 91, 92, 93, 94, 95,
-                96, 97, 98, 99, 100, 102, 109, 110, 111, 112, 113, 114, 115, 119, 125,
+                1, 2, 3, 6, 8, 9, 10, 11, 12, 28, 51, 52, 64, 65, 66, 81, 89, 91, 92, 93, 94, 95, 96, 97, 98,
+                99, 100, 102, 109, 110, 111, 112, 113, 114, 115, 119, 125,
             ],
         ),
     ];
@@ -431,11 +419,7 @@ fn canals_connect_the_rulebooks_sea_zones() {
             "1941",
             &[
                 ("Panama Canal", [12, 19], &["Central America"]),
-                (
-                    "Suez Canal",
-                    [17, 28],
-                    &["Anglo-Egypt Sudan", "Middle East"],
-                ),
+                ("Suez Canal", [17, 28], &["Anglo-Egypt Sudan", "Middle East"]),
             ],
         ),
         ("europe1940", e1940),
@@ -444,17 +428,12 @@ fn canals_connect_the_rulebooks_sea_zones() {
     for (name, canals) in cases {
         let e = load(name);
         for (canal, zones, land) in canals {
-            let (connects, by) = e
-                .canal(canal)
-                .unwrap_or_else(|| panic!("{name}: no {canal}"));
+            let (connects, by) = e.canal(canal).unwrap_or_else(|| panic!("{name}: no {canal}"));
             let want: BTreeSet<String> = zones.iter().map(|n| sz(*n)).collect();
             assert_eq!(connects, want, "{name}: {canal}");
             let land: BTreeSet<String> = land.iter().map(|t| t.to_string()).collect();
             assert_eq!(by, land, "{name}: {canal}");
-            assert!(
-                e.are_adjacent(&sz(zones[0]), &sz(zones[1])),
-                "{name}: {canal}"
-            );
+            assert!(e.are_adjacent(&sz(zones[0]), &sz(zones[1])), "{name}: {canal}");
         }
     }
     // Anniversary: the rulebook names the controlling territories only (seed 001, Canals).
@@ -527,10 +506,8 @@ fn capitals_match_the_rulebooks() {
                 (t.name.clone(), owner.to_string())
             })
             .collect();
-        let want: BTreeSet<(String, String)> = want
-            .iter()
-            .map(|(t, p)| (t.to_string(), p.to_string()))
-            .collect();
+        let want: BTreeSet<(String, String)> =
+            want.iter().map(|(t, p)| (t.to_string(), p.to_string())).collect();
         assert_eq!(have, want, "{name}");
     }
 }
@@ -567,14 +544,8 @@ fn victory_cities_match_the_rulebooks() {
         ("Germany", &["Berlin", "Paris", "Warsaw"]),
         ("Japan", &["Tokyo", "Shanghai", "Hong Kong", "Manila"]),
         ("Italy", &["Rome"]),
-        (
-            "United States",
-            &["Washington", "San Francisco", "Honolulu"],
-        ),
-        (
-            "United Kingdom",
-            &["London", "Calcutta", "Sydney", "Ottawa"],
-        ),
+        ("United States", &["Washington", "San Francisco", "Honolulu"]),
+        ("United Kingdom", &["London", "Calcutta", "Sydney", "Ottawa"]),
         ("Soviet Union", &["Moscow", "Stalingrad", "Leningrad"]),
     ];
     for (scenario, alloc) in [("1941", alloc_1941), ("1942", alloc_1942)] {
@@ -582,10 +553,7 @@ fn victory_cities_match_the_rulebooks() {
         let all: BTreeSet<&str> = alloc.iter().flat_map(|(_, c)| c.iter().copied()).collect();
         assert_eq!(all.len(), 18);
         assert_eq!(
-            aa_cities
-                .keys()
-                .map(String::as_str)
-                .collect::<BTreeSet<_>>(),
+            aa_cities.keys().map(String::as_str).collect::<BTreeSet<_>>(),
             all,
             "anniversary cities"
         );
@@ -708,12 +676,7 @@ fn global_spaces_say_which_map_they_are_on() {
         } else {
             "pacific"
         };
-        assert_eq!(
-            space.map.as_deref(),
-            Some(want),
-            "global1940: {}",
-            space.name
-        );
+        assert_eq!(space.map.as_deref(), Some(want), "global1940: {}", space.name);
     }
     // The seam pairs straddle the two maps.
     let map = |n: &str| g.space(n).and_then(|s| s.map.as_deref());
@@ -738,11 +701,7 @@ fn every_edition_and_scenario_loads() {
         let e = load(name);
         let ids: Vec<&str> = e.rs.scenarios.iter().map(|s| s.id.as_str()).collect();
         assert_eq!(ids, scenarios, "{name}");
-        assert_eq!(
-            e.rs.default_scenario.as_deref(),
-            Some(scenarios[0]),
-            "{name}"
-        );
+        assert_eq!(e.rs.default_scenario.as_deref(), Some(scenarios[0]), "{name}");
         for id in scenarios {
             let sc = e.scenario(id);
             for p in &sc.turn_order {
@@ -814,12 +773,7 @@ fn unit_stats_match_the_rulebooks() {
         let have: BTreeMap<&str, [u32; 5]> =
             e.rs.units
                 .iter()
-                .map(|u| {
-                    (
-                        u.id.as_str(),
-                        [u.cost, u.attack, u.defense, u.movement, u.hits],
-                    )
-                })
+                .map(|u| (u.id.as_str(), [u.cost, u.attack, u.defense, u.movement, u.hits]))
                 .collect();
         let want: BTreeMap<&str, [u32; 5]> = want.iter().copied().collect();
         assert_eq!(have, want, "{name}");

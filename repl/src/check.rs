@@ -133,7 +133,7 @@ pub fn import_triplea(file: &Path, out: &Path, name: Option<String>) -> ExitCode
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "imported".into())
     });
-    let opts = warroom_core::import::triplea::ImportOptions { layer_name };
+    let opts = warroom_core::import::triplea::ImportOptions::new(layer_name);
     match warroom_core::import::triplea::convert(&xml, &file.display().to_string(), &opts) {
         Ok(layer) => match layer.write_to(out) {
             Ok(()) => {

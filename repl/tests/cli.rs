@@ -146,3 +146,42 @@ fn check_reports_a_lua_syntax_error_with_its_file_and_line() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("house/lua-syntax/rules.lua:3"), "{}", text(&o));
 }
+
+#[test]
+fn import_triplea_writes_a_layer_that_checks_clean() {
+    let dir = std::env::temp_dir().join(format!("warroom-import-{}", std::process::id()));
+    let xml = fixtures().join("import/test-islands.xml");
+    let o = warroom(
+        &[
+            "import",
+            "triplea",
+            xml.to_str().unwrap(),
+            "--out",
+            dir.to_str().unwrap(),
+            "--name",
+            "islands",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(dir.join("layer.toml").is_file());
+    let o = warroom(&["check", dir.to_str().unwrap()], "");
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("2 powers"), "{}", text(&o));
+
+    let bad = dir.join("bad.xml");
+    std::fs::write(&bad, "<game><map><territory name=\"A\"></map></game>").unwrap();
+    let o = warroom(
+        &[
+            "import",
+            "triplea",
+            bad.to_str().unwrap(),
+            "--out",
+            dir.join("x").to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(!o.status.success());
+    assert!(text(&o).contains("bad.xml:1:"), "{}", text(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -128,10 +128,7 @@ pub(crate) fn value(v: &V) -> String {
             format!("{{ {} }}", parts.join(", "))
         }
         V::Tables(tables) => {
-            let parts: Vec<String> = tables
-                .iter()
-                .map(|t| value(&V::Inline(t.clone())))
-                .collect();
+            let parts: Vec<String> = tables.iter().map(|t| value(&V::Inline(t.clone()))).collect();
             format!("[{}]", parts.join(", "))
         }
     }
@@ -206,14 +203,8 @@ mod tests {
         let mut d = Doc::new();
         d.table(&[Seg::Key("territories"), Seg::Name("Karelia S.S.R.")]);
         d.kv("ipc", &V::Int(2));
-        d.kv(
-            "adjacent",
-            &V::Strs(vec!["SZ 1".into(), "Weird \"name\"".into()]),
-        );
-        d.kv(
-            "standing_army",
-            &V::Inline(vec![("infantry".into(), V::Int(2))]),
-        );
+        d.kv("adjacent", &V::Strs(vec!["SZ 1".into(), "Weird \"name\"".into()]));
+        d.kv("standing_army", &V::Inline(vec![("infantry".into(), V::Int(2))]));
         let text = d.finish();
         let parsed: toml::Table = toml::from_str(&text).expect("valid toml");
         let t = &parsed["territories"]["Karelia S.S.R."];

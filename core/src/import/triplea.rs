@@ -104,11 +104,7 @@ impl ImportError {
 }
 
 /// Converts a TripleA game file into a layer.
-pub fn convert(
-    xml: &str,
-    source_name: &str,
-    opts: &ImportOptions,
-) -> Result<ImportedLayer, ImportError> {
+pub fn convert(xml: &str, source_name: &str, opts: &ImportOptions) -> Result<ImportedLayer, ImportError> {
     let ctx = Ctx { xml, source_name };
     let doc = Document::parse_with_options(
         xml,
@@ -161,10 +157,7 @@ impl Ctx<'_> {
         node.attribute(name).ok_or_else(|| {
             self.error(
                 ImportErrorKind::MissingAttribute,
-                format!(
-                    "<{}> is missing the attribute `{name}`",
-                    node.tag_name().name()
-                ),
+                format!("<{}> is missing the attribute `{name}`", node.tag_name().name()),
                 node.range(),
                 "this element",
             )
@@ -414,9 +407,7 @@ struct Space {
 impl Space {
     /// Original owner: TripleA's `originalOwner` when given, else the owner at the start.
     fn original_owner(&self) -> Option<&str> {
-        self.original_owner
-            .as_deref()
-            .or(self.initial_owner.as_deref())
+        self.original_owner.as_deref().or(self.initial_owner.as_deref())
     }
 }
 
@@ -520,19 +511,12 @@ impl Model {
         for t in children(map, "territory") {
             let name = ctx.attr(t, "name")?;
             if model.by_name.contains_key(name) {
-                return Err(ctx.bad_attr(
-                    t,
-                    "name",
-                    format!("territory `{name}` is declared twice"),
-                ));
+                return Err(ctx.bad_attr(t, "name", format!("territory `{name}` is declared twice")));
             }
             model.by_name.insert(name.to_string(), model.spaces.len());
             model.spaces.push(Space {
                 xml_name: name.to_string(),
-                name: rename
-                    .get(name)
-                    .cloned()
-                    .unwrap_or_else(|| space_name(name)),
+                name: rename.get(name).cloned().unwrap_or_else(|| space_name(name)),
                 water: t.attribute("water") == Some("true"),
                 ..Space::default()
             });
@@ -653,28 +637,15 @@ impl Model {
         Ok(model)
     }
 
-    fn space_index(
-        &self,
-        ctx: &Ctx<'_>,
-        node: Node<'_, '_>,
-        attr: &str,
-    ) -> Result<usize, ImportError> {
+    fn space_index(&self, ctx: &Ctx<'_>, node: Node<'_, '_>, attr: &str) -> Result<usize, ImportError> {
         let name = ctx.attr(node, attr)?;
-        self.by_name.get(name).copied().ok_or_else(|| {
-            ctx.bad_attr(
-                node,
-                attr,
-                format!("`{name}` is not a territory of this map"),
-            )
-        })
+        self.by_name
+            .get(name)
+            .copied()
+            .ok_or_else(|| ctx.bad_attr(node, attr, format!("`{name}` is not a territory of this map")))
     }
 
-    fn check_player(
-        &self,
-        ctx: &Ctx<'_>,
-        node: Node<'_, '_>,
-        attr: &str,
-    ) -> Result<(), ImportError> {
+    fn check_player(&self, ctx: &Ctx<'_>, node: Node<'_, '_>, attr: &str) -> Result<(), ImportError> {
         let name = ctx.attr(node, attr)?;
         if self.players.iter().any(|p| p.xml_name == name) {
             Ok(())
@@ -698,11 +669,7 @@ impl Model {
                     match name {
                         "production" => {
                             space.ipc = value.trim().parse().map_err(|_| {
-                                ctx.bad_attr(
-                                    o,
-                                    "value",
-                                    "`production` must be a whole number".into(),
-                                )
+                                ctx.bad_attr(o, "value", "`production` must be a whole number".into())
                             })?
                         }
                         "capital" => space.capital = true,
@@ -813,10 +780,7 @@ impl Model {
         layer.kv("name", &V::Str(layer_name.to_string()));
         layer.kv("kind", &V::Str("edition".into()));
         layer.kv("title", &V::Str(self.title.clone()));
-        layer.kv(
-            "files",
-            &V::Strs(files.iter().map(|f| f.to_string()).collect()),
-        );
+        layer.kv("files", &V::Strs(files.iter().map(|f| f.to_string()).collect()));
         layer.kv("default_scenario", &V::Str(scenario.to_string()));
 
         ImportedLayer {
@@ -825,10 +789,7 @@ impl Model {
                 ("powers.toml".into(), self.emit_powers(&header)),
                 ("units.toml".into(), self.emit_units(&header)),
                 ("board.toml".into(), self.emit_board(&header, opts)),
-                (
-                    "scenarios.toml".into(),
-                    self.emit_scenario(&header, scenario),
-                ),
+                ("scenarios.toml".into(), self.emit_scenario(&header, scenario)),
             ],
         }
     }
@@ -847,11 +808,7 @@ impl Model {
                 .find(|(n, _, _)| *n == name)
                 .map(|(_, a, c)| (a.to_string(), c.to_string()))
                 .unwrap_or_else(|| {
-                    let a: String = snake_case(&name)
-                        .chars()
-                        .filter(|c| *c != '_')
-                        .take(3)
-                        .collect();
+                    let a: String = snake_case(&name).chars().filter(|c| *c != '_').take(3).collect();
                     (a, "#888888".to_string())
                 });
             d.kv("colour", &V::Str(colour));
@@ -1043,11 +1000,7 @@ impl Model {
         let mut armies: BTreeMap<usize, BTreeMap<String, i64>> = BTreeMap::new();
         for (i, owner, unit, qty) in &self.placements {
             if self.is_neutral_player(owner) {
-                *armies
-                    .entry(*i)
-                    .or_default()
-                    .entry(unit_id(unit))
-                    .or_default() += qty;
+                *armies.entry(*i).or_default().entry(unit_id(unit)).or_default() += qty;
             }
         }
         for &i in order.iter().filter(|&&i| !self.spaces[i].water) {
@@ -1201,100 +1154,8 @@ impl Model {
 mod tests {
     use super::*;
 
-    // A made-up two-island map, written for these tests.
-    const SMALL: &str = r#"<?xml version="1.0"?>
-<!DOCTYPE game SYSTEM "game.dtd">
-<game>
-  <info name="Test Islands" version="1"/>
-  <map>
-    <territory name="1 Sea Zone" water="true"/>
-    <territory name="2 Sea Zone" water="true"/>
-    <territory name="Northland"/>
-    <territory name="Southland"/>
-    <territory name="Rock"/>
-    <territory name="Swamp"/>
-    <territory name="Freeport"/>
-    <connection t1="Northland" t2="1 Sea Zone"/>
-    <connection t1="Southland" t2="Northland"/>
-    <connection t1="2 Sea Zone" t2="1 Sea Zone"/>
-    <connection t1="Southland" t2="2 Sea Zone"/>
-    <connection t1="Rock" t2="2 Sea Zone"/>
-    <connection t1="Swamp" t2="Southland"/>
-    <connection t1="Freeport" t2="Southland"/>
-  </map>
-  <playerList>
-    <player name="Germans" optional="false"/>
-    <player name="Russians" optional="false"/>
-    <player name="Neutral_True" optional="false"/>
-    <alliance player="Germans" alliance="Axis"/>
-    <alliance player="Russians" alliance="Allies"/>
-  </playerList>
-  <unitList>
-    <unit name="infantry"/>
-    <unit name="armour"/>
-    <unit name="factory"/>
-    <unit name="carrier"/>
-  </unitList>
-  <production>
-    <productionRule name="buyInfantry">
-      <cost resource="PUs" quantity="3"/>
-      <result resourceOrUnit="infantry" quantity="1"/>
-    </productionRule>
-  </production>
-  <attachmentList>
-    <attachment name="territoryAttachment" attachTo="Northland" javaClass="x.TerritoryAttachment" type="territory">
-      <option name="production" value="5"/>
-      <option name="capital" value="Germans"/>
-      <option name="victoryCity" value="1"/>
-    </attachment>
-    <attachment name="territoryAttachment" attachTo="Southland" javaClass="x.TerritoryAttachment" type="territory">
-      <option name="production" value="3"/>
-      <option name="originalOwner" value="Russians"/>
-    </attachment>
-    <attachment name="territoryAttachment" attachTo="Swamp" javaClass="x.TerritoryAttachment" type="territory">
-      <option name="production" value="0"/>
-      <option name="isImpassable" value="true"/>
-    </attachment>
-    <attachment name="c" attachTo="1 Sea Zone" javaClass="x.CanalAttachment" type="territory">
-      <option name="canalName" value="Test Canal"/>
-      <option name="landTerritories" value="Southland"/>
-    </attachment>
-    <attachment name="c" attachTo="2 Sea Zone" javaClass="x.CanalAttachment" type="territory">
-      <option name="canalName" value="Test Canal"/>
-      <option name="landTerritories" value="Southland"/>
-    </attachment>
-    <attachment name="unitAttachment" attachTo="armour" javaClass="x.UnitAttachment" type="unitType">
-      <option name="movement" value="2"/>
-      <option name="attack" value="3"/>
-      <option name="defense" value="3"/>
-      <option name="canBlitz" value="true"/>
-    </attachment>
-    <attachment name="unitAttachment" attachTo="factory" javaClass="x.UnitAttachment" type="unitType">
-      <option name="isFactory" value="true"/>
-    </attachment>
-  </attachmentList>
-  <initialize>
-    <ownerInitialize>
-      <territoryOwner territory="Northland" owner="Germans"/>
-      <territoryOwner territory="Southland" owner="Germans"/>
-      <territoryOwner territory="Rock" owner="Russians"/>
-      <territoryOwner territory="Freeport" owner="Neutral_True"/>
-    </ownerInitialize>
-    <unitInitialize>
-      <unitPlacement unitType="armour" territory="Northland" quantity="1" owner="Germans"/>
-      <unitPlacement unitType="infantry" territory="Northland" quantity="2" owner="Germans"/>
-      <unitPlacement unitType="factory" territory="Northland" quantity="1" owner="Germans"/>
-      <unitPlacement unitType="infantry" territory="Northland" quantity="1" owner="Germans"/>
-      <unitPlacement unitType="carrier" territory="2 Sea Zone" quantity="1" owner="Russians"/>
-      <unitPlacement unitType="infantry" territory="Freeport" quantity="3" owner="Neutral_True"/>
-    </unitInitialize>
-    <resourceInitialize>
-      <resourceGiven player="Germans" resource="PUs" quantity="12"/>
-      <resourceGiven player="Russians" resource="PUs" quantity="7"/>
-    </resourceInitialize>
-  </initialize>
-</game>
-"#;
+    // A made-up two-island map, shared with the CLI test of `warroom import`.
+    const SMALL: &str = include_str!("../../../tests/fixtures/import/test-islands.xml");
 
     fn parse(layer: &ImportedLayer, file: &str) -> toml::Table {
         toml::from_str(layer.file(file).expect("file present")).expect("valid TOML")
@@ -1417,28 +1278,19 @@ mod tests {
         opts.space_maps.insert("Northland".into(), "europe".into());
         let layer = convert(SMALL, "small.xml", &opts).unwrap();
         let board = parse(&layer, "board.toml");
-        assert_eq!(
-            board["territories"]["Northland"]["map"].as_str(),
-            Some("europe")
-        );
+        assert_eq!(board["territories"]["Northland"]["map"].as_str(), Some("europe"));
         assert_eq!(board["sea_zones"]["SZ 1"]["map"].as_str(), Some("pacific"));
     }
 
     #[test]
     fn renames_apply_everywhere() {
         let mut opts = ImportOptions::new("renamed");
-        opts.rename
-            .insert("Southland".into(), "Austral Land".into());
+        opts.rename.insert("Southland".into(), "Austral Land".into());
         let layer = convert(SMALL, "small.xml", &opts).unwrap();
         let board = parse(&layer, "board.toml");
         assert!(board["territories"].get("Southland").is_none());
-        assert_eq!(
-            board["territories"]["Austral Land"]["ipc"].as_integer(),
-            Some(3)
-        );
-        let north_adj = board["territories"]["Northland"]["adjacent"]
-            .as_array()
-            .unwrap();
+        assert_eq!(board["territories"]["Austral Land"]["ipc"].as_integer(), Some(3));
+        let north_adj = board["territories"]["Northland"]["adjacent"].as_array().unwrap();
         assert!(north_adj.iter().any(|v| v.as_str() == Some("Austral Land")));
         assert_eq!(
             board["canals"]["Test Canal"]["controlled_by"][0].as_str(),
@@ -1474,8 +1326,7 @@ mod tests {
 
     #[test]
     fn unknown_territory_points_at_the_value() {
-        let bad =
-            "<game><map><territory name=\"A\"/><connection t1=\"A\" t2=\"Nowhere\"/></map></game>";
+        let bad = "<game><map><territory name=\"A\"/><connection t1=\"A\" t2=\"Nowhere\"/></map></game>";
         let err = convert(bad, "bad.xml", &ImportOptions::new("x")).unwrap_err();
         assert_eq!(err.kind, ImportErrorKind::BadValue);
         assert_eq!(err.span().offset(), bad.find("Nowhere").unwrap());
