@@ -778,6 +778,12 @@ fn unit_stats_match_the_rulebooks() {
         let want: BTreeMap<&str, [u32; 5]> = want.iter().copied().collect();
         assert_eq!(have, want, "{name}");
     }
+    // Strategic bombing damage per bomber: none in 1941, 1d6 in Anniversary, 1d6+2 in the 1940 family.
+    for (name, dice, bonus) in [("1941", 0, 0), ("anniversary", 1, 0), ("global1940", 1, 2)] {
+        let e = load(name);
+        let b = e.rs.units.iter().find(|u| u.id == "bomber").unwrap();
+        assert_eq!((b.bombing_dice, b.bombing_bonus), (dice, bonus), "{name}");
+    }
     let facility_costs = |name: &'static str| -> BTreeMap<String, Option<u32>> {
         load(name)
             .rs

@@ -181,3 +181,17 @@ fn corrupt_saves_are_located_errors() {
     let e = corrupt(&good.replace("format = \"warroom-save\"", "format = \"chess\""));
     assert!(e.to_string().contains("not a warroom save"), "{e}");
 }
+
+#[test]
+fn a_failure_late_in_a_command_rolls_back_what_earlier_handlers_stored() {
+    let mut g = game(&house("late-failure"), &[], 1);
+    let before = g.hash();
+    let r = g.execute("end phase").unwrap_err();
+    assert!(r.message.contains("no combat allowed"), "{r}");
+    assert!(r.message.contains("late-failure/rules.lua:7"), "{r}");
+    assert_eq!(
+        g.hash(),
+        before,
+        "the store written by phase_end must be rolled back"
+    );
+}

@@ -65,6 +65,14 @@ impl Hooks {
             }
             Command::EndPhase => {
                 let old = &rules.phases[rules.turn[before.phase].index()];
+                if old.kind == crate::rules::PhaseKind::CollectIncome {
+                    let income = next.treasuries[power.index()] - before.treasuries[power.index()];
+                    events.push(
+                        Event::new(EventKind::CollectIncome)
+                            .with("power", pname.as_str())
+                            .with("income", income),
+                    );
+                }
                 events.push(phase_event(EventKind::PhaseEnd, before.round, &pname, old));
                 if next.turn != before.turn || next.round != before.round {
                     events.push(
@@ -90,9 +98,22 @@ impl Hooks {
             state: next,
             power: sc.turn_order[next.turn],
         };
+        // One command may fire several events; if a later one fails, the stores must not keep
+        // what earlier ones wrote (commands are transactions, stores included).
+        let snapshot = self.host.store_snapshot();
+        let result = self.dispatch_all(&events, &view);
+        if result.is_err() {
+            self.host
+                .restore_store(&snapshot)
+                .map_err(|e| Rejection::new(format!("a rule script's store could not be restored: {e}")))?;
+        }
+        result
+    }
+
+    fn dispatch_all(&mut self, events: &[Event], view: &View) -> Result<Vec<String>, Rejection> {
         let mut log = Vec::new();
-        for ev in &events {
-            let d = self.host.dispatch(ev, &view).map_err(|e| {
+        for ev in events {
+            let d = self.host.dispatch(ev, view).map_err(|e| {
                 Rejection::new(format!("a rule script failed: {e}")).by(e.handler.clone().unwrap_or_default())
             })?;
             for l in &d.log {
@@ -116,6 +137,20 @@ impl Hooks {
             }
         }
         Ok(log)
+    }
+
+    /// `game_setup`, once, when a game starts from its scenario.
+    pub fn game_setup(&mut self, rules: &RuleSet, scenario: &str, state: &State) -> Result<(), ScriptError> {
+        let sc = rules.scenario(scenario).expect("scenario exists");
+        let view = View {
+            rules,
+            state,
+            power: sc.turn_order[state.turn],
+        };
+        let ev = Event::new(EventKind::GameSetup)
+            .with("scenario", scenario)
+            .with("round", i64::from(state.round));
+        self.host.dispatch(&ev, &view).map(|_| ())
     }
 
     /// The scripts' saved data, so the game hash notices a script's state diverging.

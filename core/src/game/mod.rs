@@ -111,7 +111,10 @@ impl Game {
             return Err("the edition declares no phases in [turn]".into());
         }
         let state = State::setup(&rules, sc, seed);
-        let scripts = hooks::Hooks::for_rules(&rules).map_err(|e| e.to_string())?;
+        let mut scripts = hooks::Hooks::for_rules(&rules).map_err(|e| e.to_string())?;
+        if let Some(h) = &mut scripts {
+            h.game_setup(&rules, &id, &state).map_err(|e| e.to_string())?;
+        }
         Ok(Game {
             origin: Origin {
                 edition: origin_edition.to_string(),

@@ -50,6 +50,7 @@ const UNIT_FIELDS: &[&str] = &[
     "casualty_last",
     "bombard",
     "bombing_dice",
+    "bombing_bonus",
     "support",
     "anti_air",
     "on_capture",
@@ -537,6 +538,7 @@ fn read_units(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<UnitType> {
             casualty_last: u.bool(ctx, "casualty_last", false),
             bombard: u.uint(ctx, "bombard", 0),
             bombing_dice: u.uint(ctx, "bombing_dice", 0),
+            bombing_bonus: u.uint(ctx, "bombing_bonus", 0),
             support,
             anti_air,
             on_capture: u
@@ -605,6 +607,7 @@ fn read_facilities(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<FacilityType> {
             continue;
         };
         let name = ff.req_str(ctx, "name").unwrap_or_else(|| id.clone());
+        let abbrevs = ff.str_list(ctx, "abbrevs").into_iter().map(|(s, _)| s).collect();
         let cost = ff.opt_uint(ctx, "cost");
         let production = read_amount(ctx, &mut ff, "production", Amount::Fixed(0));
         let max_damage = read_amount(ctx, &mut ff, "max_damage", Amount::Fixed(0));
@@ -640,6 +643,7 @@ fn read_facilities(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<FacilityType> {
             ctx,
             &[
                 "name",
+                "abbrevs",
                 "cost",
                 "production",
                 "max_damage",
@@ -652,6 +656,7 @@ fn read_facilities(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<FacilityType> {
         out.push(FacilityType {
             id: id.clone(),
             name,
+            abbrevs,
             cost,
             production,
             max_damage,

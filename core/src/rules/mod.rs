@@ -141,6 +141,8 @@ pub struct UnitType {
     pub casualty_last: bool,
     pub bombard: u32,
     pub bombing_dice: u32,
+    /// Added to each bombing die's damage (1940: 1d6+2 per strategic bomber).
+    pub bombing_bonus: u32,
     pub support: Vec<Support>,
     pub anti_air: Option<AntiAir>,
     pub on_capture: OnCapture,
@@ -181,6 +183,7 @@ pub enum FacilityCapture {
 pub struct FacilityType {
     pub id: String,
     pub name: String,
+    pub abbrevs: Vec<String>,
     pub cost: Option<u32>,
     pub production: Amount,
     pub max_damage: Amount,
@@ -382,7 +385,11 @@ impl RuleSet {
         let key = name.trim().to_lowercase();
         self.facilities
             .iter()
-            .position(|f| f.id == key || f.name.to_lowercase() == key)
+            .position(|f| {
+                f.id == key
+                    || f.name.to_lowercase() == key
+                    || f.abbrevs.iter().any(|a| a.to_lowercase() == key)
+            })
             .map(|i| FacilityTypeId(i as u16))
     }
 
