@@ -392,30 +392,25 @@ impl Shell {
 
     fn why(&self, words: &[String]) -> Outcome {
         // `why units.tank.attack`, or `why tank attack` for a unit's field.
-        let path: Vec<String> = if words.len() == 1 {
-            words[0].split('.').map(str::to_string).collect()
-        } else if words.len() == 2 {
-            let unit = self
-                .rules()
-                .unit_type(&words[0])
-                .map(|u| self.rules().unit(u).id.clone())
-                .unwrap_or(words[0].clone());
-            let field = if words[1] == "movement" {
-                "move".to_string()
-            } else {
-                words[1].clone()
-            };
-            vec!["units".into(), unit, field]
-        } else {
-            return Outcome::Rejected("usage: why units.tank.attack  or  why tank attack".into());
-        };
-        let refs: Vec<&str> = path.iter().map(String::as_str).collect();
         let rules = self.rules();
-        match rules.why(&refs) {
-            Some(node) => {
+        let path = match words {
+            [unit, field] if rules.unit_type(unit).is_some() => {
+                let id = &rules.unit(rules.unit_type(unit).expect("checked")).id;
+                let field = if field == "movement" {
+                    "move"
+                } else {
+                    field.as_str()
+                };
+                format!("units.{id}.{field}")
+            }
+            [] => return Outcome::Rejected("usage: why units.tank.attack  or  why tank attack".into()),
+            _ => words.join(" "),
+        };
+        match rules.why_dotted(&path) {
+            Some((keys, node)) => {
                 let mut out = format!(
                     "{} = {}\n  set by {}",
-                    path.join("."),
+                    keys.join("."),
                     node.render(),
                     rules.describe(&node.origin)
                 );
@@ -424,7 +419,7 @@ impl Shell {
                 }
                 Outcome::Ok(out)
             }
-            None => Outcome::Rejected(format!("no value at `{}`", path.join("."))),
+            None => Outcome::Rejected(format!("no value at `{path}`")),
         }
     }
 

@@ -185,3 +185,27 @@ fn import_triplea_writes_a_layer_that_checks_clean() {
     assert!(text(&o).contains("bad.xml:1:"), "{}", text(&o));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn why_names_the_layer_and_line_that_set_a_value() {
+    let ed = fixtures().join("editions");
+    let o = warroom(
+        &[
+            "--editions",
+            ed.to_str().unwrap(),
+            "play",
+            "mini",
+            "--with",
+            "cheap-tanks=4",
+        ],
+        "why tank cost\nwhy territories.redland.ipc\n",
+    );
+    let t = text(&o);
+    assert!(t.contains("units.tank.cost = 4"), "{t}");
+    assert!(t.contains("set by <command line>:1:1"), "{t}");
+    assert!(
+        t.contains("replacing editions/mini/units.toml:16:8 (layer mini)"),
+        "{t}"
+    );
+    assert!(t.contains("territories.Redland.ipc = 5"), "{t}");
+}

@@ -406,10 +406,34 @@ impl RuleSet {
     }
 
     /// Where a value in the merged data came from: the node and the origins it replaced.
-    /// `path` is dotted (`units.tank.attack`); quoted segments are not needed because lookup
-    /// also tries the longest matching key with dots inside.
     pub fn why(&self, path: &[&str]) -> Option<&Node> {
         self.tree.lookup(path)
+    }
+
+    /// Like [`why`](Self::why) for a dotted path typed by a user (`units.tank.attack`,
+    /// `territories.Karelia S.S.R..ipc`): at each level the longest existing key wins, so
+    /// names with dots or spaces need no quoting. Keys match case-insensitively.
+    pub fn why_dotted(&self, path: &str) -> Option<(Vec<String>, &Node)> {
+        let mut node = &self.tree;
+        let mut rest = path.trim();
+        let mut keys = Vec::new();
+        while !rest.is_empty() {
+            let table = node.as_table()?;
+            let (key, entry) = table
+                .entries
+                .iter()
+                .filter(|(k, _)| {
+                    rest.len() >= k.len()
+                        && rest.is_char_boundary(k.len())
+                        && rest[..k.len()].eq_ignore_ascii_case(k)
+                        && (rest.len() == k.len() || rest[k.len()..].starts_with('.'))
+                })
+                .max_by_key(|(k, _)| k.len())?;
+            keys.push(key.clone());
+            node = &entry.node;
+            rest = rest[key.len()..].strip_prefix('.').unwrap_or("");
+        }
+        Some((keys, node))
     }
 
     /// `file:line:col (layer)` for an origin.
