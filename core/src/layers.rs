@@ -515,7 +515,18 @@ fn read_manifest(ctx: &mut Ctx, node: &Node, dir: &Path, display_dir: String) ->
     let files: Vec<String> = f.str_list(ctx, "files").into_iter().map(|(s, _)| s).collect();
     let scripts: Vec<String> = f.str_list(ctx, "scripts").into_iter().map(|(s, _)| s).collect();
     let default_scenario = f.str(ctx, "default_scenario");
-    f.finish(ctx);
+    f.finish_with(
+        ctx,
+        &[
+            "name",
+            "kind",
+            "title",
+            "extends",
+            "files",
+            "scripts",
+            "default_scenario",
+        ],
+    );
 
     let mut options = Vec::new();
     if let Some(mut o) = top.table(ctx, "options") {
@@ -523,7 +534,7 @@ fn read_manifest(ctx: &mut Ctx, node: &Node, dir: &Path, display_dir: String) ->
             if let Some(mut of) = Fields::of(ctx, &e.node, &format!("options.{oname}")) {
                 let path = of.req_str(ctx, "path").unwrap_or_default();
                 let description = of.str(ctx, "description").unwrap_or_default();
-                of.finish(ctx);
+                of.finish_with(ctx, &["path", "description"]);
                 options.push(OptionDecl {
                     name: oname.clone(),
                     path: normalize(&dir.join(path)),
@@ -556,7 +567,7 @@ fn read_manifest(ctx: &mut Ctx, node: &Node, dir: &Path, display_dir: String) ->
             let max = pf.get("max").and_then(num);
             let choices = pf.str_list(ctx, "choices").into_iter().map(|(s, _)| s).collect();
             let description = pf.str(ctx, "description").unwrap_or_default();
-            pf.finish(ctx);
+            pf.finish_with(ctx, &["type", "default", "min", "max", "choices", "description"]);
             let (Some(ty), Some(default)) = (ty, default) else {
                 continue;
             };
@@ -592,7 +603,7 @@ fn read_manifest(ctx: &mut Ctx, node: &Node, dir: &Path, display_dir: String) ->
         }
         ps.used_all();
     }
-    top.finish(ctx);
+    top.finish_with(ctx, &["layer", "options", "params"]);
     Some((
         Layer {
             name: name.unwrap_or_default(),

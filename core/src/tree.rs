@@ -250,10 +250,7 @@ impl Merger<'_> {
         };
         for (k, e) in &pt.entries {
             path.push(k.clone());
-            let target = match &mut dst.value {
-                Value::Table(t) => t.entries.get_mut(k).map(|en| &mut en.node),
-                _ => None,
-            };
+            let target = child_mut(dst, k);
             let Some(target) = target else {
                 self.problems.push(
                     Problem::new(
@@ -318,10 +315,7 @@ impl Merger<'_> {
         };
         for (k, e) in &pt.entries {
             path.push(k.clone());
-            let target = match &mut dst.value {
-                Value::Table(t) => t.entries.get_mut(k).map(|en| &mut en.node),
-                _ => None,
-            };
+            let target = child_mut(dst, k);
             let Some(target) = target else {
                 let mut p = Problem::new(
                     "layer::append-absent",
@@ -353,6 +347,13 @@ impl Merger<'_> {
             }
             path.pop();
         }
+    }
+}
+
+fn child_mut<'a>(n: &'a mut Node, key: &str) -> Option<&'a mut Node> {
+    match &mut n.value {
+        Value::Table(t) => t.entries.get_mut(key).map(|e| &mut e.node),
+        _ => None,
     }
 }
 

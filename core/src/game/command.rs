@@ -146,22 +146,20 @@ impl Command {
                     owner,
                     unit,
                     count,
-                } => {
-                    format!(
-                        "edit add {} {} {count} {}",
-                        sname(*space),
-                        pname(*owner),
-                        uname(*unit)
-                    )
                 }
-                Edit::RemoveUnits {
+                | Edit::RemoveUnits {
                     space,
                     owner,
                     unit,
                     count,
                 } => {
+                    let verb = if matches!(e, Edit::AddUnits { .. }) {
+                        "add"
+                    } else {
+                        "remove"
+                    };
                     format!(
-                        "edit remove {} {} {count} {}",
+                        "edit {verb} {} {} {count} {}",
                         sname(*space),
                         pname(*owner),
                         uname(*unit)

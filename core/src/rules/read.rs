@@ -171,24 +171,8 @@ impl<'n> Fields<'n> {
         self.used = self.table.entries.keys().map(String::as_str).collect();
     }
 
-    /// Report every key nobody read.
-    pub fn finish(self, ctx: &mut Ctx) {
-        let known: Vec<&str> = self.used.clone();
-        for (k, e) in &self.table.entries {
-            if !self.used.contains(&k.as_str()) {
-                let what = self.what(k);
-                let mut p = Problem::new("schema::unknown-field", format!("unknown field `{what}`"))
-                    .at(e.key.label(ctx.sources, "not a field of this table"));
-                if let Some(s) = closest_key(k, known.iter().copied()) {
-                    p = p.help(format!("did you mean `{s}`?"));
-                }
-                ctx.problems.push(p);
-            }
-        }
-    }
-
-    /// Like [`finish`](Self::finish) but suggestions come from the full list of the section's
-    /// fields, not just the ones this table happened to use.
+    /// Report every key nobody read, suggesting the closest of the section's fields (all of
+    /// them, not just the ones this table happened to use).
     pub fn finish_with(self, ctx: &mut Ctx, all_fields: &[&str]) {
         for (k, e) in &self.table.entries {
             if !self.used.contains(&k.as_str()) {
