@@ -3,7 +3,6 @@
 
 pub mod diag;
 pub mod game;
-pub mod import;
 pub mod layers;
 pub mod rules;
 pub mod script;

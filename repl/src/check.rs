@@ -133,8 +133,8 @@ pub fn import_triplea(file: &Path, out: &Path, name: Option<String>) -> ExitCode
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "imported".into())
     });
-    let opts = warroom_core::import::triplea::ImportOptions::new(layer_name);
-    match warroom_core::import::triplea::convert(&xml, &file.display().to_string(), &opts) {
+    let opts = warroom_import::triplea::ImportOptions::new(layer_name);
+    match warroom_import::triplea::convert(&xml, &file.display().to_string(), &opts) {
         Ok(layer) => match layer.write_to(out) {
             Ok(()) => {
                 println!("wrote {} file(s) to {}", layer.files.len(), out.display());

@@ -224,7 +224,7 @@ fn capital_of(rules: &RuleSet, power: PowerId) -> Option<crate::rules::SpaceId> 
 
 fn holds_capital(rules: &RuleSet, state: &State, power: PowerId) -> bool {
     match capital_of(rules, power) {
-        // A power without a capital on the board (China) is never "without its capital".
+        // A power with no capital on the board is never "without its capital".
         None => true,
         Some(c) => state
             .space(c)

@@ -1155,7 +1155,7 @@ mod tests {
     use super::*;
 
     // A made-up two-island map, shared with the CLI test of `warroom import`.
-    const SMALL: &str = include_str!("../../../tests/fixtures/import/test-islands.xml");
+    const SMALL: &str = include_str!("../../tests/fixtures/import/test-islands.xml");
 
     fn parse(layer: &ImportedLayer, file: &str) -> toml::Table {
         toml::from_str(layer.file(file).expect("file present")).expect("valid TOML")

@@ -1,4 +1,0 @@
-//! Converters from other engines’ game files into warroom layers.
-
-mod tomlw;
-pub mod triplea;
