@@ -84,7 +84,7 @@ pub struct ScriptError {
     pub kind: ScriptErrorKind,
     /// The message without the `file:line:` prefix.
     pub message: String,
-    /// The script, relative to the display root (`editions/anniversary/china.lua`).
+    /// The script, relative to the display root (`editions/x/rules.lua`).
     pub file: Option<String>,
     pub line: Option<u32>,
     /// The event being dispatched, if any.
@@ -260,10 +260,10 @@ mod tests {
 
     #[test]
     fn finds_and_strips_a_leading_location() {
-        let known = ["editions/a/china.lua", "scripts/util.lua"];
-        let (f, l, strip) = find_location("editions/a/china.lua:12: boom", known.iter().copied()).unwrap();
-        assert_eq!((f.as_str(), l), ("editions/a/china.lua", 12));
-        assert_eq!(&"editions/a/china.lua:12: boom"[strip..], "boom");
+        let known = ["editions/a/rules.lua", "scripts/util.lua"];
+        let (f, l, strip) = find_location("editions/a/rules.lua:12: boom", known.iter().copied()).unwrap();
+        assert_eq!((f.as_str(), l), ("editions/a/rules.lua", 12));
+        assert_eq!(&"editions/a/rules.lua:12: boom"[strip..], "boom");
         let (f, l, strip) = find_location("boom\n\tscripts/util.lua:3: in f", known.iter().copied()).unwrap();
         assert_eq!((f.as_str(), l, strip), ("scripts/util.lua", 3, 0));
         assert!(find_location("no location", known.iter().copied()).is_none());

@@ -378,7 +378,7 @@ impl ScriptHost {
     }
 
     /// Loads one layer's scripts, in order. Chunks are named after their path relative to
-    /// `display_root` (`editions/anniversary/china.lua`), which is how errors name them.
+    /// `display_root` (`editions/x/rules.lua`), which is how errors name them.
     /// `require` inside them resolves in `layer_dir` and then `shared_scripts_dir` only.
     ///
     /// A host whose load failed should be dropped: handlers registered before the failure stay.
@@ -1148,7 +1148,7 @@ fn parse_options(opts: &mlua::Table, kind: EventKind) -> Result<(String, i64, Fi
         return Err(format!("warroom.on: {first}"));
     }
     let Some(id) = id else {
-        return Err("warroom.on: the options need an `id` (like \"china.flying_tigers\") so later layers can remove or replace the handler".into());
+        return Err("warroom.on: the options need an `id` (like \"house.no_tanks\") so later layers can remove or replace the handler".into());
     };
     Ok((id, priority, filter))
 }
@@ -1256,8 +1256,8 @@ mod tests {
     fn display_names_are_relative_with_slashes() {
         let root = Path::new("/r");
         assert_eq!(
-            display_name(root, Path::new("/r/editions/a/china.lua")),
-            "editions/a/china.lua"
+            display_name(root, Path::new("/r/editions/a/rules.lua")),
+            "editions/a/rules.lua"
         );
     }
 }
