@@ -784,6 +784,27 @@ fn unit_stats_match_the_rulebooks() {
         let b = e.rs.units.iter().find(|u| u.id == "bomber").unwrap();
         assert_eq!((b.bombing_dice, b.bombing_bonus), (dice, bonus), "{name}");
     }
+    // AA fire: Anniversary, one gun per territory rolls one die per attacking plane, uncapped;
+    // 1940 AAA, up to three dice each, one per plane (units.md §2 and §3.1).
+    for (name, max_dice, one_per_space, vs_bombing) in [
+        ("anniversary", None, true, true),
+        ("europe1940", Some(3), false, false),
+    ] {
+        let e = load(name);
+        let aa = e.rs.units.iter().find(|u| u.id == "aa_gun").unwrap();
+        let a = aa.anti_air.as_ref().expect("AA guns fire at aircraft");
+        assert_eq!(
+            (
+                a.hit,
+                a.max_dice,
+                a.dice_per_target,
+                a.one_per_space,
+                a.vs_bombing
+            ),
+            (1, max_dice, 1, one_per_space, vs_bombing),
+            "{name}"
+        );
+    }
     let facility_costs = |name: &'static str| -> BTreeMap<String, Option<u32>> {
         load(name)
             .rs

@@ -461,8 +461,8 @@ fn read_units(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<UnitType> {
         let anti_air = u.table(ctx, "anti_air").map(|mut a| {
             let aa = AntiAir {
                 hit: a.uint(ctx, "hit", 1),
-                shots: a.uint(ctx, "shots", 1),
-                max_shots: a.uint(ctx, "max_shots", 1),
+                max_dice: a.opt_uint(ctx, "max_dice"),
+                dice_per_target: a.uint(ctx, "dice_per_target", 1),
                 targets: {
                     let t: Vec<String> = a.str_list(ctx, "targets").into_iter().map(|(s, _)| s).collect();
                     if t.is_empty() {
@@ -479,8 +479,8 @@ fn read_units(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<UnitType> {
                 ctx,
                 &[
                     "hit",
-                    "shots",
-                    "max_shots",
+                    "max_dice",
+                    "dice_per_target",
                     "targets",
                     "first_round_only",
                     "one_per_space",

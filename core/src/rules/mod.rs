@@ -101,8 +101,11 @@ pub struct Support {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AntiAir {
     pub hit: u32,
-    pub shots: u32,
-    pub max_shots: u32,
+    /// The most dice one gun rolls in a battle (`None`: one per attacking aircraft, no cap).
+    /// Dice rolled = min(guns firing x max_dice, aircraft x dice_per_target).
+    pub max_dice: Option<u32>,
+    /// How many dice each attacking aircraft can draw.
+    pub dice_per_target: u32,
     pub targets: Vec<String>,
     pub first_round_only: bool,
     pub one_per_space: bool,
