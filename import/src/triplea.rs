@@ -922,16 +922,16 @@ impl Model {
                 );
             }
             if u.flag("isAA") || u.flag("isAAforCombatOnly") {
-                let shots = u.int("maxAAattacks").filter(|s| *s > 0).unwrap_or(1);
-                d.kv(
-                    "anti_air",
-                    &V::Inline(vec![
-                        ("hit".into(), V::Int(1)),
-                        ("shots".into(), V::Int(shots)),
-                        ("targets".into(), V::Strs(vec!["air".into()])),
-                        ("first_round_only".into(), V::Bool(true)),
-                    ]),
-                );
+                // TripleA's maxAAattacks is the cap per gun; -1 (or absent) means one die per
+                // attacking aircraft with no cap, which is our default when max_dice is absent.
+                let mut aa = vec![("hit".into(), V::Int(1))];
+                if let Some(cap) = u.int("maxAAattacks").filter(|s| *s > 0) {
+                    aa.push(("max_dice".into(), V::Int(cap)));
+                }
+                aa.push(("dice_per_target".into(), V::Int(1)));
+                aa.push(("targets".into(), V::Strs(vec!["air".into()])));
+                aa.push(("first_round_only".into(), V::Bool(true)));
+                d.kv("anti_air", &V::Inline(aa));
             }
         }
         for u in self.units.iter().filter(|u| u.is_facility()) {
