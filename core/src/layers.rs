@@ -493,7 +493,7 @@ fn read_manifest(ctx: &mut Ctx, node: &Node, dir: &Path, display_dir: String) ->
         }
     };
     let name = f.req_str(ctx, "name");
-    let kind = f.choice(
+    let kind = f.req_choice(
         ctx,
         "kind",
         &[
@@ -503,9 +503,6 @@ fn read_manifest(ctx: &mut Ctx, node: &Node, dir: &Path, display_dir: String) ->
             ("house", LayerKind::House),
         ],
     );
-    if f.table.get("kind").is_none() {
-        f.required(ctx, "kind");
-    }
     let title = f.str(ctx, "title").unwrap_or_default();
     let extends: Vec<(String, Origin)> = f
         .str_list(ctx, "extends")

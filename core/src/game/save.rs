@@ -60,30 +60,31 @@ impl std::fmt::Display for LoadSaveError {
     }
 }
 impl std::error::Error for LoadSaveError {}
+impl LoadSaveError {
+    /// The located problem, for the two kinds that point into the save file.
+    fn problem(&self) -> Option<&Problem> {
+        match self {
+            LoadSaveError::Corrupt(p) | LoadSaveError::Diverged(p) => Some(p),
+            LoadSaveError::Rules(_) => None,
+        }
+    }
+}
+
 impl miette::Diagnostic for LoadSaveError {
     fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
-        match self {
-            LoadSaveError::Corrupt(p) | LoadSaveError::Diverged(p) => p.code(),
-            LoadSaveError::Rules(_) => Some(Box::new("save::rules")),
+        match self.problem() {
+            Some(p) => p.code(),
+            None => Some(Box::new("save::rules")),
         }
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        match self {
-            LoadSaveError::Corrupt(p) | LoadSaveError::Diverged(p) => p.source_code(),
-            LoadSaveError::Rules(_) => None,
-        }
+        self.problem()?.source_code()
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
-        match self {
-            LoadSaveError::Corrupt(p) | LoadSaveError::Diverged(p) => p.labels(),
-            LoadSaveError::Rules(_) => None,
-        }
+        self.problem()?.labels()
     }
     fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
-        match self {
-            LoadSaveError::Corrupt(p) | LoadSaveError::Diverged(p) => miette::Diagnostic::help(p.as_ref()),
-            LoadSaveError::Rules(_) => None,
-        }
+        miette::Diagnostic::help(self.problem()?)
     }
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
         match self {

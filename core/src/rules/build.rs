@@ -386,7 +386,7 @@ fn read_phases(ctx: &mut Ctx, phases: Option<&Entry>, turn: Option<&Entry>) -> (
                     continue;
                 };
                 let title = pf.str(ctx, "title").unwrap_or_else(|| id.clone());
-                let kind = pf.choice(
+                let kind = pf.req_choice(
                     ctx,
                     "kind",
                     &[
@@ -400,9 +400,6 @@ fn read_phases(ctx: &mut Ctx, phases: Option<&Entry>, turn: Option<&Entry>) -> (
                         ("script", PhaseKind::Script),
                     ],
                 );
-                if pf.table.get("kind").is_none() {
-                    pf.required(ctx, "kind");
-                }
                 let skipped = pf.bool(ctx, "skipped_without_capital", false);
                 pf.finish_with(ctx, &["title", "kind", "skipped_without_capital"]);
                 out.push(Phase {
@@ -445,14 +442,11 @@ fn read_units(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<UnitType> {
         u.get("inherits");
         u.get("blitz_with"); // resolved after all types are read
         let name = u.req_str(ctx, "name").unwrap_or_else(|| id.clone());
-        let domain = u.choice(
+        let domain = u.req_choice(
             ctx,
             "domain",
             &[("land", Domain::Land), ("sea", Domain::Sea), ("air", Domain::Air)],
         );
-        if u.table.get("domain").is_none() {
-            u.required(ctx, "domain");
-        }
         let domain = domain.unwrap_or(Domain::Land);
         let support = match u.get("support") {
             Some(n) => read_support(ctx, n, &path),

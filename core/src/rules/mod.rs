@@ -362,38 +362,28 @@ impl std::fmt::Debug for RuleSet {
 
 impl RuleSet {
     pub fn power(&self, name: &str) -> Option<PowerId> {
-        let key = name.trim().to_lowercase();
-        self.powers
-            .iter()
-            .position(|p| {
-                p.name.to_lowercase() == key
-                    || p.abbrev.as_deref().map(str::to_lowercase) == Some(key.clone())
-            })
-            .map(|i| PowerId(i as u8))
+        find_named(name, &self.powers, |p| {
+            std::iter::once(p.name.as_str()).chain(p.abbrev.as_deref())
+        })
+        .map(|i| PowerId(i as u8))
     }
 
     pub fn unit_type(&self, name: &str) -> Option<UnitTypeId> {
-        let key = name.trim().to_lowercase();
-        self.units
-            .iter()
-            .position(|u| {
-                u.id == key
-                    || u.name.to_lowercase() == key
-                    || u.abbrevs.iter().any(|a| a.to_lowercase() == key)
-            })
-            .map(|i| UnitTypeId(i as u16))
+        find_named(name, &self.units, |u| {
+            [u.id.as_str(), u.name.as_str()]
+                .into_iter()
+                .chain(u.abbrevs.iter().map(String::as_str))
+        })
+        .map(|i| UnitTypeId(i as u16))
     }
 
     pub fn facility_type(&self, name: &str) -> Option<FacilityTypeId> {
-        let key = name.trim().to_lowercase();
-        self.facilities
-            .iter()
-            .position(|f| {
-                f.id == key
-                    || f.name.to_lowercase() == key
-                    || f.abbrevs.iter().any(|a| a.to_lowercase() == key)
-            })
-            .map(|i| FacilityTypeId(i as u16))
+        find_named(name, &self.facilities, |f| {
+            [f.id.as_str(), f.name.as_str()]
+                .into_iter()
+                .chain(f.abbrevs.iter().map(String::as_str))
+        })
+        .map(|i| FacilityTypeId(i as u16))
     }
 
     pub fn scenario(&self, id: &str) -> Option<&Scenario> {
@@ -447,6 +437,19 @@ impl RuleSet {
             origin.layer
         )
     }
+}
+
+/// Index of the first item one of whose names equals `name`, ignoring case and surrounding
+/// space (how the REPL and commands name things).
+fn find_named<'a, T, I: Iterator<Item = &'a str>>(
+    name: &str,
+    items: &'a [T],
+    names: impl Fn(&'a T) -> I,
+) -> Option<usize> {
+    let key = name.trim();
+    items
+        .iter()
+        .position(|item| names(item).any(|n| n.eq_ignore_ascii_case(key)))
 }
 
 /// Merge, check and freeze. Every problem is returned at once.

@@ -171,6 +171,15 @@ impl<'n> Fields<'n> {
         self.used = self.table.entries.keys().map(String::as_str).collect();
     }
 
+    /// Like [`choice`](Self::choice), and a located problem when the field is absent.
+    pub fn req_choice<T: Copy>(&mut self, ctx: &mut Ctx, key: &'n str, options: &[(&str, T)]) -> Option<T> {
+        if self.table.get(key).is_none() {
+            self.required(ctx, key);
+            return None;
+        }
+        self.choice(ctx, key, options)
+    }
+
     /// Report every key nobody read, suggesting the closest of the section's fields (all of
     /// them, not just the ones this table happened to use).
     pub fn finish_with(self, ctx: &mut Ctx, all_fields: &[&str]) {
