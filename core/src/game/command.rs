@@ -11,8 +11,43 @@ pub enum Command {
     Buy { piece: Piece, count: u32 },
     /// Finish the current phase (the turn moves on to the next phase, power or round).
     EndPhase,
+    /// Move units of the current power along a path (combat or noncombat move), including
+    /// loading onto and offloading from transports.
+    Move(Move),
+    /// Mobilize purchased units (or facilities) in a space.
+    Place {
+        piece: Piece,
+        count: u32,
+        space: SpaceId,
+    },
+    /// Take back the last command of the current phase.
+    Undo,
     /// A correction outside the rules, logged like any other command (table companion use).
     Edit(Edit),
+}
+
+/// Which units a move takes: `count` units of a type, or one unit by its id (`#12`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pick {
+    Kind {
+        kind: UnitTypeId,
+        count: u32,
+    },
+    /// Every unit of the type that can still make this move.
+    All(UnitTypeId),
+    Id(u32),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Move {
+    pub units: Vec<Pick>,
+    pub from: SpaceId,
+    pub to: SpaceId,
+    /// The spaces passed through, in order; empty: the engine chooses the path.
+    pub via: Vec<SpaceId>,
+    /// Combat move into a sea zone holding only enemy submarines and transports: pass them by
+    /// instead of attacking them (an amphibious assault that ignores them).
+    pub ignore: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,6 +151,16 @@ impl Command {
                 Ok(Command::Buy { piece, count })
             }
             "end" | "done" | "end-phase" => Ok(Command::EndPhase),
+            "move" | "mv" => parse_move(rules, rest).map(Command::Move),
+            "place" | "mobilize" => parse_place(rules, rest),
+            "undo" => {
+                if !rest.is_empty() {
+                    return Err(
+                        "`undo` takes no arguments; it takes back the last command of this phase".into(),
+                    );
+                }
+                Ok(Command::Undo)
+            }
             "edit" => parse_edit(rules, rest).map(Command::Edit),
             other => Err(format!("unknown command `{other}`; try `help`")),
         }
@@ -126,14 +171,37 @@ impl Command {
         let sname = |s: SpaceId| quote(&rules.board.space(s).name);
         let uname = |u: UnitTypeId| rules.unit(u).id.clone();
         match self {
-            Command::Buy { piece, count } => {
-                let id = match piece {
-                    Piece::Unit(u) => rules.unit(*u).id.clone(),
-                    Piece::Facility(f) => rules.facilities[f.index()].id.clone(),
-                };
-                format!("buy {count} {id}")
-            }
+            Command::Buy { piece, count } => format!("buy {count} {}", piece_id(rules, *piece)),
             Command::EndPhase => "end phase".into(),
+            Command::Undo => "undo".into(),
+            Command::Place { piece, count, space } => {
+                format!("place {count} {} in {}", piece_id(rules, *piece), sname(*space))
+            }
+            Command::Move(m) => {
+                let units: Vec<String> = m
+                    .units
+                    .iter()
+                    .map(|p| match p {
+                        Pick::Kind { kind, count } => format!("{count} {}", uname(*kind)),
+                        Pick::All(kind) => format!("all {}", uname(*kind)),
+                        Pick::Id(id) => format!("#{id}"),
+                    })
+                    .collect();
+                let mut t = format!(
+                    "move {} from {} to {}",
+                    units.join(", "),
+                    sname(m.from),
+                    sname(m.to)
+                );
+                if !m.via.is_empty() {
+                    let via: Vec<String> = m.via.iter().map(|s| sname(*s)).collect();
+                    t.push_str(&format!(" via {}", via.join(", ")));
+                }
+                if m.ignore {
+                    t.push_str(" ignoring");
+                }
+                t
+            }
             Command::Edit(e) => match e {
                 Edit::Treasury { power, ipcs } => format!("edit treasury {} {ipcs}", pname(*power)),
                 Edit::Control { space, power } => format!(
@@ -171,6 +239,146 @@ impl Command {
             },
         }
     }
+}
+
+fn piece_id(rules: &RuleSet, piece: Piece) -> String {
+    match piece {
+        Piece::Unit(u) => rules.unit(u).id.clone(),
+        Piece::Facility(f) => rules.facilities[f.index()].id.clone(),
+    }
+}
+
+/// Split words at the first keyword (case-insensitive) in `keys`: (before, keyword, after).
+fn split_at_keyword<'a>(words: &'a [String], keys: &[&str]) -> Option<(&'a [String], String, &'a [String])> {
+    let i = words
+        .iter()
+        .position(|w| keys.iter().any(|k| w.eq_ignore_ascii_case(k)))?;
+    Some((&words[..i], words[i].to_lowercase(), &words[i + 1..]))
+}
+
+fn find_space(rules: &RuleSet, words: &[String]) -> Result<SpaceId, String> {
+    let name = words.join(" ");
+    let name = name.trim_matches(',').trim();
+    if name.is_empty() {
+        return Err("missing space name".into());
+    }
+    rules.board.find(name).ok_or_else(|| {
+        let hint = crate::tree::closest_key(name, rules.board.spaces.iter().map(|s| s.name.as_str()))
+            .map(|s| format!("; did you mean `{s}`?"))
+            .unwrap_or_default();
+        format!("no space `{name}`{hint}")
+    })
+}
+
+/// `2 infantry, tank, all fighters, #12` — counts default to one; commas are optional between
+/// picks that start with a number.
+fn parse_picks(rules: &RuleSet, words: &[String]) -> Result<Vec<Pick>, String> {
+    let text = words.join(" ");
+    let mut picks = Vec::new();
+    for part in text.split(',') {
+        let mut cur: Vec<&str> = Vec::new();
+        let mut parts: Vec<Vec<&str>> = Vec::new();
+        for w in part.split_whitespace() {
+            let starts_new = w.parse::<u32>().is_ok() || w.eq_ignore_ascii_case("all") || w.starts_with('#');
+            if starts_new && !cur.is_empty() {
+                parts.push(std::mem::take(&mut cur));
+            }
+            cur.push(w);
+        }
+        if !cur.is_empty() {
+            parts.push(cur);
+        }
+        for p in parts {
+            let first = p[0];
+            if let Some(id) = first.strip_prefix('#') {
+                let id = id
+                    .parse::<u32>()
+                    .map_err(|_| format!("`{first}` is not a unit number"))?;
+                if p.len() > 1 {
+                    return Err(format!("`{}`: a unit number stands alone", p.join(" ")));
+                }
+                picks.push(Pick::Id(id));
+                continue;
+            }
+            let (all, count, name) = if first.eq_ignore_ascii_case("all") {
+                (true, 0, p[1..].join(" "))
+            } else if let Ok(n) = first.parse::<u32>() {
+                (false, n, p[1..].join(" "))
+            } else {
+                (false, 1, p.join(" "))
+            };
+            if name.is_empty() {
+                return Err(format!("`{}`: which unit?", p.join(" ")));
+            }
+            let Piece::Unit(kind) = find_piece(rules, &name)? else {
+                return Err(format!("`{name}` is a facility; facilities do not move"));
+            };
+            if all {
+                picks.push(Pick::All(kind));
+            } else if count == 0 {
+                return Err("move at least one unit".into());
+            } else {
+                picks.push(Pick::Kind { kind, count });
+            }
+        }
+    }
+    if picks.is_empty() {
+        return Err("move what? e.g. `move 2 infantry, tank from Germany to Poland`".into());
+    }
+    Ok(picks)
+}
+
+const MOVE_USAGE: &str = "usage: move UNITS from SPACE to SPACE [via SPACE, SPACE] [ignoring]";
+
+fn parse_move(rules: &RuleSet, words: &[String]) -> Result<Move, String> {
+    let (units, _, rest) = split_at_keyword(words, &["from"]).ok_or(MOVE_USAGE)?;
+    let (from, _, rest) = split_at_keyword(rest, &["to"]).ok_or(MOVE_USAGE)?;
+    let (mut to_words, mut via_words, mut ignore) = (rest.to_vec(), Vec::new(), false);
+    if to_words
+        .last()
+        .is_some_and(|w| w.eq_ignore_ascii_case("ignoring"))
+    {
+        ignore = true;
+        to_words.pop();
+    }
+    if let Some((to, _, via)) = split_at_keyword(&to_words, &["via"]) {
+        via_words = via.to_vec();
+        to_words = to.to_vec();
+    }
+    let mut via = Vec::new();
+    if !via_words.is_empty() {
+        for part in via_words.join(" ").split(',') {
+            let ws: Vec<String> = part.split_whitespace().map(str::to_string).collect();
+            via.push(find_space(rules, &ws)?);
+        }
+    }
+    Ok(Move {
+        units: parse_picks(rules, units)?,
+        from: find_space(rules, from)?,
+        to: find_space(rules, &to_words)?,
+        via,
+        ignore,
+    })
+}
+
+fn parse_place(rules: &RuleSet, words: &[String]) -> Result<Command, String> {
+    const USAGE: &str = "usage: place [COUNT] UNIT in SPACE";
+    let (what, _, space) = split_at_keyword(words, &["in", "at"]).ok_or(USAGE)?;
+    let (count, what) = match what.first().and_then(|w| w.parse::<u32>().ok()) {
+        Some(n) => (n, &what[1..]),
+        None => (1, what),
+    };
+    if what.is_empty() {
+        return Err(USAGE.into());
+    }
+    if count == 0 {
+        return Err("place at least one".into());
+    }
+    Ok(Command::Place {
+        piece: find_piece(rules, &what.join(" "))?,
+        count,
+        space: find_space(rules, space)?,
+    })
 }
 
 fn find_piece(rules: &RuleSet, name: &str) -> Result<Piece, String> {

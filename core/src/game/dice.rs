@@ -6,7 +6,7 @@
 
 use rand::RngCore;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Dice {
     s: [u64; 4],
     /// How many dice were rolled so far (for logs and scenario assertions).

@@ -91,7 +91,7 @@ impl Hooks {
                 let new = &rules.phases[rules.turn[next.phase].index()];
                 events.push(phase_event(EventKind::PhaseBegin, next.round, &np, new));
             }
-            Command::Edit(_) => {}
+            Command::Edit(_) | Command::Move(_) | Command::Place { .. } | Command::Undo => {}
         }
         let view = View {
             rules,
@@ -151,6 +151,11 @@ impl Hooks {
             .with("scenario", scenario)
             .with("round", i64::from(state.round));
         self.host.dispatch(&ev, &view).map(|_| ())
+    }
+
+    /// Put the scripts' saved data back as it was (undo).
+    pub fn restore_store(&mut self, store: &Value) -> Result<(), ScriptError> {
+        self.host.restore_store(store)
     }
 
     /// The scripts' saved data, so the game hash notices a script's state diverging.

@@ -5,8 +5,11 @@
 //! a rejected command leaves no trace but its message.
 
 pub mod command;
+pub mod control;
 pub mod dice;
 mod hooks;
+pub mod mobilize;
+pub mod movement;
 pub mod save;
 pub mod state;
 
@@ -84,6 +87,14 @@ pub struct Game {
     history: Vec<Record>,
     log: Vec<LogEntry>,
     scripts: Option<hooks::Hooks>,
+    /// What the game looked like before each command of the current phase, for `undo`.
+    undo: Vec<Snapshot>,
+}
+
+struct Snapshot {
+    state: State,
+    store: Option<crate::script::Value>,
+    text: String,
 }
 
 impl Game {
@@ -127,6 +138,7 @@ impl Game {
             history: Vec::new(),
             log: Vec::new(),
             scripts,
+            undo: Vec::new(),
         })
     }
 
@@ -174,7 +186,12 @@ impl Game {
 
     /// Income the power would collect now: its territories' values, nothing without its capital.
     pub fn income(&self, power: PowerId) -> i64 {
-        income_of(&self.rules, &self.state, power)
+        control::income(&self.rules, &self.state, power)
+    }
+
+    /// Texts of the commands `undo` can take back, oldest first.
+    pub fn undoable(&self) -> Vec<&str> {
+        self.undo.iter().map(|s| s.text.as_str()).collect()
     }
 
     /// Parse and apply one command line.
@@ -185,10 +202,18 @@ impl Game {
 
     /// Apply a command as a transaction; on success returns the log lines it produced.
     pub fn apply(&mut self, cmd: &Command) -> Result<Vec<String>, Rejection> {
+        if *cmd == Command::Undo {
+            return self.undo_last();
+        }
         let mut next = self.state.clone();
         let mut out = Vec::new();
         let power = self.current_power();
         run(&self.rules, &self.origin.scenario, &mut next, cmd, &mut out)?;
+        let snapshot = Snapshot {
+            state: self.state.clone(),
+            store: self.scripts.as_ref().map(hooks::Hooks::store),
+            text: cmd.to_text(&self.rules),
+        };
         if let Some(hooks) = &mut self.scripts {
             let logged = hooks.after_run(&self.rules, &self.origin.scenario, cmd, &self.state, &next)?;
             out.extend(logged);
@@ -203,6 +228,16 @@ impl Game {
             });
         }
         self.state = next;
+        if *cmd == Command::EndPhase {
+            self.undo.clear();
+        } else {
+            self.undo.push(snapshot);
+        }
+        self.record(cmd);
+        Ok(out)
+    }
+
+    fn record(&mut self, cmd: &Command) {
         self.history.push(Record {
             text: cmd.to_text(&self.rules),
             hash: 0,
@@ -211,40 +246,33 @@ impl Game {
         if let Some(r) = self.history.last_mut() {
             r.hash = h;
         }
-        Ok(out)
     }
-}
 
-fn capital_of(rules: &RuleSet, power: PowerId) -> Option<crate::rules::SpaceId> {
-    rules.board.ids().find(|id| {
-        let s = rules.board.space(*id);
-        s.capital && s.owner == Some(power)
-    })
-}
-
-fn holds_capital(rules: &RuleSet, state: &State, power: PowerId) -> bool {
-    match capital_of(rules, power) {
-        // A power with no capital on the board is never "without its capital".
-        None => true,
-        Some(c) => state
-            .space(c)
-            .controller
-            .is_some_and(|p| rules.power_info(p).side == rules.power_info(power).side),
-    }
-}
-
-fn income_of(rules: &RuleSet, state: &State, power: PowerId) -> i64 {
-    if let Some(c) = capital_of(rules, power) {
-        if state.space(c).controller != Some(power) {
-            return 0;
+    fn undo_last(&mut self) -> Result<Vec<String>, Rejection> {
+        let Some(snap) = self.undo.pop() else {
+            return Err(Rejection::new(
+                "nothing to undo in this phase (a finished phase cannot be taken back)",
+            ));
+        };
+        if let (Some(h), Some(store)) = (&mut self.scripts, &snap.store) {
+            if let Err(e) = h.restore_store(store) {
+                self.undo.push(snap);
+                return Err(Rejection::new(format!(
+                    "a rule script's store could not be restored: {e}"
+                )));
+            }
         }
+        self.state = snap.state;
+        let text = format!("undo: {}", snap.text);
+        self.log.push(LogEntry {
+            round: self.state.round,
+            power: self.current_power(),
+            phase: self.current_phase().id.clone(),
+            text: text.clone(),
+        });
+        self.record(&Command::Undo);
+        Ok(vec![text])
     }
-    rules
-        .board
-        .ids()
-        .filter(|id| state.space(*id).controller == Some(power))
-        .map(|id| i64::from(rules.board.space(id).ipc))
-        .sum()
 }
 
 fn piece_cost(rules: &RuleSet, piece: Piece) -> Option<u32> {
@@ -293,8 +321,19 @@ fn run(
                 piece_name(rules, *piece)
             ));
         }
-        Command::EndPhase => end_phase(rules, sc, s, out),
+        Command::EndPhase => end_phase(rules, sc, s, out)?,
         Command::Edit(e) => edit(rules, s, e, out)?,
+        Command::Move(m) => movement::run(rules, s, power, phase.kind, m, out)?,
+        Command::Place { piece, count, space } => {
+            if phase.kind != PhaseKind::Mobilize {
+                return Err(Rejection::new(format!(
+                    "units are placed in the mobilize phase; it is {} now",
+                    phase.title
+                )));
+            }
+            mobilize::place(rules, s, power, *piece, *count, *space, out)?
+        }
+        Command::Undo => unreachable!("undo is handled by Game::apply"),
     }
     Ok(())
 }
@@ -306,19 +345,28 @@ fn piece_name(rules: &RuleSet, piece: Piece) -> String {
     }
 }
 
-fn end_phase(rules: &RuleSet, sc: &crate::rules::Scenario, s: &mut State, out: &mut Vec<String>) {
+fn end_phase(
+    rules: &RuleSet,
+    sc: &crate::rules::Scenario,
+    s: &mut State,
+    out: &mut Vec<String>,
+) -> Result<(), Rejection> {
     let power = sc.turn_order[s.turn];
     let phase = &rules.phases[rules.turn[s.phase].index()];
-    // Income must be collected if it can be: ending that phase collects it.
-    if phase.kind == PhaseKind::CollectIncome {
-        let income = income_of(rules, s, power);
-        s.treasuries[power.index()] += income;
-        out.push(format!("{} collects {income} IPCs", rules.power_info(power).name));
+    match phase.kind {
+        PhaseKind::CombatMove => movement::end_combat_move(rules, s, power)?,
+        PhaseKind::ConductCombat => control::conclude_battles(rules, s, power, out)?,
+        PhaseKind::NoncombatMove => movement::land_air_units(rules, s, power, false, out),
+        PhaseKind::Mobilize => mobilize::end_mobilize(rules, s, power, out),
+        // Income must be collected if it can be: ending that phase collects it.
+        PhaseKind::CollectIncome => control::collect_income(rules, s, power, out),
+        PhaseKind::Research | PhaseKind::Purchase | PhaseKind::Script => {}
     }
     loop {
         s.phase += 1;
         if s.phase >= rules.turn.len() {
             end_turn(rules, sc, s, power, out);
+            control::check_victory(rules, sc, s, power, out);
             s.phase = 0;
             s.turn += 1;
             if s.turn >= sc.turn_order.len() {
@@ -326,16 +374,11 @@ fn end_phase(rules: &RuleSet, sc: &crate::rules::Scenario, s: &mut State, out: &
                 s.round += 1;
                 out.push(format!("round {} begins", s.round));
             }
-            let next = sc.turn_order[s.turn];
-            for sp in &mut s.spaces {
-                for u in sp.units.iter_mut().filter(|u| u.owner == next) {
-                    u.moved = 0;
-                }
-            }
+            begin_turn(s, sc.turn_order[s.turn]);
         }
         let p = sc.turn_order[s.turn];
         let ph = &rules.phases[rules.turn[s.phase].index()];
-        if ph.skipped_without_capital && !holds_capital(rules, s, p) {
+        if ph.skipped_without_capital && !control::holds_capital(rules, s, p) {
             out.push(format!(
                 "{} skips {} (capital held by the enemy)",
                 rules.power_info(p).name,
@@ -346,6 +389,19 @@ fn end_phase(rules: &RuleSet, sc: &crate::rules::Scenario, s: &mut State, out: &
         out.push(format!("{}: {}", rules.power_info(p).name, ph.title));
         break;
     }
+    Ok(())
+}
+
+/// A power's turn begins: its units' marks and movement are cleared and the turn remembers who
+/// held what ("friendly at the start of the turn").
+fn begin_turn(s: &mut State, power: PowerId) {
+    for sp in &mut s.spaces {
+        for u in sp.units.iter_mut().filter(|u| u.owner == power) {
+            u.moved = 0;
+            u.marks = state::Marks::default();
+        }
+    }
+    s.this_turn = state::TurnState::begin(&s.spaces);
 }
 
 fn end_turn(
@@ -404,13 +460,7 @@ fn edit(rules: &RuleSet, s: &mut State, e: &Edit, out: &mut Vec<String>) -> Resu
             for _ in 0..*count {
                 let id = s.next_unit_id;
                 s.next_unit_id += 1;
-                s.spaces[space.index()].units.push(Unit {
-                    id,
-                    kind: *unit,
-                    owner: *owner,
-                    damage: 0,
-                    moved: 0,
-                });
+                s.spaces[space.index()].units.push(Unit::new(id, *unit, *owner));
             }
             out.push(format!(
                 "edit: {count} {} of {} added to {}",

@@ -3,7 +3,7 @@
 use super::dice::Dice;
 use crate::rules::{FacilityTypeId, Piece, PowerId, RuleSet, Scenario, SpaceId, UnitTypeId};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Unit {
     /// Stable within a game, so logs and commands can name one unit.
     pub id: u32,
@@ -11,17 +11,106 @@ pub struct Unit {
     pub owner: PowerId,
     /// Hits taken (two-hit battleships).
     pub damage: u32,
-    /// Movement points used this turn.
+    /// Movement points used this turn (air units spend them across both move phases).
     pub moved: u32,
+    /// The transport or carrier (a unit id in the same space) this unit rides as cargo.
+    pub aboard: Option<u32>,
+    /// What this unit did this turn; cleared when its owner's turn begins.
+    pub marks: Marks,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+impl Unit {
+    pub fn new(id: u32, kind: UnitTypeId, owner: PowerId) -> Unit {
+        Unit {
+            id,
+            kind,
+            owner,
+            damage: 0,
+            moved: 0,
+            aboard: None,
+            marks: Marks::default(),
+        }
+    }
+}
+
+/// What a unit did during its owner's turn: the facts later movement rules depend on.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Marks {
+    /// Moved in the combat move phase (land and sea units then sit out noncombat move).
+    pub combat_moved: bool,
+    /// Took part in a battle this turn.
+    pub fought: bool,
+    /// Transport: took cargo aboard this turn. Land unit: boarded this turn.
+    pub loaded: bool,
+    /// Transport: the territory it offloaded into this turn (one per turn). Land unit: the
+    /// territory it came ashore in (it moves no further).
+    pub unloaded: Option<SpaceId>,
+    /// Cargo: the hostile territory it will assault once the sea zone is cleared (amphibious
+    /// assault announced in combat move from a sea zone with enemy warships).
+    pub assault: Option<SpaceId>,
+    /// Captured with its territory this turn (it may not move in noncombat move).
+    pub captured: bool,
+    /// Left a sea zone holding enemy warships in combat move (it may end in a friendly zone).
+    pub escaped: bool,
+}
+
+/// A battle announced in combat move, to be fought in conduct combat.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Battle {
+    pub space: SpaceId,
+    /// Spaces the attacking land and sea units entered it from (retreat goes to one of these).
+    pub entered_from: Vec<SpaceId>,
+    /// Sea zones land units are offloaded from (an amphibious assault).
+    pub amphibious_from: Vec<SpaceId>,
+}
+
+/// Facts about the turn in progress that rules refer back to ("friendly at the start of the
+/// turn", "controlled since the start of the turn", "announced in combat move").
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TurnState {
+    /// Who controlled each space when the turn began.
+    pub start_control: Vec<Option<PowerId>>,
+    /// Battles announced in combat move, in the order they were first entered.
+    pub battles: Vec<Battle>,
+    /// Territories that changed hands this turn, in order.
+    pub captured: Vec<SpaceId>,
+    /// Sea zones where a carrier bought this turn must be mobilized, because a fighter counted
+    /// on it to land (combat move's landing demonstration).
+    pub carrier_promises: Vec<SpaceId>,
+}
+
+impl TurnState {
+    pub fn begin(spaces: &[SpaceState]) -> TurnState {
+        TurnState {
+            start_control: spaces.iter().map(|s| s.controller).collect(),
+            ..TurnState::default()
+        }
+    }
+
+    pub fn battle(&self, space: SpaceId) -> Option<&Battle> {
+        self.battles.iter().find(|b| b.space == space)
+    }
+
+    pub fn battle_mut(&mut self, space: SpaceId) -> &mut Battle {
+        if let Some(i) = self.battles.iter().position(|b| b.space == space) {
+            return &mut self.battles[i];
+        }
+        self.battles.push(Battle {
+            space,
+            entered_from: Vec::new(),
+            amphibious_from: Vec::new(),
+        });
+        self.battles.last_mut().expect("just pushed")
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Facility {
     pub kind: FacilityTypeId,
     pub damage: u32,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SpaceState {
     /// Who controls the territory now (`None` for sea zones and neutrals).
     pub controller: Option<PowerId>,
@@ -29,7 +118,7 @@ pub struct SpaceState {
     pub facilities: Vec<Facility>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Relation {
     Allied,
     War,
@@ -47,7 +136,7 @@ impl Relation {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub round: u32,
     /// Index into the scenario's turn order.
@@ -64,6 +153,8 @@ pub struct State {
     pub next_unit_id: u32,
     pub dice: Dice,
     pub winner: Option<String>,
+    /// The turn in progress.
+    pub this_turn: TurnState,
 }
 
 impl State {
@@ -87,13 +178,9 @@ impl State {
             match p.piece {
                 Piece::Unit(kind) => {
                     for _ in 0..p.count {
-                        spaces[p.space.index()].units.push(Unit {
-                            id: next_unit_id,
-                            kind,
-                            owner: p.owner,
-                            damage: 0,
-                            moved: 0,
-                        });
+                        spaces[p.space.index()]
+                            .units
+                            .push(Unit::new(next_unit_id, kind, p.owner));
                         next_unit_id += 1;
                     }
                 }
@@ -132,7 +219,9 @@ impl State {
                     .collect()
             })
             .collect();
+        let this_turn = TurnState::begin(&spaces);
         State {
+            this_turn,
             round: 1,
             turn: 0,
             phase: 0,
@@ -151,67 +240,14 @@ impl State {
         &self.spaces[id.index()]
     }
 
-    /// A stable 64-bit hash of the whole state (FNV-1a over a canonical encoding).
+    /// A stable 64-bit hash of the whole state: FNV-1a over the derived `Hash` encoding, with
+    /// integers fed little-endian so the value is the same on every machine.
     ///
-    /// Architecture invariant: the encoding lists every field of `State` explicitly; a field
-    /// added to `State` must be added here, or saves would not notice it diverging.
+    /// Architecture invariant: every field of `State` takes part (the `Hash` derive sees them
+    /// all), so a save notices any divergence.
     pub fn hash(&self) -> u64 {
         let mut h = Fnv::new();
-        h.u64(u64::from(self.round));
-        h.u64(self.turn as u64);
-        h.u64(self.phase as u64);
-        h.u64(self.spaces.len() as u64);
-        for s in &self.spaces {
-            h.u64(s.controller.map_or(u64::MAX, |p| p.0 as u64));
-            h.u64(s.units.len() as u64);
-            for u in &s.units {
-                h.u64(u64::from(u.id));
-                h.u64(u.kind.0 as u64);
-                h.u64(u.owner.0 as u64);
-                h.u64(u64::from(u.damage));
-                h.u64(u64::from(u.moved));
-            }
-            h.u64(s.facilities.len() as u64);
-            for f in &s.facilities {
-                h.u64(f.kind.0 as u64);
-                h.u64(u64::from(f.damage));
-            }
-        }
-        for t in &self.treasuries {
-            h.u64(*t as u64);
-        }
-        for techs in &self.techs {
-            h.u64(techs.len() as u64);
-            for t in techs {
-                h.bytes(t.as_bytes());
-            }
-        }
-        for row in &self.relations {
-            for r in row {
-                h.u64(*r as u64);
-            }
-        }
-        for p in &self.purchased {
-            h.u64(p.len() as u64);
-            for (piece, n) in p {
-                let (tag, id) = match piece {
-                    Piece::Unit(u) => (0, u.0),
-                    Piece::Facility(f) => (1, f.0),
-                };
-                h.u64(tag);
-                h.u64(id as u64);
-                h.u64(u64::from(*n));
-            }
-        }
-        h.u64(u64::from(self.next_unit_id));
-        for w in self.dice.state() {
-            h.u64(w);
-        }
-        h.u64(self.dice.rolled);
-        match &self.winner {
-            Some(w) => h.bytes(w.as_bytes()),
-            None => h.u64(0),
-        }
+        std::hash::Hash::hash(self, &mut h);
         h.0
     }
 }
@@ -222,17 +258,36 @@ impl Fnv {
     fn new() -> Self {
         Fnv(0xcbf2_9ce4_8422_2325)
     }
-    fn bytes(&mut self, b: &[u8]) {
-        self.u64(b.len() as u64);
-        for byte in b {
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
             self.0 ^= u64::from(*byte);
             self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
         }
     }
-    fn u64(&mut self, v: u64) {
-        for byte in v.to_le_bytes() {
-            self.0 ^= u64::from(byte);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
+    // Fixed-width little-endian for every integer, so 32- and 64-bit, big- and little-endian
+    // machines agree.
+    fn write_u16(&mut self, v: u16) {
+        self.write(&v.to_le_bytes());
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.write(&v.to_le_bytes());
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.write(&v.to_le_bytes());
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write(&(v as u64).to_le_bytes());
+    }
+    fn write_i64(&mut self, v: i64) {
+        self.write(&v.to_le_bytes());
+    }
+    fn write_isize(&mut self, v: isize) {
+        self.write(&(v as i64).to_le_bytes());
     }
 }

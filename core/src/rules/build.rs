@@ -46,6 +46,7 @@ const UNIT_FIELDS: &[&str] = &[
     "cannot_target",
     "evades_unless",
     "blocks_movement",
+    "stealth_move",
     "defenseless",
     "casualty_last",
     "bombard",
@@ -528,6 +529,7 @@ fn read_units(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<UnitType> {
                 .collect(),
             evades_unless: u.str(ctx, "evades_unless"),
             blocks_movement: u.bool(ctx, "blocks_movement", true),
+            stealth_move: u.bool(ctx, "stealth_move", false),
             defenseless: u.bool(ctx, "defenseless", false),
             casualty_last: u.bool(ctx, "casualty_last", false),
             bombard: u.uint(ctx, "bombard", 0),
@@ -1097,6 +1099,7 @@ fn read_switches(ctx: &mut Ctx, e: Option<&Entry>) -> Switches {
     ) {
         s.unplaceable_units = u;
     }
-    f.finish_with(ctx, &["unplaceable_units"]);
+    s.blitz_blocked_by_facilities = f.bool(ctx, "blitz_blocked_by_facilities", true);
+    f.finish_with(ctx, &["unplaceable_units", "blitz_blocked_by_facilities"]);
     s
 }

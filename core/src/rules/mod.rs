@@ -140,6 +140,9 @@ pub struct UnitType {
     pub cannot_target: Vec<String>,
     pub evades_unless: Option<String>,
     pub blocks_movement: bool,
+    /// May move through hostile sea zones; stops on entering one holding an enemy unit with a
+    /// tag in `negated_by` (submarines and destroyers).
+    pub stealth_move: bool,
     pub defenseless: bool,
     pub casualty_last: bool,
     pub bombard: u32,
@@ -277,7 +280,7 @@ impl Board {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Piece {
     Unit(UnitTypeId),
     Facility(FacilityTypeId),
@@ -311,12 +314,15 @@ pub enum Unplaceable {
 #[derive(Clone, Debug)]
 pub struct Switches {
     pub unplaceable_units: Unplaceable,
+    /// A blitz stops in a territory holding an enemy facility (an industrial complex).
+    pub blitz_blocked_by_facilities: bool,
 }
 
 impl Default for Switches {
     fn default() -> Self {
         Switches {
             unplaceable_units: Unplaceable::Refund,
+            blitz_blocked_by_facilities: true,
         }
     }
 }

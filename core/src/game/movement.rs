@@ -1,0 +1,1406 @@
+//! Combat and noncombat movement: paths, who may pass where, transports and carriers, and the
+//! landing of air units.
+//!
+//! Every rule here is generic: it reads unit abilities (`blitz`, `stealth_move`,
+//! `transport_cost`, `carrier_capacity`, ...), the board (neutrals, canals) and the turn's
+//! record of who held what at its start. A refusal names the rule it applies (the `RULE_*`
+//! constants, listed in docs/editions.md §Movement rules).
+
+use super::command::{Move, Pick};
+use super::control;
+use super::state::{Relation, State, Unit};
+use super::Rejection;
+use crate::rules::{Domain, PhaseKind, PowerId, RuleSet, SpaceId, UnitType};
+use std::collections::VecDeque;
+
+pub const RULE_PHASE: &str = "move-phases";
+pub const RULE_RANGE: &str = "movement-range";
+pub const RULE_NEUTRAL: &str = "neutral-impassable";
+pub const RULE_CANAL: &str = "canals-and-straits";
+pub const RULE_STOP_HOSTILE: &str = "stop-on-entering-hostile";
+pub const RULE_BLITZ: &str = "blitz";
+pub const RULE_CM_END: &str = "combat-move-ends-hostile";
+pub const RULE_NCM_FRIENDLY: &str = "noncombat-move-friendly";
+pub const RULE_NCM_AFTER_COMBAT: &str = "noncombat-after-combat";
+pub const RULE_AIR_CAPTURE: &str = "air-cannot-capture";
+pub const RULE_AIR_LANDING: &str = "air-landing";
+pub const RULE_AIR_DEMONSTRATE: &str = "air-must-be-able-to-land";
+pub const RULE_LOAD: &str = "transport-loading";
+pub const RULE_UNLOAD: &str = "transport-offloading";
+pub const RULE_CAPACITY: &str = "transport-capacity";
+pub const RULE_CARGO_ASSAULT: &str = "combat-cargo-must-assault";
+pub const RULE_IGNORED_SUBS: &str = "offload-past-ignored-subs";
+pub const RULE_NO_FRIENDLY_ATTACK: &str = "no-attack-on-allies";
+pub const RULE_COMBAT_ONLY: &str = "noncombat-only-units";
+
+fn reject(rule: &'static str, message: impl Into<String>) -> Rejection {
+    Rejection::new(message).by(rule)
+}
+
+fn allied(s: &State, a: PowerId, b: PowerId) -> bool {
+    a == b || s.relations[a.index()][b.index()] == Relation::Allied
+}
+
+fn at_war(s: &State, a: PowerId, b: PowerId) -> bool {
+    s.relations[a.index()][b.index()] == Relation::War
+}
+
+/// Questions about the board as one power sees it during its turn.
+struct Board<'a> {
+    rules: &'a RuleSet,
+    s: &'a State,
+    power: PowerId,
+}
+
+impl<'a> Board<'a> {
+    fn name(&self, id: SpaceId) -> &'a str {
+        &self.rules.board.space(id).name
+    }
+    fn is_sea(&self, id: SpaceId) -> bool {
+        self.rules.board.space(id).is_sea()
+    }
+    fn impassable(&self, id: SpaceId) -> bool {
+        self.rules.board.space(id).neutral.is_some()
+    }
+    fn friendly_territory(&self, id: SpaceId) -> bool {
+        self.s
+            .space(id)
+            .controller
+            .is_some_and(|c| allied(self.s, self.power, c))
+    }
+    fn hostile_territory(&self, id: SpaceId) -> bool {
+        self.s
+            .space(id)
+            .controller
+            .is_some_and(|c| at_war(self.s, self.power, c))
+    }
+    fn friendly_at_start(&self, id: SpaceId) -> bool {
+        self.s.this_turn.start_control[id.index()].is_some_and(|c| allied(self.s, self.power, c))
+    }
+    fn enemy_units(&self, id: SpaceId) -> impl Iterator<Item = &'a Unit> + 'a {
+        let (s, p) = (self.s, self.power);
+        s.space(id).units.iter().filter(move |u| at_war(s, p, u.owner))
+    }
+    fn has_enemies(&self, id: SpaceId) -> bool {
+        self.enemy_units(id).next().is_some()
+    }
+    /// Enemy ships that stop movement (surface warships; not submarines or transports).
+    fn blocked(&self, id: SpaceId) -> bool {
+        self.enemy_units(id).any(|u| {
+            let t = self.rules.unit(u.kind);
+            t.domain == Domain::Sea && t.blocks_movement
+        })
+    }
+    /// An enemy unit that cancels this unit's stealth movement (a destroyer for a submarine).
+    fn negated(&self, id: SpaceId, t: &UnitType) -> bool {
+        self.enemy_units(id).any(|u| {
+            t.negated_by
+                .iter()
+                .any(|tag| self.rules.unit(u.kind).has_tag(tag))
+        })
+    }
+    /// The canal or strait between two sea zones that this power may not pass now (control is
+    /// judged at the start of the turn).
+    fn closed_canal(&self, a: SpaceId, b: SpaceId) -> Option<&'a str> {
+        self.rules
+            .board
+            .canals
+            .iter()
+            .find(|c| {
+                (c.connects == [a, b] || c.connects == [b, a])
+                    && !c.controlled_by.iter().all(|t| self.friendly_at_start(*t))
+            })
+            .map(|c| c.name.as_str())
+    }
+    fn adjacent(&self, a: SpaceId, b: SpaceId) -> bool {
+        self.rules.board.space(a).adjacent.contains(&b)
+    }
+}
+
+fn remaining(rules: &RuleSet, u: &Unit) -> u32 {
+    rules.unit(u.kind).movement.saturating_sub(u.moved)
+}
+
+/// Why this unit cannot move at all in this phase, if it cannot.
+fn cannot_move(rules: &RuleSet, u: &Unit, combat: bool) -> Option<(&'static str, &'static str)> {
+    let t = rules.unit(u.kind);
+    if u.marks.unloaded.is_some() {
+        return Some((RULE_UNLOAD, "has offloaded this turn and moves no further"));
+    }
+    if t.domain == Domain::Land && u.marks.loaded {
+        return Some((
+            RULE_LOAD,
+            "boarded a transport this turn (its whole move); it may only offload",
+        ));
+    }
+    if combat && !t.combat_move {
+        return Some((RULE_COMBAT_ONLY, "moves only in noncombat move"));
+    }
+    if !combat && t.domain != Domain::Air && (u.marks.combat_moved || u.marks.fought) {
+        return Some((
+            RULE_NCM_AFTER_COMBAT,
+            "moved or fought in the combat phases; only air units move again in noncombat move",
+        ));
+    }
+    if !combat && u.marks.captured {
+        return Some((
+            RULE_NCM_AFTER_COMBAT,
+            "was captured this turn and cannot move yet",
+        ));
+    }
+    if remaining(rules, u) == 0 {
+        return Some((RULE_RANGE, "has no movement left"));
+    }
+    None
+}
+
+/// Choose the units a move names, in `from`. Cargo is picked only when `cargo` is set (an
+/// offload); otherwise units aboard something are left alone.
+fn pick_units(
+    rules: &RuleSet,
+    s: &State,
+    power: PowerId,
+    from: SpaceId,
+    picks: &[Pick],
+    combat: bool,
+    cargo: bool,
+) -> Result<Vec<u32>, Rejection> {
+    let units = &s.space(from).units;
+    let place = &rules.board.space(from).name;
+    let cargo_count = |id: u32| units.iter().filter(|c| c.aboard == Some(id)).count();
+    let mut chosen: Vec<u32> = Vec::new();
+    for p in picks {
+        match p {
+            Pick::Id(id) => {
+                let Some(u) = units.iter().find(|u| u.id == *id) else {
+                    return Err(Rejection::new(format!("there is no unit #{id} in {place}")));
+                };
+                if u.owner != power {
+                    return Err(Rejection::new(format!(
+                        "unit #{id} belongs to {}",
+                        rules.power_info(u.owner).name
+                    )));
+                }
+                if let Some((rule, why)) = cannot_move(rules, u, combat) {
+                    return Err(reject(rule, format!("{} #{id} {why}", rules.unit(u.kind).name)));
+                }
+                if chosen.contains(id) {
+                    return Err(Rejection::new(format!("unit #{id} is named twice")));
+                }
+                chosen.push(*id);
+            }
+            Pick::Kind { kind, .. } | Pick::All(kind) => {
+                let mine: Vec<&Unit> = units
+                    .iter()
+                    .filter(|u| {
+                        u.owner == power
+                            && u.kind == *kind
+                            && (u.aboard.is_some() == cargo || rules.unit(u.kind).domain == Domain::Air)
+                            && !chosen.contains(&u.id)
+                    })
+                    .collect();
+                let mut able: Vec<&Unit> = mine
+                    .iter()
+                    .copied()
+                    .filter(|u| cannot_move(rules, u, combat).is_none())
+                    .collect();
+                able.sort_by_key(|u| {
+                    (
+                        std::cmp::Reverse(remaining(rules, u)),
+                        std::cmp::Reverse(cargo_count(u.id)),
+                        u.id,
+                    )
+                });
+                let want = match p {
+                    Pick::Kind { count, .. } => *count as usize,
+                    _ => able.len().max(1),
+                };
+                let name = &rules.unit(*kind).name;
+                if able.len() < want {
+                    let reason = mine
+                        .iter()
+                        .find_map(|u| cannot_move(rules, u, combat))
+                        .map(|(rule, why)| (rule, format!(" (the others: {why})")));
+                    let msg = format!(
+                        "{place} has {} {name} of {} that can make this move; {want} asked{}",
+                        able.len(),
+                        rules.power_info(power).name,
+                        reason.as_ref().map_or("", |r| r.1.as_str())
+                    );
+                    return Err(match reason {
+                        Some((rule, _)) => reject(rule, msg),
+                        None => Rejection::new(msg),
+                    });
+                }
+                chosen.extend(able.iter().take(want).map(|u| u.id));
+            }
+        }
+    }
+    Ok(chosen)
+}
+
+pub fn run(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    phase: PhaseKind,
+    m: &Move,
+    out: &mut Vec<String>,
+) -> Result<(), Rejection> {
+    let combat = match phase {
+        PhaseKind::CombatMove => true,
+        PhaseKind::NoncombatMove => false,
+        _ => {
+            return Err(reject(
+                RULE_PHASE,
+                "units move in the combat move and noncombat move phases",
+            ))
+        }
+    };
+    if m.from == m.to {
+        return Err(Rejection::new(
+            "a move needs a destination other than where the units are",
+        ));
+    }
+    let from_sea = rules.board.space(m.from).is_sea();
+    let to_sea = rules.board.space(m.to).is_sea();
+    let all_land = |ids: &[u32]| {
+        ids.iter()
+            .all(|id| rules.unit(unit(s, m.from, *id).kind).domain == Domain::Land)
+    };
+    if from_sea && !to_sea && m.via.is_empty() {
+        // Offloading: the picked units are cargo in the sea zone.
+        let ids = pick_units(rules, s, power, m.from, &m.units, combat, true)?;
+        if all_land(&ids) {
+            return offload(rules, s, power, combat, m, &ids, out);
+        }
+        if ids
+            .iter()
+            .any(|id| rules.unit(unit(s, m.from, *id).kind).domain == Domain::Land)
+        {
+            return Err(Rejection::new(
+                "offload land units and move air units in separate commands",
+            ));
+        }
+    }
+    let ids = pick_units(rules, s, power, m.from, &m.units, combat, false)?;
+    if !from_sea && to_sea && all_land(&ids) && m.via.is_empty() {
+        return load(rules, s, power, combat, m, &ids, out);
+    }
+    move_along_path(rules, s, power, combat, m, &ids, out)
+}
+
+fn unit(s: &State, space: SpaceId, id: u32) -> &Unit {
+    s.space(space)
+        .units
+        .iter()
+        .find(|u| u.id == id)
+        .expect("picked units are in the space")
+}
+
+/// What a path does besides moving units: territories blitzed on the way.
+struct PathPlan {
+    path: Vec<SpaceId>,
+    blitzed: Vec<SpaceId>,
+}
+
+/// Check one unit type along a path; `Ok(blitzed spaces)`.
+fn check_path(
+    b: &Board,
+    t: &UnitType,
+    left: u32,
+    path: &[SpaceId],
+    combat: bool,
+    ignore: bool,
+) -> Result<Vec<SpaceId>, Rejection> {
+    let steps = path.len() - 1;
+    if steps as u32 > left {
+        return Err(reject(
+            RULE_RANGE,
+            format!(
+                "{} has {left} movement left; {} to {} is {steps} spaces",
+                t.name,
+                b.name(path[0]),
+                b.name(path[steps])
+            ),
+        ));
+    }
+    let mut blitzed = Vec::new();
+    for i in 1..=steps {
+        let (prev, here) = (path[i - 1], path[i]);
+        let last = i == steps;
+        if !b.adjacent(prev, here) {
+            return Err(Rejection::new(format!(
+                "{} is not next to {}",
+                b.name(here),
+                b.name(prev)
+            )));
+        }
+        if b.impassable(here) {
+            return Err(reject(
+                RULE_NEUTRAL,
+                format!("{} is neutral: no unit may enter or fly over it", b.name(here)),
+            ));
+        }
+        match t.domain {
+            Domain::Land => {
+                if b.is_sea(here) {
+                    return Err(Rejection::new(format!(
+                        "{} cannot move through {} (land units cross the sea only aboard transports)",
+                        t.name,
+                        b.name(here)
+                    )));
+                }
+                if b.hostile_territory(here) {
+                    if !combat {
+                        return Err(reject(
+                            RULE_NCM_FRIENDLY,
+                            format!(
+                                "noncombat moves stay in friendly territory; {} is hostile",
+                                b.name(here)
+                            ),
+                        ));
+                    }
+                    if !last {
+                        let facilities = !b.s.space(here).facilities.is_empty()
+                            && b.rules.switches.blitz_blocked_by_facilities;
+                        let occupied = b.has_enemies(here) || facilities;
+                        if !t.blitz || occupied || !blitzed.is_empty() {
+                            let why = if t.blitz && occupied {
+                                "; a blitz passes only an unoccupied hostile territory (no enemy units or facilities)"
+                            } else {
+                                ""
+                            };
+                            return Err(reject(
+                                if t.blitz { RULE_BLITZ } else { RULE_STOP_HOSTILE },
+                                format!("{} must stop on entering hostile {}{why}", t.name, b.name(here)),
+                            ));
+                        }
+                        blitzed.push(here);
+                    }
+                } else if !b.friendly_territory(here) {
+                    return Err(reject(
+                        RULE_NEUTRAL,
+                        format!("{} is not at war with you and cannot be entered", b.name(here)),
+                    ));
+                }
+            }
+            Domain::Sea => {
+                if !b.is_sea(here) {
+                    return Err(Rejection::new(format!("{} cannot move onto land", t.name)));
+                }
+                if let Some(canal) = b.closed_canal(prev, here) {
+                    return Err(reject(
+                        RULE_CANAL,
+                        format!(
+                            "the {canal} is closed to you: your side did not control it at the start of the turn"
+                        ),
+                    ));
+                }
+                let stops = if t.stealth_move {
+                    b.negated(here, t)
+                } else {
+                    b.blocked(here)
+                };
+                if stops {
+                    if !combat && !t.stealth_move {
+                        return Err(reject(
+                            RULE_NCM_FRIENDLY,
+                            format!(
+                                "noncombat moves avoid hostile sea zones; {} holds enemy warships",
+                                b.name(here)
+                            ),
+                        ));
+                    }
+                    if !last {
+                        return Err(reject(
+                            RULE_STOP_HOSTILE,
+                            format!(
+                                "{} must stop on entering {} (enemy {})",
+                                t.name,
+                                b.name(here),
+                                if t.stealth_move {
+                                    "units that stop it"
+                                } else {
+                                    "warships"
+                                }
+                            ),
+                        ));
+                    }
+                }
+            }
+            Domain::Air => {}
+        }
+    }
+    let end = path[steps];
+    if combat {
+        let battle = b.s.this_turn.battle(end).is_some();
+        let hostile = match t.domain {
+            Domain::Land => b.hostile_territory(end),
+            Domain::Sea => b.has_enemies(end) && !ignore,
+            Domain::Air => b.has_enemies(end) || (battle && !b.is_sea(end)),
+        };
+        if !hostile {
+            let allowed = match t.domain {
+                Domain::Land => !blitzed.is_empty(),
+                // Checked when combat move ends: escorts of an amphibious assault, escapes.
+                Domain::Sea => true,
+                Domain::Air => false,
+            };
+            if !allowed {
+                let msg = if t.domain == Domain::Air && b.hostile_territory(end) {
+                    return Err(reject(
+                        RULE_AIR_CAPTURE,
+                        format!(
+                            "air units cannot capture {} alone; move land units in first",
+                            b.name(end)
+                        ),
+                    ));
+                } else {
+                    format!(
+                        "combat moves end in a hostile space; {} is not — move there in noncombat move",
+                        b.name(end)
+                    )
+                };
+                return Err(reject(RULE_CM_END, msg));
+            }
+        }
+    } else if t.domain == Domain::Land && !b.friendly_territory(end) {
+        return Err(reject(
+            RULE_NCM_FRIENDLY,
+            format!(
+                "noncombat moves end in friendly territory; {} is not",
+                b.name(end)
+            ),
+        ));
+    }
+    Ok(blitzed)
+}
+
+/// Find the path for a group of units: the fewest blitzes, then the fewest spaces.
+fn find_path(
+    b: &Board,
+    units: &[(&UnitType, u32)],
+    from: SpaceId,
+    to: SpaceId,
+    combat: bool,
+    ignore: bool,
+) -> Result<PathPlan, Rejection> {
+    let range = units.iter().map(|(_, l)| *l).min().unwrap_or(0);
+    // Breadth-first over paths as space lists, bounded by range (at most 8 on every board).
+    let mut best: Option<(usize, PathPlan)> = None;
+    let mut first_error: Option<Rejection> = None;
+    let mut queue: VecDeque<Vec<SpaceId>> = VecDeque::new();
+    queue.push_back(vec![from]);
+    while let Some(path) = queue.pop_front() {
+        let here = *path.last().expect("paths are never empty");
+        if here == to {
+            let mut blitzed = Vec::new();
+            let mut ok = true;
+            for (t, left) in units {
+                match check_path(b, t, *left, &path, combat, ignore) {
+                    Ok(bl) => {
+                        if bl.len() > blitzed.len() {
+                            blitzed = bl;
+                        }
+                    }
+                    Err(e) => {
+                        first_error.get_or_insert(e);
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if ok {
+                let better = best
+                    .as_ref()
+                    .is_none_or(|(n, p)| (blitzed.len(), path.len()) < (*n, p.path.len()));
+                if better {
+                    best = Some((
+                        blitzed.len(),
+                        PathPlan {
+                            path: path.clone(),
+                            blitzed,
+                        },
+                    ));
+                }
+            }
+            continue;
+        }
+        if path.len() as u32 > range {
+            continue;
+        }
+        if let Some((_, p)) = &best {
+            if path.len() >= p.path.len() && p.blitzed.is_empty() {
+                continue;
+            }
+        }
+        for next in &b.rules.board.space(here).adjacent {
+            if path.contains(next) {
+                continue;
+            }
+            // Prune spaces no unit of the group could pass or end in.
+            let passable = units.iter().all(|(t, _)| match t.domain {
+                Domain::Land => !b.is_sea(*next) && !b.impassable(*next),
+                Domain::Sea => b.is_sea(*next),
+                Domain::Air => !b.impassable(*next),
+            });
+            if !passable {
+                continue;
+            }
+            let mut p = path.clone();
+            p.push(*next);
+            queue.push_back(p);
+        }
+    }
+    if let Some((_, plan)) = best {
+        return Ok(plan);
+    }
+    Err(first_error.unwrap_or_else(|| {
+        reject(
+            RULE_RANGE,
+            format!(
+                "no path from {} to {} within the units' movement",
+                b.name(from),
+                b.name(to)
+            ),
+        )
+    }))
+}
+
+fn move_along_path(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    combat: bool,
+    m: &Move,
+    ids: &[u32],
+    out: &mut Vec<String>,
+) -> Result<(), Rejection> {
+    let b = Board { rules, s, power };
+    if combat {
+        if let Some(_battle) = s.this_turn.battle(m.from) {
+            if let Some(id) = ids.iter().find(|id| unit(s, m.from, **id).marks.combat_moved) {
+                return Err(reject(
+                    RULE_STOP_HOSTILE,
+                    format!(
+                        "{} moved into the battle in {} and stays there until combat",
+                        rules.unit(unit(s, m.from, *id).kind).name,
+                        b.name(m.from)
+                    ),
+                ));
+            }
+        }
+    }
+    let group: Vec<(&UnitType, u32)> = ids
+        .iter()
+        .map(|id| {
+            let u = unit(s, m.from, *id);
+            (rules.unit(u.kind), remaining(rules, u))
+        })
+        .collect();
+    if m.ignore && !(combat && b.is_sea(m.to)) {
+        return Err(Rejection::new(
+            "`ignoring` applies to combat moves into sea zones",
+        ));
+    }
+    if m.ignore && b.blocked(m.to) {
+        return Err(reject(
+            RULE_STOP_HOSTILE,
+            format!(
+                "only submarines and transports can be ignored; {} holds enemy warships",
+                b.name(m.to)
+            ),
+        ));
+    }
+    let plan = if m.via.is_empty() {
+        find_path(&b, &group, m.from, m.to, combat, m.ignore)?
+    } else {
+        let mut path = vec![m.from];
+        path.extend(&m.via);
+        path.push(m.to);
+        let mut blitzed: Vec<SpaceId> = Vec::new();
+        for (t, left) in &group {
+            let bl = check_path(&b, t, *left, &path, combat, m.ignore)?;
+            if bl.len() > blitzed.len() {
+                blitzed = bl;
+            }
+        }
+        PathPlan { path, blitzed }
+    };
+    let steps = (plan.path.len() - 1) as u32;
+    let end = m.to;
+    // Air units in combat move must be able to reach a landing place afterwards.
+    let mut promise = None;
+    if combat {
+        for id in ids {
+            let u = unit(s, m.from, *id);
+            let t = rules.unit(u.kind);
+            if t.domain != Domain::Air {
+                continue;
+            }
+            let left = remaining(rules, u) - steps;
+            match landing_within(&b, t, end, left) {
+                Some(Landing::Now) => {}
+                Some(Landing::NewCarrier(z)) => promise = Some(z),
+                None => {
+                    return Err(reject(
+                        RULE_AIR_DEMONSTRATE,
+                        format!(
+                            "{} would have {left} movement left in {} and no safe landing place within reach",
+                            t.name,
+                            b.name(end)
+                        ),
+                    ))
+                }
+            }
+        }
+    } else {
+        for id in ids {
+            let u = unit(s, m.from, *id);
+            let t = rules.unit(u.kind);
+            if t.domain == Domain::Air && !landing_place(&b, t, end, true) {
+                return Err(reject(
+                    RULE_AIR_LANDING,
+                    format!(
+                        "{} cannot land in {}: air units land in territories friendly since the start of the turn{}",
+                        t.name,
+                        b.name(end),
+                        if t.carrier_cost.is_some() {
+                            ", or where a carrier with room is or will be"
+                        } else {
+                            ""
+                        }
+                    ),
+                ));
+            }
+        }
+    }
+    let escaping = combat && b.blocked(m.from);
+    let mut sea_battle = false;
+    if combat && b.is_sea(end) && b.has_enemies(end) && !m.ignore {
+        // Transports alone cannot attack; anything with an attack value starts the battle.
+        sea_battle = ids
+            .iter()
+            .any(|id| rules.unit(unit(s, m.from, *id).kind).attack > 0)
+            || b.blocked(end);
+    }
+    let land_battle = combat && !b.is_sea(end) && (b.hostile_territory(end) || b.has_enemies(end));
+    if combat
+        && !b.is_sea(end)
+        && b.s
+            .space(end)
+            .controller
+            .is_some_and(|c| allied(s, power, c) && c != power)
+        && b.has_enemies(end)
+    {
+        return Err(reject(
+            RULE_NO_FRIENDLY_ATTACK,
+            "that territory is held by your side",
+        ));
+    }
+    // Apply.
+    for space in &plan.blitzed {
+        out.push(format!("blitz through {}", rules.board.space(*space).name));
+        control::capture(rules, s, *space, power, out);
+    }
+    let carried = move_units(rules, s, power, m.from, end, ids, steps, combat, escaping);
+    if (sea_battle || land_battle) && combat {
+        let prev = plan.path[plan.path.len() - 2];
+        let battle = s.this_turn.battle_mut(end);
+        if !battle.entered_from.contains(&prev) {
+            battle.entered_from.push(prev);
+        }
+    }
+    if let Some(z) = promise {
+        if !s.this_turn.carrier_promises.contains(&z) {
+            s.this_turn.carrier_promises.push(z);
+            out.push(format!(
+                "a carrier bought this turn must be mobilized in {} for the fighters to land",
+                rules.board.space(z).name
+            ));
+        }
+    }
+    let route: Vec<&str> = plan
+        .path
+        .iter()
+        .map(|p| rules.board.space(*p).name.as_str())
+        .collect();
+    out.push(format!(
+        "{} moves {} {}{}",
+        rules.power_info(power).name,
+        describe(rules, s, end, ids),
+        route.join(" → "),
+        if carried > 0 {
+            format!(" (with {carried} aboard)")
+        } else {
+            String::new()
+        }
+    ));
+    Ok(())
+}
+
+/// "2 Infantry, 1 Tank" for the units with these ids in a space.
+fn describe(rules: &RuleSet, s: &State, space: SpaceId, ids: &[u32]) -> String {
+    let mut counts: Vec<(String, u32)> = Vec::new();
+    for u in s.space(space).units.iter().filter(|u| ids.contains(&u.id)) {
+        let name = rules.unit(u.kind).name.clone();
+        match counts.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, c)) => *c += 1,
+            None => counts.push((name, 1)),
+        }
+    }
+    counts
+        .iter()
+        .map(|(n, c)| format!("{c} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Move units (with their cargo, and allied fighters riding a carrier) between spaces.
+/// Returns how many units rode along.
+#[allow(clippy::too_many_arguments)]
+fn move_units(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    from: SpaceId,
+    to: SpaceId,
+    ids: &[u32],
+    steps: u32,
+    combat: bool,
+    escaping: bool,
+) -> usize {
+    // Allied fighters on a moving carrier are its cargo.
+    let mut riders: Vec<(u32, u32)> = Vec::new();
+    {
+        let units = &s.space(from).units;
+        for id in ids {
+            let carrier = units.iter().find(|u| u.id == *id).expect("picked");
+            let cap = rules.unit(carrier.kind).carrier_capacity;
+            if cap == 0 {
+                continue;
+            }
+            let mut used = 0;
+            let guests: Vec<&Unit> = units
+                .iter()
+                .filter(|g| {
+                    g.owner != power
+                        && allied(s, power, g.owner)
+                        && (g.aboard == Some(*id) || g.aboard.is_none())
+                        && rules.unit(g.kind).carrier_cost.is_some()
+                        && !riders.iter().any(|(r, _)| *r == g.id)
+                })
+                .collect();
+            for g in guests {
+                let c = rules.unit(g.kind).carrier_cost.unwrap_or(0);
+                if used + c <= cap {
+                    used += c;
+                    riders.push((g.id, *id));
+                }
+            }
+        }
+    }
+    let src = &mut s.spaces[from.index()].units;
+    let mut moving = Vec::new();
+    let mut i = 0;
+    let mut carried = 0;
+    while i < src.len() {
+        let u = &src[i];
+        let picked = ids.contains(&u.id);
+        let cargo = u.aboard.is_some_and(|a| ids.contains(&a)) && !picked;
+        let rider = riders.iter().find(|(r, _)| *r == u.id).map(|(_, c)| *c);
+        if picked || cargo || rider.is_some() {
+            let mut u = src.remove(i);
+            if picked {
+                u.moved += steps;
+                u.marks.combat_moved |= combat;
+                u.marks.escaped |= escaping;
+                // Own air units take off: they are nobody's cargo any more.
+                u.aboard = None;
+            } else {
+                carried += 1;
+                if let Some(c) = rider {
+                    u.aboard = Some(c);
+                }
+            }
+            moving.push(u);
+        } else {
+            i += 1;
+        }
+    }
+    s.spaces[to.index()].units.extend(moving);
+    carried
+}
+
+enum Landing {
+    Now,
+    /// Only on a carrier bought this turn, mobilized in this sea zone.
+    NewCarrier(SpaceId),
+}
+
+/// Is `space` a place this air unit may end its noncombat move in? With `later`, a sea zone
+/// counts when a carrier can still get there this turn (moved by its owner in noncombat move,
+/// or bought and mobilized next to a factory).
+fn landing_place(b: &Board, t: &UnitType, space: SpaceId, later: bool) -> bool {
+    if !b.is_sea(space) {
+        return b.friendly_at_start(space) && b.friendly_territory(space) && !b.has_enemies(space);
+    }
+    let Some(cost) = t.carrier_cost else {
+        return false;
+    };
+    if carrier_room(b, space) >= cost {
+        return true;
+    }
+    later && (own_carrier_can_reach(b, space) || new_carrier_possible(b, space))
+}
+
+/// Room left on carriers of this power's side in a sea zone.
+fn carrier_room(b: &Board, space: SpaceId) -> u32 {
+    let units = &b.s.space(space).units;
+    let cap: u32 = units
+        .iter()
+        .filter(|u| allied(b.s, b.power, u.owner))
+        .map(|u| b.rules.unit(u.kind).carrier_capacity)
+        .sum();
+    let used: u32 = units
+        .iter()
+        .filter(|u| allied(b.s, b.power, u.owner) && b.rules.unit(u.kind).domain == Domain::Air)
+        .filter_map(|u| b.rules.unit(u.kind).carrier_cost)
+        .sum();
+    cap.saturating_sub(used)
+}
+
+/// Sea distance for a ship (canals as this power may use them), ignoring enemy ships: the
+/// landing demonstration assumes every battle is won.
+fn sea_distance(b: &Board, from: SpaceId, to: SpaceId, limit: u32) -> Option<u32> {
+    let mut seen = vec![from];
+    let mut frontier = vec![from];
+    for d in 0..=limit {
+        if frontier.contains(&to) {
+            return Some(d);
+        }
+        let mut next = Vec::new();
+        for here in &frontier {
+            for n in &b.rules.board.space(*here).adjacent {
+                if b.is_sea(*n) && !seen.contains(n) && b.closed_canal(*here, *n).is_none() {
+                    seen.push(*n);
+                    next.push(*n);
+                }
+            }
+        }
+        frontier = next;
+    }
+    None
+}
+
+fn own_carrier_can_reach(b: &Board, space: SpaceId) -> bool {
+    b.rules.board.ids().filter(|id| b.is_sea(*id)).any(|z| {
+        b.s.space(z).units.iter().any(|u| {
+            u.owner == b.power
+                && b.rules.unit(u.kind).carrier_capacity > 0
+                && !u.marks.combat_moved
+                && !u.marks.fought
+                && sea_distance(b, z, space, remaining(b.rules, u)).is_some()
+        })
+    })
+}
+
+/// A carrier bought this turn could be mobilized in this sea zone: it borders a factory the
+/// power has held since the start of the turn.
+fn new_carrier_possible(b: &Board, space: SpaceId) -> bool {
+    let bought = b.s.purchased[b.power.index()].iter().any(|(p, n)| {
+        *n > 0 && matches!(p, crate::rules::Piece::Unit(u) if b.rules.unit(*u).carrier_capacity > 0)
+    });
+    bought && factory_next_to(b, space)
+}
+
+fn factory_next_to(b: &Board, space: SpaceId) -> bool {
+    b.rules.board.space(space).adjacent.iter().any(|t| {
+        !b.is_sea(*t)
+            && b.s.space(*t).controller == Some(b.power)
+            && b.s.this_turn.start_control[t.index()] == Some(b.power)
+            && b.s.space(*t).facilities.iter().any(|f| {
+                let ft = &b.rules.facilities[f.kind.index()];
+                ft.production.resolve(b.rules.board.space(*t).ipc) > 0
+            })
+    })
+}
+
+/// The landing demonstration of combat move: some landing place within `left` spaces.
+fn landing_within(b: &Board, t: &UnitType, from: SpaceId, left: u32) -> Option<Landing> {
+    let mut seen = vec![from];
+    let mut frontier = vec![from];
+    let mut new_carrier = None;
+    for d in 0..=left {
+        for here in &frontier {
+            if !b.is_sea(*here) {
+                if b.friendly_at_start(*here) {
+                    return Some(Landing::Now);
+                }
+            } else if let Some(cost) = t.carrier_cost {
+                if carrier_room(b, *here) >= cost || own_carrier_can_reach(b, *here) {
+                    return Some(Landing::Now);
+                }
+                if new_carrier.is_none() && new_carrier_possible(b, *here) {
+                    new_carrier = Some(*here);
+                }
+            }
+        }
+        if d == left {
+            break;
+        }
+        let mut next = Vec::new();
+        for here in &frontier {
+            for n in &b.rules.board.space(*here).adjacent {
+                if !seen.contains(n) && !b.impassable(*n) {
+                    seen.push(*n);
+                    next.push(*n);
+                }
+            }
+        }
+        frontier = next;
+    }
+    new_carrier.map(Landing::NewCarrier)
+}
+
+fn load(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    combat: bool,
+    m: &Move,
+    ids: &[u32],
+    out: &mut Vec<String>,
+) -> Result<(), Rejection> {
+    let b = Board { rules, s, power };
+    if !b.adjacent(m.from, m.to) {
+        return Err(reject(
+            RULE_LOAD,
+            format!(
+                "{} does not border {}; units board from an adjacent territory",
+                b.name(m.from),
+                b.name(m.to)
+            ),
+        ));
+    }
+    if b.blocked(m.to) {
+        return Err(reject(
+            RULE_LOAD,
+            format!(
+                "transports load only in friendly sea zones; {} holds enemy warships",
+                b.name(m.to)
+            ),
+        ));
+    }
+    for id in ids {
+        let u = unit(s, m.from, *id);
+        let t = rules.unit(u.kind);
+        if t.transport_cost.is_none() {
+            return Err(reject(
+                RULE_LOAD,
+                format!("{} cannot be carried by transports", t.name),
+            ));
+        }
+        if u.moved > 0 || u.marks.combat_moved {
+            return Err(reject(
+                RULE_LOAD,
+                format!(
+                    "{} has already moved; boarding a transport takes a land unit's whole move",
+                    t.name
+                ),
+            ));
+        }
+    }
+    // Room on each usable transport in the zone.
+    let mut room: Vec<(u32, u32, bool)> = s
+        .space(m.to)
+        .units
+        .iter()
+        .filter(|t| {
+            let tt = rules.unit(t.kind);
+            tt.transport_capacity > 0
+                && allied(s, power, t.owner)
+                && t.marks.unloaded.is_none()
+                && (combat || t.owner != power || !(t.marks.combat_moved || t.marks.fought))
+        })
+        .map(|t| {
+            let used: u32 = s
+                .space(m.to)
+                .units
+                .iter()
+                .filter(|c| c.aboard == Some(t.id))
+                .filter_map(|c| rules.unit(c.kind).transport_cost)
+                .sum();
+            (
+                t.id,
+                rules.unit(t.kind).transport_capacity.saturating_sub(used),
+                t.owner == power,
+            )
+        })
+        .collect();
+    if room.is_empty() {
+        let idle = s
+            .space(m.to)
+            .units
+            .iter()
+            .any(|t| rules.unit(t.kind).transport_capacity > 0 && t.owner == power);
+        return Err(reject(
+            if idle { RULE_NCM_AFTER_COMBAT } else { RULE_LOAD },
+            if idle {
+                format!(
+                    "the transports in {} moved or fought in the combat phases and cannot load now",
+                    b.name(m.to)
+                )
+            } else {
+                format!("there is no friendly transport in {} to board", b.name(m.to))
+            },
+        ));
+    }
+    // Own transports first, fullest first, so loads fill transports instead of spreading.
+    room.sort_by_key(|(id, free, own)| (!*own, *free, *id));
+    let mut order: Vec<u32> = ids.to_vec();
+    order.sort_by_key(|id| {
+        std::cmp::Reverse(rules.unit(unit(s, m.from, *id).kind).transport_cost.unwrap_or(0))
+    });
+    let mut assign: Vec<(u32, u32)> = Vec::new();
+    for id in &order {
+        let cost = rules.unit(unit(s, m.from, *id).kind).transport_cost.unwrap_or(0);
+        let Some(slot) = room.iter_mut().find(|(_, free, _)| *free >= cost) else {
+            return Err(reject(
+                RULE_CAPACITY,
+                format!(
+                    "not enough room on the transports in {} for all of them",
+                    b.name(m.to)
+                ),
+            ));
+        };
+        slot.1 -= cost;
+        assign.push((*id, slot.0));
+    }
+    let text = describe(rules, s, m.from, ids);
+    let src = &mut s.spaces[m.from.index()].units;
+    let mut moving = Vec::new();
+    src.retain(|u| {
+        if ids.contains(&u.id) {
+            moving.push(u.clone());
+            false
+        } else {
+            true
+        }
+    });
+    for u in &mut moving {
+        let t = rules.unit(u.kind);
+        u.aboard = assign.iter().find(|(c, _)| *c == u.id).map(|(_, t)| *t);
+        u.moved = t.movement;
+        u.marks.loaded = true;
+        u.marks.combat_moved |= combat;
+    }
+    let transports: Vec<u32> = assign.iter().map(|(_, t)| *t).collect();
+    for t in s.spaces[m.to.index()]
+        .units
+        .iter_mut()
+        .filter(|t| transports.contains(&t.id))
+    {
+        if t.owner == power {
+            t.marks.loaded = true;
+            t.marks.combat_moved |= combat;
+        }
+    }
+    s.spaces[m.to.index()].units.extend(moving);
+    out.push(format!(
+        "{} loads {text} from {} onto transports in {}",
+        rules.power_info(power).name,
+        rules.board.space(m.from).name,
+        rules.board.space(m.to).name
+    ));
+    Ok(())
+}
+
+fn offload(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    combat: bool,
+    m: &Move,
+    ids: &[u32],
+    out: &mut Vec<String>,
+) -> Result<(), Rejection> {
+    let b = Board { rules, s, power };
+    let (zone, target) = (m.from, m.to);
+    if !b.adjacent(zone, target) {
+        return Err(reject(
+            RULE_UNLOAD,
+            format!("{} does not border {}", b.name(target), b.name(zone)),
+        ));
+    }
+    if b.impassable(target) {
+        return Err(reject(
+            RULE_NEUTRAL,
+            format!("{} is neutral and cannot be entered", b.name(target)),
+        ));
+    }
+    let transports: Vec<u32> = ids.iter().filter_map(|id| unit(s, zone, *id).aboard).collect();
+    for tid in &transports {
+        let t = unit(s, zone, *tid);
+        if let Some(other) = t.marks.unloaded {
+            if other != target {
+                return Err(reject(
+                    RULE_UNLOAD,
+                    format!(
+                        "that transport already offloaded into {} this turn; a transport offloads into one territory per turn",
+                        b.name(other)
+                    ),
+                ));
+            }
+        }
+        if !combat && t.owner == power && (t.marks.combat_moved || t.marks.fought) {
+            return Err(reject(
+                RULE_NCM_AFTER_COMBAT,
+                "a transport that loaded, moved, offloaded or fought in the combat phases cannot offload in noncombat move",
+            ));
+        }
+    }
+    let mut assault = false;
+    if combat {
+        if !b.hostile_territory(target) {
+            return Err(reject(
+                RULE_CM_END,
+                format!(
+                    "combat moves end in a hostile space; offload into friendly {} in noncombat move",
+                    b.name(target)
+                ),
+            ));
+        }
+        let sea_battle = b.blocked(zone) || s.this_turn.battle(zone).is_some();
+        if sea_battle {
+            assault = true;
+        } else if b.has_enemies(zone) {
+            let warship = s.space(zone).units.iter().any(|u| {
+                let t = rules.unit(u.kind);
+                u.owner == power && t.domain == Domain::Sea && t.attack > 0
+            });
+            if !warship {
+                return Err(reject(
+                    RULE_IGNORED_SUBS,
+                    format!(
+                        "transports may offload past ignored enemy submarines and transports in {} only with a warship of yours there",
+                        b.name(zone)
+                    ),
+                ));
+            }
+        }
+    } else if !b.friendly_territory(target) {
+        return Err(reject(
+            RULE_NCM_FRIENDLY,
+            format!(
+                "noncombat moves end in friendly territory; {} is not",
+                b.name(target)
+            ),
+        ));
+    }
+    let text = describe(rules, s, zone, ids);
+    for t in s.spaces[zone.index()]
+        .units
+        .iter_mut()
+        .filter(|t| transports.contains(&t.id))
+    {
+        if t.owner == power || !combat {
+            t.marks.unloaded = Some(target);
+        }
+        t.marks.combat_moved |= combat && t.owner == power;
+    }
+    if combat {
+        let battle = s.this_turn.battle_mut(target);
+        if !battle.amphibious_from.contains(&zone) {
+            battle.amphibious_from.push(zone);
+        }
+    }
+    if assault {
+        for u in s.spaces[zone.index()]
+            .units
+            .iter_mut()
+            .filter(|u| ids.contains(&u.id))
+        {
+            u.marks.assault = Some(target);
+            u.marks.combat_moved = true;
+        }
+        out.push(format!(
+            "{} will assault {} from {} with {text} once the sea zone is cleared",
+            rules.power_info(power).name,
+            rules.board.space(target).name,
+            rules.board.space(zone).name
+        ));
+        return Ok(());
+    }
+    let src = &mut s.spaces[zone.index()].units;
+    let mut moving = Vec::new();
+    src.retain(|u| {
+        if ids.contains(&u.id) {
+            moving.push(u.clone());
+            false
+        } else {
+            true
+        }
+    });
+    for u in &mut moving {
+        u.aboard = None;
+        u.marks.unloaded = Some(target);
+        u.marks.combat_moved |= combat;
+    }
+    s.spaces[target.index()].units.extend(moving);
+    out.push(format!(
+        "{} offloads {text} from {} into {}{}",
+        rules.power_info(power).name,
+        rules.board.space(zone).name,
+        rules.board.space(target).name,
+        if combat { " (amphibious assault)" } else { "" }
+    ));
+    Ok(())
+}
+
+/// Cargo that waited for a sea battle comes ashore if its sea zone is now clear.
+pub fn land_assault_cargo(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    target: SpaceId,
+    out: &mut Vec<String>,
+) {
+    let zones: Vec<SpaceId> = s
+        .this_turn
+        .battle(target)
+        .map(|b| b.amphibious_from.clone())
+        .unwrap_or_default();
+    for z in zones {
+        let b = Board { rules, s, power };
+        if b.blocked(z) {
+            continue;
+        }
+        let src = &mut s.spaces[z.index()].units;
+        let mut moving = Vec::new();
+        src.retain(|u| {
+            if u.owner == power && u.marks.assault == Some(target) {
+                moving.push(u.clone());
+                false
+            } else {
+                true
+            }
+        });
+        if moving.is_empty() {
+            continue;
+        }
+        for u in &mut moving {
+            u.aboard = None;
+            u.marks.assault = None;
+            u.marks.unloaded = Some(target);
+        }
+        out.push(format!(
+            "{} units come ashore in {} from {}",
+            moving.len(),
+            rules.board.space(target).name,
+            rules.board.space(z).name
+        ));
+        s.spaces[target.index()].units.extend(moving);
+    }
+}
+
+/// Combat move ends: cargo loaded in it must be committed to an amphibious assault, and ships
+/// that moved must be in a battle, escorting an assault, or escaping a hostile sea zone.
+pub fn end_combat_move(rules: &RuleSet, s: &State, power: PowerId) -> Result<(), Rejection> {
+    let b = Board { rules, s, power };
+    for z in rules.board.ids().filter(|z| b.is_sea(*z)) {
+        for u in s.space(z).units.iter().filter(|u| u.owner == power) {
+            let t = rules.unit(u.kind);
+            if t.domain == Domain::Land && u.marks.loaded && u.marks.combat_moved && u.marks.assault.is_none()
+            {
+                return Err(reject(
+                    RULE_CARGO_ASSAULT,
+                    format!(
+                        "{} loaded in combat move is still aboard in {}: cargo loaded in combat move must offload in an amphibious assault (offload it, or `undo` the loading)",
+                        t.name,
+                        b.name(z)
+                    ),
+                ));
+            }
+            if t.domain == Domain::Sea && u.marks.combat_moved && u.moved > 0 && !u.marks.escaped {
+                let in_battle = s.this_turn.battle(z).is_some();
+                let escort = s
+                    .this_turn
+                    .battles
+                    .iter()
+                    .any(|bt| bt.amphibious_from.contains(&z));
+                if !in_battle && !escort {
+                    return Err(reject(
+                        RULE_CM_END,
+                        format!(
+                            "{} in {} ended its combat move in a friendly sea zone that no amphibious assault starts from; `undo` the move or make it in noncombat move",
+                            t.name,
+                            b.name(z)
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Air units of `power` with no safe landing place are lost: at the end of noncombat move
+/// (sparing fighters over a sea zone where a carrier bought this turn can still be mobilized),
+/// and finally at the end of mobilization.
+pub fn land_air_units(rules: &RuleSet, s: &mut State, power: PowerId, last: bool, out: &mut Vec<String>) {
+    let mut lost: Vec<(SpaceId, u32)> = Vec::new();
+    for space in rules.board.ids() {
+        let b = Board { rules, s, power };
+        let units = &s.space(space).units;
+        if !b.is_sea(space) {
+            let safe = b.friendly_at_start(space) && b.friendly_territory(space);
+            for u in units
+                .iter()
+                .filter(|u| u.owner == power && rules.unit(u.kind).domain == Domain::Air)
+            {
+                if !safe {
+                    lost.push((space, u.id));
+                }
+            }
+            continue;
+        }
+        let spare = !last && new_carrier_possible(&b, space);
+        // Carriers of the side hold guests first (already aboard), then this power's air units.
+        let cap: u32 = units
+            .iter()
+            .filter(|u| allied(s, power, u.owner))
+            .map(|u| rules.unit(u.kind).carrier_capacity)
+            .sum();
+        let mut used: u32 = units
+            .iter()
+            .filter(|u| {
+                u.owner != power && allied(s, power, u.owner) && rules.unit(u.kind).domain == Domain::Air
+            })
+            .filter_map(|u| rules.unit(u.kind).carrier_cost)
+            .sum();
+        for u in units
+            .iter()
+            .filter(|u| u.owner == power && rules.unit(u.kind).domain == Domain::Air)
+        {
+            match rules.unit(u.kind).carrier_cost {
+                Some(c) if used + c <= cap => used += c,
+                Some(_) if spare => {}
+                _ => lost.push((space, u.id)),
+            }
+        }
+    }
+    for (space, id) in lost {
+        let units = &mut s.spaces[space.index()].units;
+        if let Some(i) = units.iter().position(|u| u.id == id) {
+            let u = units.remove(i);
+            out.push(format!(
+                "{} {} in {} has no safe landing place and is lost",
+                rules.power_info(power).name,
+                rules.unit(u.kind).name,
+                rules.board.space(space).name
+            ));
+        }
+    }
+}

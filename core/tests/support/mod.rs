@@ -1,0 +1,69 @@
+//! Shared helpers for the turn tests: start a real edition, walk to a power's phase, run
+//! commands that must pass or must be refused by a named rule.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use warroom_core::game::{Game, Rejection};
+use warroom_core::layers::LoadRequest;
+use warroom_core::rules;
+
+pub fn editions() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../editions")
+}
+
+/// A game of a real edition (with options), at the start of its scenario.
+pub fn game(edition: &str, with: &[&str], scenario: Option<&str>) -> Game {
+    let mut req = LoadRequest::new(editions(), edition);
+    req.with = with.iter().map(|s| s.to_string()).collect();
+    let rules = rules::load(&req).unwrap_or_else(|e| panic!("{:#?}", e.problems));
+    Game::new(Arc::new(rules), edition, &req.with, scenario, 1).unwrap()
+}
+
+/// End phases until it is `power`'s phase with this id (e.g. "combat_move").
+pub fn advance_to(g: &mut Game, power: &str, phase: &str) {
+    for _ in 0..200 {
+        let p = g.rules().power_info(g.current_power()).name.clone();
+        if p == power && g.current_phase().id == phase {
+            return;
+        }
+        ok(g, "end phase");
+    }
+    panic!("never reached {power} {phase}");
+}
+
+pub fn ok(g: &mut Game, cmd: &str) -> Vec<String> {
+    g.execute(cmd).unwrap_or_else(|r| panic!("`{cmd}` was refused: {r}"))
+}
+
+/// The command is refused by `rule`; the game is unchanged.
+pub fn refused(g: &mut Game, cmd: &str, rule: &str) -> Rejection {
+    let before = g.hash();
+    let r = match g.execute(cmd) {
+        Ok(out) => panic!("`{cmd}` was accepted, expected a refusal by {rule}: {out:?}"),
+        Err(r) => r,
+    };
+    assert_eq!(r.rule.as_deref(), Some(rule), "`{cmd}`: {r}");
+    assert_eq!(g.hash(), before, "a refused command changed the game");
+    r
+}
+
+/// How many units of a type a power has in a space (cargo included).
+pub fn count(g: &Game, space: &str, power: &str, unit: &str) -> usize {
+    let r = g.rules();
+    let s = r.board.find(space).unwrap_or_else(|| panic!("no space {space}"));
+    let p = r.power(power).unwrap_or_else(|| panic!("no power {power}"));
+    let u = r.unit_type(unit).unwrap_or_else(|| panic!("no unit {unit}"));
+    g.state().space(s).units.iter().filter(|x| x.owner == p && x.kind == u).count()
+}
+
+pub fn controller(g: &Game, space: &str) -> Option<String> {
+    let r = g.rules();
+    let s = r.board.find(space).unwrap_or_else(|| panic!("no space {space}"));
+    g.state().space(s).controller.map(|p| r.power_info(p).name.clone())
+}
+
+pub fn treasury(g: &Game, power: &str) -> i64 {
+    let p = g.rules().power(power).unwrap();
+    g.state().treasuries[p.index()]
+}
