@@ -488,15 +488,21 @@ fn edit(rules: &RuleSet, s: &mut State, e: &Edit, out: &mut Vec<String>) -> Resu
                     rules.power_info(*owner).name
                 )));
             }
-            let mut left = *count;
-            units.retain(|u| {
-                if left > 0 && u.kind == *unit && u.owner == *owner {
-                    left -= 1;
-                    false
-                } else {
-                    true
-                }
-            });
+            // Cargo first would be odd: remove the units themselves, prefering ones that are not
+            // cargo, and whatever rides on them goes too.
+            let mut ids: Vec<(bool, u32)> = units
+                .iter()
+                .filter(|u| u.kind == *unit && u.owner == *owner)
+                .map(|u| (u.aboard.is_some(), u.id))
+                .collect();
+            ids.sort();
+            let mut lost = 0;
+            for (_, id) in ids.into_iter().take(*count as usize) {
+                lost += s.remove_unit(*space, id).len() - 1;
+            }
+            if lost > 0 {
+                out.push(format!("edit: {lost} unit(s) aboard went down with them"));
+            }
             out.push(format!(
                 "edit: {count} {} of {} removed from {}",
                 rules.unit(*unit).name,

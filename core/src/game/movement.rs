@@ -121,11 +121,21 @@ fn remaining(rules: &RuleSet, u: &Unit) -> u32 {
     rules.unit(u.kind).movement.saturating_sub(u.moved)
 }
 
-/// Why this unit cannot move at all in this phase, if it cannot.
+/// Why this unit cannot move at all in this phase, if it cannot. Cargo that boarded this turn
+/// has spent its move but may still offload.
 fn cannot_move(rules: &RuleSet, u: &Unit, combat: bool) -> Option<(&'static str, &'static str)> {
     let t = rules.unit(u.kind);
     if u.marks.unloaded.is_some() {
         return Some((RULE_UNLOAD, "has offloaded this turn and moves no further"));
+    }
+    if u.aboard.is_some() && t.domain == Domain::Land {
+        if u.marks.assault.is_some() {
+            return Some((RULE_UNLOAD, "is committed to an amphibious assault"));
+        }
+        if !combat && u.marks.combat_moved {
+            return Some((RULE_NCM_AFTER_COMBAT, "moved in combat move"));
+        }
+        return None;
     }
     if t.domain == Domain::Land && u.marks.loaded {
         return Some((
@@ -167,6 +177,23 @@ fn pick_units(
 ) -> Result<Vec<u32>, Rejection> {
     let units = &s.space(from).units;
     let place = &rules.board.space(from).name;
+    if !cargo && rules.board.space(from).is_sea() {
+        for p in picks {
+            let kind = match p {
+                Pick::Kind { kind, .. } | Pick::All(kind) => Some(*kind),
+                Pick::Id(id) => units.iter().find(|u| u.id == *id).map(|u| u.kind),
+            };
+            if let Some(k) = kind.filter(|k| rules.unit(*k).domain == Domain::Land) {
+                return Err(reject(
+                    RULE_LOAD,
+                    format!(
+                        "{} at sea moves only with its transport: move the transport, or offload it into an adjacent territory",
+                        rules.unit(k).name
+                    ),
+                ));
+            }
+        }
+    }
     let cargo_count = |id: u32| units.iter().filter(|c| c.aboard == Some(id)).count();
     let mut chosen: Vec<u32> = Vec::new();
     for p in picks {
@@ -257,9 +284,18 @@ pub fn run(
             ))
         }
     };
-    if m.from == m.to {
+    if m.from == m.to && m.via.is_empty() {
         return Err(Rejection::new(
-            "a move needs a destination other than where the units are",
+            "a move needs a destination other than where the units are (or a `via` path back)",
+        ));
+    }
+    if rules.board.space(m.to).neutral.is_some() {
+        return Err(reject(
+            RULE_NEUTRAL,
+            format!(
+                "{} is neutral: no unit may enter or fly over it",
+                rules.board.space(m.to).name
+            ),
         ));
     }
     let from_sea = rules.board.space(m.from).is_sea();
@@ -536,7 +572,8 @@ fn find_path(
             }
         }
         for next in &b.rules.board.space(here).adjacent {
-            if path.contains(next) {
+            // A path may come back to where it began (a blitz and return), never loop elsewhere.
+            if path.contains(next) && !(*next == to && path.len() > 1) {
                 continue;
             }
             // Prune spaces no unit of the group could pass or end in.
@@ -894,16 +931,22 @@ fn sea_distance(b: &Board, from: SpaceId, to: SpaceId, limit: u32) -> Option<u32
     None
 }
 
+/// A carrier of this power elsewhere that has not moved in combat and could still sail here
+/// (carriers already in `space` are counted by [`carrier_room`]).
 fn own_carrier_can_reach(b: &Board, space: SpaceId) -> bool {
-    b.rules.board.ids().filter(|id| b.is_sea(*id)).any(|z| {
-        b.s.space(z).units.iter().any(|u| {
-            u.owner == b.power
-                && b.rules.unit(u.kind).carrier_capacity > 0
-                && !u.marks.combat_moved
-                && !u.marks.fought
-                && sea_distance(b, z, space, remaining(b.rules, u)).is_some()
+    b.rules
+        .board
+        .ids()
+        .filter(|id| b.is_sea(*id) && *id != space)
+        .any(|z| {
+            b.s.space(z).units.iter().any(|u| {
+                u.owner == b.power
+                    && b.rules.unit(u.kind).carrier_capacity > 0
+                    && !u.marks.combat_moved
+                    && !u.marks.fought
+                    && sea_distance(b, z, space, remaining(b.rules, u)).is_some()
+            })
         })
-    })
 }
 
 /// A carrier bought this turn could be mobilized in this sea zone: it borders a factory the

@@ -240,6 +240,25 @@ impl State {
         &self.spaces[id.index()]
     }
 
+    /// Remove a unit and everything aboard it (cargo is lost with its ship). Returns the units
+    /// removed, the unit itself first; empty when no such unit is in the space.
+    pub fn remove_unit(&mut self, space: SpaceId, id: u32) -> Vec<Unit> {
+        let units = &mut self.spaces[space.index()].units;
+        let Some(i) = units.iter().position(|u| u.id == id) else {
+            return Vec::new();
+        };
+        let mut gone = vec![units.remove(i)];
+        let mut k = 0;
+        while k < units.len() {
+            if units[k].aboard == Some(id) {
+                gone.push(units.remove(k));
+            } else {
+                k += 1;
+            }
+        }
+        gone
+    }
+
     /// A stable 64-bit hash of the whole state: FNV-1a over the derived `Hash` encoding, with
     /// integers fed little-endian so the value is the same on every machine.
     ///
