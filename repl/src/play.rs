@@ -34,6 +34,13 @@ const HELP: &[(&str, &str, &str)] = &[
         "a power's territories with their IPC values",
     ),
     ("buy", "buy 3 infantry", "buy units in the purchase phase"),
+    (
+        "move",
+        "move 2 infantry, tank from Germany to Poland [via A, B] [ignoring]",
+        "move units; onto a transport: to its sea zone; ashore: from the sea zone",
+    ),
+    ("place", "place 2 infantry in Germany", "mobilize purchased units"),
+    ("undo", "undo", "take back the last command of this phase"),
     ("end", "end phase", "finish the current phase"),
     (
         "edit",
@@ -283,6 +290,31 @@ impl Shell {
             rules.power_info(p).side,
             self.game.current_phase().title
         );
+        let pending: Vec<String> = s.purchased[p.index()]
+            .iter()
+            .map(|(piece, n)| {
+                let name = match piece {
+                    warroom_core::rules::Piece::Unit(u) => rules.unit(*u).name.clone(),
+                    warroom_core::rules::Piece::Facility(f) => rules.facilities[f.index()].name.clone(),
+                };
+                format!("{n} {name}")
+            })
+            .collect();
+        if !pending.is_empty() {
+            out.push_str(&format!("  to mobilize: {}\n", pending.join(", ")));
+        }
+        let battles: Vec<&str> = s
+            .this_turn
+            .battles
+            .iter()
+            .map(|b| rules.board.space(b.space).name.as_str())
+            .collect();
+        if !battles.is_empty() {
+            out.push_str(&format!("  battles: {}\n", battles.join(", ")));
+        }
+        if let Some(w) = &s.winner {
+            out.push_str(&format!("  the game is over: {w} won\n"));
+        }
         for &q in &self.game.scenario().turn_order {
             out.push_str(&format!(
                 "  {:<16} treasury {:>4}  income {:>3}\n",
@@ -334,11 +366,38 @@ impl Shell {
                 f.damage
             ));
         }
-        for (owner, kind, n) in stacks(&st.units) {
+        let current = self.game.current_power();
+        let free: Vec<warroom_core::game::state::Unit> =
+            st.units.iter().filter(|u| u.aboard.is_none()).cloned().collect();
+        for (owner, kind, n) in stacks(&free) {
+            let t = rules.unit(kind);
+            let mut line = format!("\n  {} {n} {}", rules.power_info(owner).name, t.name);
+            if owner == current {
+                let fresh = free
+                    .iter()
+                    .filter(|u| u.owner == owner && u.kind == kind && u.moved < t.movement)
+                    .count();
+                if fresh < n as usize {
+                    line.push_str(&format!(" ({fresh} with movement left)"));
+                }
+            }
+            out.push_str(&line);
+        }
+        for carrier in &st.units {
+            let cargo: Vec<warroom_core::game::state::Unit> =
+                st.units.iter().filter(|u| u.aboard == Some(carrier.id)).cloned().collect();
+            if cargo.is_empty() {
+                continue;
+            }
+            let what: Vec<String> = stacks(&cargo)
+                .into_iter()
+                .map(|(o, k, n)| format!("{n} {} {}", rules.power_info(o).name, rules.unit(k).name))
+                .collect();
             out.push_str(&format!(
-                "\n  {} {n} {}",
-                rules.power_info(owner).name,
-                rules.unit(kind).name
+                "\n    {} #{} carries {}",
+                rules.unit(carrier.kind).name,
+                carrier.id,
+                what.join(", ")
             ));
         }
         let adj: Vec<&str> = sp
