@@ -633,6 +633,38 @@ fn anniversary_a_blitz_stops_at_an_aa_gun() {
     assert_eq!(controller(&g, "Baltic States").as_deref(), Some(GER));
 }
 
+#[test]
+fn the_panama_canal_serves_the_side_that_holds_central_america() {
+    let mut g = at("Japan", "noncombat_move");
+    ok(&mut g, "edit add \"SZ 19\" Japan 1 destroyer");
+    refused(&mut g, "move destroyer from \"SZ 19\" to \"SZ 12\"", "canals-and-straits");
+    advance_to(&mut g, US, "noncombat_move");
+    ok(&mut g, "edit add \"SZ 19\" \"United States\" 1 destroyer");
+    ok(&mut g, "move destroyer from \"SZ 19\" to \"SZ 12\"");
+}
+
+#[test]
+fn combat_move_never_attacks_an_ally() {
+    let mut g = at(UK, "combat_move");
+    // Karelia is Soviet: for Britain it is friendly, so no combat move ends there.
+    ok(&mut g, "edit add Archangel \"United Kingdom\" 1 infantry");
+    refused(&mut g, "move infantry from Archangel to Karelia", "combat-move-ends-hostile");
+}
+
+#[test]
+fn anniversary_canals_and_neutrals() {
+    let mut g = game("anniversary", &[], Some("1941"));
+    advance_to(&mut g, GER, "noncombat_move");
+    ok(&mut g, "edit add \"SZ 15\" Germany 1 destroyer");
+    refused(&mut g, "move destroyer from \"SZ 15\" to \"SZ 34\"", "canals-and-straits");
+    refused(&mut g, "move 1 infantry from France to Spain", "neutral-impassable");
+    advance_to(&mut g, UK, "noncombat_move");
+    ok(&mut g, "edit add \"SZ 15\" \"United Kingdom\" 1 destroyer");
+    ok(&mut g, "move destroyer from \"SZ 15\" to \"SZ 34\"");
+    ok(&mut g, "edit add \"SZ 19\" \"United Kingdom\" 1 destroyer");
+    ok(&mut g, "move destroyer from \"SZ 19\" to \"SZ 20\"");
+}
+
 // --- undo ---------------------------------------------------------------------------------
 
 #[test]
