@@ -637,7 +637,11 @@ fn anniversary_a_blitz_stops_at_an_aa_gun() {
 fn the_panama_canal_serves_the_side_that_holds_central_america() {
     let mut g = at("Japan", "noncombat_move");
     ok(&mut g, "edit add \"SZ 19\" Japan 1 destroyer");
-    refused(&mut g, "move destroyer from \"SZ 19\" to \"SZ 12\"", "canals-and-straits");
+    refused(
+        &mut g,
+        "move destroyer from \"SZ 19\" to \"SZ 12\"",
+        "canals-and-straits",
+    );
     advance_to(&mut g, US, "noncombat_move");
     ok(&mut g, "edit add \"SZ 19\" \"United States\" 1 destroyer");
     ok(&mut g, "move destroyer from \"SZ 19\" to \"SZ 12\"");
@@ -648,7 +652,11 @@ fn combat_move_never_attacks_an_ally() {
     let mut g = at(UK, "combat_move");
     // Karelia is Soviet: for Britain it is friendly, so no combat move ends there.
     ok(&mut g, "edit add Archangel \"United Kingdom\" 1 infantry");
-    refused(&mut g, "move infantry from Archangel to Karelia", "combat-move-ends-hostile");
+    refused(
+        &mut g,
+        "move infantry from Archangel to Karelia",
+        "combat-move-ends-hostile",
+    );
 }
 
 #[test]
@@ -656,8 +664,16 @@ fn anniversary_canals_and_neutrals() {
     let mut g = game("anniversary", &[], Some("1941"));
     advance_to(&mut g, GER, "noncombat_move");
     ok(&mut g, "edit add \"SZ 15\" Germany 1 destroyer");
-    refused(&mut g, "move destroyer from \"SZ 15\" to \"SZ 34\"", "canals-and-straits");
-    refused(&mut g, "move 1 infantry from France to Spain", "neutral-impassable");
+    refused(
+        &mut g,
+        "move destroyer from \"SZ 15\" to \"SZ 34\"",
+        "canals-and-straits",
+    );
+    refused(
+        &mut g,
+        "move 1 infantry from France to Spain",
+        "neutral-impassable",
+    );
     advance_to(&mut g, UK, "noncombat_move");
     ok(&mut g, "edit add \"SZ 15\" \"United Kingdom\" 1 destroyer");
     ok(&mut g, "move destroyer from \"SZ 15\" to \"SZ 34\"");
@@ -705,4 +721,25 @@ fn undo_replays_from_a_save() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(loaded.hash(), g.hash());
     assert_eq!(count(&loaded, "Eastern Europe", SU, "infantry"), 2);
+}
+
+#[test]
+fn a_house_rule_script_can_veto_a_move_by_its_path() {
+    let layer =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/house/no-long-tank-moves");
+    let mut g = game(layer.to_str().unwrap(), &[], None);
+    advance_to(&mut g, GER, "combat_move");
+    ok(&mut g, "edit remove Karelia \"Soviet Union\" 3 infantry");
+    let r = refused(
+        &mut g,
+        "move tank from \"Eastern Europe\" to Archangel via Karelia",
+        "house.short_tank_moves",
+    );
+    assert!(r.message.contains("Eastern Europe to Archangel"), "{r}");
+    assert_eq!(
+        controller(&g, "Karelia").as_deref(),
+        Some(SU),
+        "the vetoed blitz took nothing"
+    );
+    ok(&mut g, "move tank from \"Eastern Europe\" to Karelia");
 }

@@ -384,8 +384,12 @@ impl Shell {
             out.push_str(&line);
         }
         for carrier in &st.units {
-            let cargo: Vec<warroom_core::game::state::Unit> =
-                st.units.iter().filter(|u| u.aboard == Some(carrier.id)).cloned().collect();
+            let cargo: Vec<warroom_core::game::state::Unit> = st
+                .units
+                .iter()
+                .filter(|u| u.aboard == Some(carrier.id))
+                .cloned()
+                .collect();
             if cargo.is_empty() {
                 continue;
             }

@@ -217,9 +217,18 @@ fn play_moves_units_shows_battles_and_undoes() {
         "end phase\nmove 3 inf from Karelia to \"Eastern Europe\"\nmove tank from Caucasus to Ukraine\nstatus\nundo\nshow Ukraine\nmove tank from Caucasus to Turkey\n",
     );
     let t = text(&o);
-    assert!(t.contains("Soviet Union moves 3 Infantry Karelia → Eastern Europe"), "{t}");
+    assert!(
+        t.contains("Soviet Union moves 3 Infantry Karelia → Eastern Europe"),
+        "{t}"
+    );
     assert!(t.contains("battles: Eastern Europe, Ukraine"), "{t}");
     assert!(t.contains("undo: move 1 tank from Caucasus to Ukraine"), "{t}");
-    assert!(!t.contains("Soviet Union 1 Tank"), "undo left the tank in Ukraine: {t}");
-    assert!(t.contains("[neutral-impassable]"), "a refusal names its rule: {t}");
+    assert!(
+        !t.contains("Soviet Union 1 Tank"),
+        "undo left the tank in Ukraine: {t}"
+    );
+    assert!(
+        t.contains("[neutral-impassable]"),
+        "a refusal names its rule: {t}"
+    );
 }

@@ -33,6 +33,7 @@ impl Hooks {
         rules: &RuleSet,
         scenario: &str,
         cmd: &Command,
+        moved: Option<&super::movement::Moved>,
         before: &State,
         next: &State,
     ) -> Result<Vec<String>, Rejection> {
@@ -91,7 +92,33 @@ impl Hooks {
                 let new = &rules.phases[rules.turn[next.phase].index()];
                 events.push(phase_event(EventKind::PhaseBegin, next.round, &np, new));
             }
-            Command::Edit(_) | Command::Move(_) | Command::Place { .. } | Command::Undo => {}
+            Command::Move(m) => {
+                let phase = &rules.phases[rules.turn[before.phase].index()];
+                let sname = |id: crate::rules::SpaceId| Value::from(rules.board.space(id).name.clone());
+                let (units, path) =
+                    moved.map_or((Vec::new(), Vec::new()), |mv| (mv.units.clone(), mv.path.clone()));
+                events.push(
+                    Event::new(EventKind::ValidateMove)
+                        .with("power", pname.as_str())
+                        .with("phase", phase.id.as_str())
+                        .with(
+                            "units",
+                            unit_list(rules, units.iter().map(|(k, n)| (Piece::Unit(*k), *n))),
+                        )
+                        .with("from", sname(m.from))
+                        .with("to", sname(m.to))
+                        .with("path", Value::list(path.into_iter().map(sname))),
+                );
+            }
+            Command::Place { piece, count, space } => {
+                events.push(
+                    Event::new(EventKind::ValidatePlacement)
+                        .with("power", pname.as_str())
+                        .with("space", rules.board.space(*space).name.as_str())
+                        .with("units", unit_list(rules, [(*piece, *count)])),
+                );
+            }
+            Command::Edit(_) | Command::Undo => {}
         }
         let view = View {
             rules,
@@ -162,6 +189,17 @@ impl Hooks {
     pub fn store(&self) -> Value {
         self.host.store_snapshot()
     }
+}
+
+/// `{ {unit = "infantry", count = 2}, ... }` as scripts see a group of units.
+fn unit_list(rules: &RuleSet, units: impl IntoIterator<Item = (Piece, u32)>) -> Value {
+    Value::list(units.into_iter().map(|(p, n)| {
+        let id = match p {
+            Piece::Unit(u) => rules.unit(u).id.clone(),
+            Piece::Facility(f) => rules.facilities[f.index()].id.clone(),
+        };
+        Value::map([("unit", Value::from(id)), ("count", Value::from(i64::from(n)))])
+    }))
 }
 
 fn phase_event(kind: EventKind, round: u32, power: &str, phase: &crate::rules::Phase) -> Event {

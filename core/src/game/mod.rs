@@ -208,14 +208,29 @@ impl Game {
         let mut next = self.state.clone();
         let mut out = Vec::new();
         let power = self.current_power();
-        run(&self.rules, &self.origin.scenario, &mut next, cmd, &mut out)?;
+        let mut moved = None;
+        run(
+            &self.rules,
+            &self.origin.scenario,
+            &mut next,
+            cmd,
+            &mut out,
+            &mut moved,
+        )?;
         let snapshot = Snapshot {
             state: self.state.clone(),
             store: self.scripts.as_ref().map(hooks::Hooks::store),
             text: cmd.to_text(&self.rules),
         };
         if let Some(hooks) = &mut self.scripts {
-            let logged = hooks.after_run(&self.rules, &self.origin.scenario, cmd, &self.state, &next)?;
+            let logged = hooks.after_run(
+                &self.rules,
+                &self.origin.scenario,
+                cmd,
+                moved.as_ref(),
+                &self.state,
+                &next,
+            )?;
             out.extend(logged);
         }
         let phase = self.current_phase().id.clone();
@@ -288,6 +303,7 @@ fn run(
     s: &mut State,
     cmd: &Command,
     out: &mut Vec<String>,
+    moved: &mut Option<movement::Moved>,
 ) -> Result<(), Rejection> {
     let sc = rules.scenario(scenario).expect("scenario exists");
     let power = sc.turn_order[s.turn];
@@ -323,7 +339,7 @@ fn run(
         }
         Command::EndPhase => end_phase(rules, sc, s, out)?,
         Command::Edit(e) => edit(rules, s, e, out)?,
-        Command::Move(m) => movement::run(rules, s, power, phase.kind, m, out)?,
+        Command::Move(m) => *moved = Some(movement::run(rules, s, power, phase.kind, m, out)?),
         Command::Place { piece, count, space } => {
             if phase.kind != PhaseKind::Mobilize {
                 return Err(Rejection::new(format!(

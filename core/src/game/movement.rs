@@ -33,6 +33,24 @@ pub const RULE_IGNORED_SUBS: &str = "offload-past-ignored-subs";
 pub const RULE_NO_FRIENDLY_ATTACK: &str = "no-attack-on-allies";
 pub const RULE_COMBAT_ONLY: &str = "noncombat-only-units";
 
+/// What a move did, for the `validate_move` event: the units (by type) and the path taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Moved {
+    pub units: Vec<(crate::rules::UnitTypeId, u32)>,
+    pub path: Vec<SpaceId>,
+}
+
+fn moved(s: &State, space: SpaceId, ids: &[u32], path: Vec<SpaceId>) -> Moved {
+    let mut units: Vec<(crate::rules::UnitTypeId, u32)> = Vec::new();
+    for u in s.space(space).units.iter().filter(|u| ids.contains(&u.id)) {
+        match units.iter_mut().find(|(k, _)| *k == u.kind) {
+            Some((_, n)) => *n += 1,
+            None => units.push((u.kind, 1)),
+        }
+    }
+    Moved { units, path }
+}
+
 fn reject(rule: &'static str, message: impl Into<String>) -> Rejection {
     Rejection::new(message).by(rule)
 }
@@ -273,7 +291,7 @@ pub fn run(
     phase: PhaseKind,
     m: &Move,
     out: &mut Vec<String>,
-) -> Result<(), Rejection> {
+) -> Result<Moved, Rejection> {
     let combat = match phase {
         PhaseKind::CombatMove => true,
         PhaseKind::NoncombatMove => false,
@@ -308,7 +326,9 @@ pub fn run(
         // Offloading: the picked units are cargo in the sea zone.
         let ids = pick_units(rules, s, power, m.from, &m.units, combat, true)?;
         if all_land(&ids) {
-            return offload(rules, s, power, combat, m, &ids, out);
+            let summary = moved(s, m.from, &ids, vec![m.from, m.to]);
+            offload(rules, s, power, combat, m, &ids, out)?;
+            return Ok(summary);
         }
         if ids
             .iter()
@@ -320,10 +340,16 @@ pub fn run(
         }
     }
     let ids = pick_units(rules, s, power, m.from, &m.units, combat, false)?;
+    let summary = moved(s, m.from, &ids, Vec::new());
     if !from_sea && to_sea && all_land(&ids) && m.via.is_empty() {
-        return load(rules, s, power, combat, m, &ids, out);
+        load(rules, s, power, combat, m, &ids, out)?;
+        return Ok(Moved {
+            path: vec![m.from, m.to],
+            ..summary
+        });
     }
-    move_along_path(rules, s, power, combat, m, &ids, out)
+    let path = move_along_path(rules, s, power, combat, m, &ids, out)?;
+    Ok(Moved { path, ..summary })
 }
 
 fn unit(s: &State, space: SpaceId, id: u32) -> &Unit {
@@ -613,7 +639,7 @@ fn move_along_path(
     m: &Move,
     ids: &[u32],
     out: &mut Vec<String>,
-) -> Result<(), Rejection> {
+) -> Result<Vec<SpaceId>, Rejection> {
     let b = Board { rules, s, power };
     if combat {
         if let Some(_battle) = s.this_turn.battle(m.from) {
@@ -774,7 +800,7 @@ fn move_along_path(
             String::new()
         }
     ));
-    Ok(())
+    Ok(plan.path)
 }
 
 /// "2 Infantry, 1 Tank" for the units with these ids in a space.
