@@ -582,13 +582,24 @@ fn own_fighters_launch_before_their_carrier_moves() {
 #[test]
 fn a_fighter_left_at_sea_without_its_carrier_is_lost() {
     let mut g = at(UK, "noncombat_move");
-    ok(&mut g, "move carrier from \"SZ 14\" to \"SZ 9\"");
+    ok(&mut g, "move carrier from \"SZ 14\" to \"SZ 10\" via \"SZ 9\"");
     let out = ok(&mut g, "end phase");
     assert!(
         out.iter()
             .any(|l| l.contains("Fighter in SZ 14 has no safe landing place")),
         "{out:?}"
     );
+}
+
+#[test]
+fn a_carrier_that_can_still_reach_its_fighters_must_go_to_them() {
+    let mut g = at(UK, "noncombat_move");
+    ok(&mut g, "move carrier from \"SZ 14\" to \"SZ 9\"");
+    let r = refused(&mut g, "end phase", "carrier-must-meet-fighters");
+    assert!(r.message.contains("SZ 14"), "{r}");
+    ok(&mut g, "move carrier from \"SZ 9\" to \"SZ 14\"");
+    ok(&mut g, "end phase");
+    assert_eq!(count(&g, "SZ 14", UK, "fighter"), 1);
 }
 
 // --- Anniversary --------------------------------------------------------------------------

@@ -372,7 +372,10 @@ fn end_phase(
     match phase.kind {
         PhaseKind::CombatMove => movement::end_combat_move(rules, s, power)?,
         PhaseKind::ConductCombat => control::conclude_battles(rules, s, power, out)?,
-        PhaseKind::NoncombatMove => movement::land_air_units(rules, s, power, false, out),
+        PhaseKind::NoncombatMove => {
+            movement::carriers_meet_fighters(rules, s, power)?;
+            movement::land_air_units(rules, s, power, false, out)
+        }
         PhaseKind::Mobilize => mobilize::end_mobilize(rules, s, power, out),
         // Income must be collected if it can be: ending that phase collects it.
         PhaseKind::CollectIncome => control::collect_income(rules, s, power, out),

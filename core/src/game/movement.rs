@@ -915,7 +915,7 @@ fn landing_place(b: &Board, t: &UnitType, space: SpaceId, later: bool) -> bool {
     if carrier_room(b, space) >= cost {
         return true;
     }
-    later && (own_carrier_can_reach(b, space) || new_carrier_possible(b, space))
+    later && (own_carrier_can_reach(b, space, true) || new_carrier_possible(b, space))
 }
 
 /// Room left on carriers of this power's side in a sea zone.
@@ -934,9 +934,10 @@ fn carrier_room(b: &Board, space: SpaceId) -> u32 {
     cap.saturating_sub(used)
 }
 
-/// Sea distance for a ship (canals as this power may use them), ignoring enemy ships: the
-/// landing demonstration assumes every battle is won.
-fn sea_distance(b: &Board, from: SpaceId, to: SpaceId, limit: u32) -> Option<u32> {
+/// Sea distance for a ship (canals as this power may use them). The combat-move landing
+/// demonstration assumes every battle is won (`peaceful` false); a noncombat sailing avoids
+/// zones with enemy warships (`peaceful` true).
+fn sea_distance(b: &Board, from: SpaceId, to: SpaceId, limit: u32, peaceful: bool) -> Option<u32> {
     let mut seen = vec![from];
     let mut frontier = vec![from];
     for d in 0..=limit {
@@ -946,7 +947,11 @@ fn sea_distance(b: &Board, from: SpaceId, to: SpaceId, limit: u32) -> Option<u32
         let mut next = Vec::new();
         for here in &frontier {
             for n in &b.rules.board.space(*here).adjacent {
-                if b.is_sea(*n) && !seen.contains(n) && b.closed_canal(*here, *n).is_none() {
+                if b.is_sea(*n)
+                    && !seen.contains(n)
+                    && b.closed_canal(*here, *n).is_none()
+                    && !(peaceful && b.blocked(*n))
+                {
                     seen.push(*n);
                     next.push(*n);
                 }
@@ -959,7 +964,7 @@ fn sea_distance(b: &Board, from: SpaceId, to: SpaceId, limit: u32) -> Option<u32
 
 /// A carrier of this power elsewhere that has not moved in combat and could still sail here
 /// (carriers already in `space` are counted by [`carrier_room`]).
-fn own_carrier_can_reach(b: &Board, space: SpaceId) -> bool {
+fn own_carrier_can_reach(b: &Board, space: SpaceId, peaceful: bool) -> bool {
     b.rules
         .board
         .ids()
@@ -970,7 +975,7 @@ fn own_carrier_can_reach(b: &Board, space: SpaceId) -> bool {
                     && b.rules.unit(u.kind).carrier_capacity > 0
                     && !u.marks.combat_moved
                     && !u.marks.fought
-                    && sea_distance(b, z, space, remaining(b.rules, u)).is_some()
+                    && sea_distance(b, z, space, remaining(b.rules, u), peaceful).is_some()
             })
         })
 }
@@ -1008,7 +1013,7 @@ fn landing_within(b: &Board, t: &UnitType, from: SpaceId, left: u32) -> Option<L
                     return Some(Landing::Now);
                 }
             } else if let Some(cost) = t.carrier_cost {
-                if carrier_room(b, *here) >= cost || own_carrier_can_reach(b, *here) {
+                if carrier_room(b, *here) >= cost || own_carrier_can_reach(b, *here, false) {
                     return Some(Landing::Now);
                 }
                 if new_carrier.is_none() && new_carrier_possible(b, *here) {
@@ -1413,6 +1418,55 @@ pub fn end_combat_move(rules: &RuleSet, s: &State, power: PowerId) -> Result<(),
         }
     }
     Ok(())
+}
+
+pub const RULE_CARRIER_MEETS: &str = "carrier-must-meet-fighters";
+
+/// Noncombat move may not end while a fighter waits at sea for a carrier of this power that can
+/// still sail to it: the rulebook obliges the carrier to go ("They must move there, range
+/// permitting").
+pub fn carriers_meet_fighters(rules: &RuleSet, s: &State, power: PowerId) -> Result<(), Rejection> {
+    let b = Board { rules, s, power };
+    for z in rules.board.ids().filter(|z| b.is_sea(*z)) {
+        let need: u32 = s
+            .space(z)
+            .units
+            .iter()
+            .filter(|u| u.owner == power && rules.unit(u.kind).domain == Domain::Air)
+            .filter_map(|u| rules.unit(u.kind).carrier_cost)
+            .sum();
+        if need == 0 || carrier_room_for_owner(&b, z) >= need || new_carrier_possible(&b, z) {
+            continue;
+        }
+        if own_carrier_can_reach(&b, z, true) {
+            return Err(reject(
+                RULE_CARRIER_MEETS,
+                format!(
+                    "fighters of yours wait in {} and a carrier of yours can still sail there: move it (or fly the fighters to another landing place) before ending the phase",
+                    b.name(z)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Room on the side's carriers in a zone left for this power's air units once guests of other
+/// powers are aboard.
+fn carrier_room_for_owner(b: &Board, space: SpaceId) -> u32 {
+    let units = &b.s.space(space).units;
+    let cap: u32 = units
+        .iter()
+        .filter(|u| allied(b.s, b.power, u.owner))
+        .map(|u| b.rules.unit(u.kind).carrier_capacity)
+        .sum();
+    let guests: u32 = units
+        .iter()
+        .filter(|u| u.owner != b.power && allied(b.s, b.power, u.owner))
+        .filter(|u| b.rules.unit(u.kind).domain == Domain::Air)
+        .filter_map(|u| b.rules.unit(u.kind).carrier_cost)
+        .sum();
+    cap.saturating_sub(guests)
 }
 
 /// Air units of `power` with no safe landing place are lost: at the end of noncombat move
