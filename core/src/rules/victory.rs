@@ -15,6 +15,7 @@
 use super::build::unknown_name;
 use super::read::{Ctx, Fields};
 use super::{Board, Power, PowerId, SpaceId};
+use crate::diag::Problem;
 use crate::tree::{closest_key, Entry};
 
 /// When a victory condition is checked.
@@ -89,6 +90,7 @@ pub fn read_victory(
         };
 
         let after = f.get("after_turn_of");
+        let round_node = f.get("end_of_round");
         let end_of_round = f.bool(ctx, "end_of_round", false);
         let check = match (after, end_of_round) {
             (Some(n), false) => {
@@ -104,13 +106,15 @@ pub fn read_victory(
             }
             (None, true) => Some(VictoryCheck::EndOfRound),
             (Some(n), true) => {
-                ctx.error_at(
-                    n,
+                let at = round_node.unwrap_or(n);
+                let p = Problem::new(
                     "schema::bad-value",
                     format!("`{path}` sets both `after_turn_of` and `end_of_round`"),
-                    "one moment only",
                 )
-                .help = Some("keep one of them".into());
+                .at(at.origin.label(ctx.sources, "one moment only"))
+                .also(n.origin.label(ctx.sources, "`after_turn_of` is set here"))
+                .help("keep one of them");
+                ctx.problems.push(p);
                 None
             }
             (None, false) => {
@@ -180,12 +184,17 @@ pub fn read_victory(
                 }
             }
             (Some(n), true) => {
-                ctx.error_at(
-                    n,
+                let p = Problem::new(
                     "schema::bad-value",
                     format!("`{path}` sets both `spaces` and `victory_cities = true`"),
-                    "one set of spaces only",
-                );
+                )
+                .at(vc_node
+                    .unwrap_or(n)
+                    .origin
+                    .label(ctx.sources, "one set of spaces only"))
+                .also(n.origin.label(ctx.sources, "`spaces` is set here"))
+                .help("keep one of them");
+                ctx.problems.push(p);
                 spaces_ok = false;
             }
             (None, false) => {
