@@ -225,6 +225,37 @@ fn an_aa_gun_is_captured_with_its_territory_and_cannot_move_that_turn_aa50_aa_ca
 }
 
 #[test]
+fn capital_ipcs_come_from_the_original_owner_only_aa50_cap_capture() {
+    let mut g = game("anniversary", &[], None);
+    advance_to(&mut g, "Germany", "combat_move");
+    clear(&mut g, "Russia");
+    ok(&mut g, "edit control Eastern Ukraine Germany");
+    clear(&mut g, "Eastern Ukraine");
+    ok(&mut g, "edit add Eastern Ukraine Germany 1 infantry");
+    ok(&mut g, "edit treasury Soviet Union 18");
+    let ger = treasury(&g, "Germany");
+    ok(&mut g, "move infantry from Eastern Ukraine to Russia");
+    fight(&mut g);
+    assert_eq!(controller(&g, "Russia").as_deref(), Some("Germany"));
+    assert_eq!(treasury(&g, "Germany"), ger + 18);
+    assert_eq!(treasury(&g, "Soviet Union"), 0);
+
+    // "if the United Kingdom's player then takes Moscow, that player would not collect IPCs
+    // from Germany's player."
+    advance_to(&mut g, "United Kingdom", "combat_move");
+    ok(&mut g, "edit treasury Germany 10");
+    let uk = treasury(&g, "United Kingdom");
+    clear(&mut g, "Russia");
+    ok(&mut g, "edit add Archangel United Kingdom 1 infantry");
+    ok(&mut g, "move infantry from Archangel to Russia");
+    fight(&mut g);
+    assert_eq!(controller(&g, "Russia").as_deref(), Some("Soviet Union"));
+    assert_eq!(treasury(&g, "Germany"), 10);
+    assert_eq!(treasury(&g, "United Kingdom"), uk);
+    assert_eq!(treasury(&g, "Soviet Union"), 0);
+}
+
+#[test]
 fn liberating_a_capital_returns_its_aa_guns_but_not_those_outside_aa50_cap_lib() {
     let mut g = game("anniversary", &[], None);
     advance_to(&mut g, "United Kingdom", "combat_move");

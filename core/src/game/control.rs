@@ -55,7 +55,7 @@ fn name(rules: &RuleSet, p: PowerId) -> &str {
 /// `power` takes the territory from the enemy (its land units won there).
 ///
 /// - "Original" owner means the owner printed on the board (`Space.owner`): a scenario's
-///   `control` overlay is a marker put on top of the printed symbol (AA50 1942), not a new
+///   `control` overlay is a marker put on top of the printed symbol, not a new
 ///   original owner.
 /// - Liberation: a territory originally owned by another power of the capturer's side goes back
 ///   to that power, unless that power's capital is in enemy hands; then the capturer keeps it.
@@ -65,7 +65,10 @@ fn name(rules: &RuleSet, p: PowerId) -> &str {
 ///   original territory friendly powers hold, this one included.
 /// - The capital of an enemy: the capturer takes all unspent IPCs of the capital's original
 ///   owner. Liberating a capital takes nothing, and hands the owner's other original
-///   territories held by friendly powers back to it.
+///   territories held by friendly powers back to it. (One rulebook says "from the original owner
+///   only, not subsequent controllers", another "the original controller". They never differ:
+///   a capital retaken by its side always returns to its owner, so an enemy capital is only
+///   ever captured from its original owner, and no `[rules]` switch is needed.)
 /// - Units of the losing side left in the territory: `on_capture = "capture"` ones change
 ///   hands (to whoever now holds the territory) and are marked captured; others are destroyed.
 ///   Facilities follow the territory's controller; taken from the enemy, their `on_capture`

@@ -5,10 +5,10 @@
 //! territories, or every victory city on the board).
 //!
 //! ```toml
-//! [victory.axis]
-//! side = "Axis"
-//! after_turn_of = "United States"      # or: end_of_round = true
-//! spaces = ["United Kingdom", "Russia", "Eastern United States"]   # or: victory_cities = true
+//! [victory.north]
+//! side = "North"
+//! after_turn_of = "Blue"               # or: end_of_round = true
+//! spaces = ["Alpha", "Beta", "Gamma"]  # or: victory_cities = true
 //! count = 2                            # default: all of them
 //! ```
 
