@@ -2,7 +2,7 @@
 
 use super::state::State;
 use super::Rejection;
-use crate::rules::{PowerId, RuleSet, Scenario, SpaceId};
+use crate::rules::{FacilityCapture, OnCapture, PowerId, RuleSet, Scenario, SpaceId, VictoryCheck};
 
 pub fn capital_of(rules: &RuleSet, power: PowerId) -> Option<SpaceId> {
     rules.board.ids().find(|id| {
@@ -24,12 +24,11 @@ pub fn holds_capital(rules: &RuleSet, state: &State, power: PowerId) -> bool {
 }
 
 /// Income the power would collect now: its territories' values, nothing while an enemy holds
-/// its capital.
+/// its capital ("If your capital is under an enemy power's control, you cannot collect
+/// income").
 pub fn income(rules: &RuleSet, state: &State, power: PowerId) -> i64 {
-    if let Some(c) = capital_of(rules, power) {
-        if state.space(c).controller != Some(power) {
-            return 0;
-        }
+    if !holds_capital(rules, state, power) {
+        return 0;
     }
     rules
         .board
@@ -45,28 +44,194 @@ pub fn collect_income(rules: &RuleSet, s: &mut State, power: PowerId, out: &mut 
     out.push(format!("{} collects {income} IPCs", rules.power_info(power).name));
 }
 
-/// `power` takes the territory: control changes, facilities and capturable units change hands.
+fn same_side(rules: &RuleSet, a: PowerId, b: PowerId) -> bool {
+    rules.power_info(a).side == rules.power_info(b).side
+}
+
+fn name(rules: &RuleSet, p: PowerId) -> &str {
+    &rules.power_info(p).name
+}
+
+/// `power` takes the territory from the enemy (its land units won there).
+///
+/// - "Original" owner means the owner printed on the board (`Space.owner`): a scenario's
+///   `control` overlay is a marker put on top of the printed symbol, not a new
+///   original owner.
+/// - Liberation: a territory originally owned by another power of the capturer's side goes back
+///   to that power, unless that power's capital is in enemy hands; then the capturer keeps it.
+///   The rulebooks test the capital "at the end of the turn"; it is tested now, which is the
+///   same thing: during the capturer's turn only its side captures, so the capital cannot fall,
+///   and if the capital is liberated later in the turn, the capital's liberation hands back every
+///   original territory friendly powers hold, this one included.
+/// - The capital of an enemy: the capturer takes all unspent IPCs of the capital's original
+///   owner. Liberating a capital takes nothing, and hands the owner's other original
+///   territories held by friendly powers back to it. (One rulebook says "from the original owner
+///   only, not subsequent controllers", another "the original controller". They never differ:
+///   a capital retaken by its side always returns to its owner, so an enemy capital is only
+///   ever captured from its original owner, and no `[rules]` switch is needed.)
+/// - Units of the losing side left in the territory: `on_capture = "capture"` ones change
+///   hands (to whoever now holds the territory) and are marked captured; others are destroyed.
+///   Facilities follow the territory's controller; taken from the enemy, their `on_capture`
+///   applies (destroy, downgrade).
 pub fn capture(rules: &RuleSet, s: &mut State, space: SpaceId, power: PowerId, out: &mut Vec<String>) {
+    let info = rules.board.space(space);
+    let previous = s.space(space).controller;
+    let from_enemy = previous.is_some_and(|p| !same_side(rules, p, power));
+    let original = info.owner.filter(|o| *o != power && same_side(rules, *o, power));
+    let holder = match original {
+        // Its own capital goes back to its owner whatever else holds.
+        Some(o) if info.capital => o,
+        Some(o) if holds_capital(rules, s, o) => o,
+        _ => power,
+    };
+    s.spaces[space.index()].controller = Some(holder);
+    if holder == power {
+        match original {
+            Some(o) => out.push(format!(
+                "{} captures {} ({}'s capital is in enemy hands, so it is not liberated)",
+                name(rules, power),
+                info.name,
+                name(rules, o)
+            )),
+            None => out.push(format!("{} captures {}", name(rules, power), info.name)),
+        }
+    } else {
+        out.push(format!(
+            "{} liberates {}: it returns to {}",
+            name(rules, power),
+            info.name,
+            name(rules, holder)
+        ));
+    }
+
+    // Units the losing side left behind.
+    let mut taken = Vec::new();
+    let mut destroyed = Vec::new();
     let sp = &mut s.spaces[space.index()];
-    sp.controller = Some(power);
-    for u in &mut sp.units {
-        if u.owner != power && rules.unit(u.kind).on_capture == crate::rules::OnCapture::Capture {
-            u.owner = power;
+    sp.units.retain_mut(|u| {
+        if same_side(rules, u.owner, power) {
+            return true;
+        }
+        let kind = rules.unit(u.kind);
+        if kind.on_capture == OnCapture::Capture {
+            u.owner = holder;
             u.marks.captured = true;
+            taken.push(kind.name.clone());
+            true
+        } else {
+            destroyed.push(kind.name.clone());
+            false
+        }
+    });
+    for t in taken {
+        out.push(format!(
+            "{} takes over the {t} in {}",
+            name(rules, holder),
+            info.name
+        ));
+    }
+    for d in destroyed {
+        out.push(format!("the {d} left alone in {} is destroyed", info.name));
+    }
+
+    // Facilities change hands with the territory.
+    if from_enemy {
+        let mut facilities = std::mem::take(&mut s.spaces[space.index()].facilities);
+        facilities.retain_mut(|f| {
+            let ft = &rules.facilities[f.kind.index()];
+            match &ft.on_capture {
+                FacilityCapture::Capture => {
+                    out.push(format!(
+                        "the {} in {} now belongs to {}",
+                        ft.name,
+                        info.name,
+                        name(rules, holder)
+                    ));
+                    true
+                }
+                FacilityCapture::Destroy => {
+                    out.push(format!("the {} in {} is destroyed", ft.name, info.name));
+                    false
+                }
+                FacilityCapture::Downgrade(to) => {
+                    let nt = &rules.facilities[to.index()];
+                    out.push(format!(
+                        "the {} in {} becomes a {} of {}",
+                        ft.name,
+                        info.name,
+                        nt.name,
+                        name(rules, holder)
+                    ));
+                    f.kind = *to;
+                    f.damage = f.damage.min(nt.max_damage.resolve(info.ipc));
+                    true
+                }
+            }
+        });
+        s.spaces[space.index()].facilities = facilities;
+    }
+
+    if info.capital && from_enemy {
+        if let Some(o) = info.owner {
+            if !same_side(rules, o, power) {
+                plunder(rules, s, o, power, out);
+            } else {
+                liberate_capital(rules, s, space, o, out);
+            }
         }
     }
     if !s.this_turn.captured.contains(&space) {
         s.this_turn.captured.push(space);
     }
+}
+
+/// The capturer of an enemy capital takes its original owner's unspent IPCs (even if the
+/// capturer's own capital is enemy-held).
+fn plunder(rules: &RuleSet, s: &mut State, owner: PowerId, capturer: PowerId, out: &mut Vec<String>) {
+    let ipcs = std::mem::take(&mut s.treasuries[owner.index()]);
+    s.treasuries[capturer.index()] += ipcs;
     out.push(format!(
-        "{} captures {}",
-        rules.power_info(power).name,
-        rules.board.space(space).name
+        "{} takes {ipcs} IPCs from {}'s treasury",
+        name(rules, capturer),
+        name(rules, owner)
     ));
+}
+
+/// The owner's other original territories held by friendly powers go back to it, with their
+/// facilities; units (AA guns) outside the capital keep their owners.
+fn liberate_capital(rules: &RuleSet, s: &mut State, capital: SpaceId, owner: PowerId, out: &mut Vec<String>) {
+    out.push(format!(
+        "{}'s capital {} is liberated",
+        name(rules, owner),
+        rules.board.space(capital).name
+    ));
+    for id in rules.board.ids() {
+        let info = rules.board.space(id);
+        let held = s.space(id).controller;
+        if id == capital || info.owner != Some(owner) {
+            continue;
+        }
+        if let Some(h) = held.filter(|h| *h != owner && same_side(rules, *h, owner)) {
+            s.spaces[id.index()].controller = Some(owner);
+            out.push(format!(
+                "{} returns from {} to {}",
+                info.name,
+                name(rules, h),
+                name(rules, owner)
+            ));
+        }
+    }
 }
 
 fn at_war(s: &State, a: PowerId, b: PowerId) -> bool {
     s.relations[a.index()][b.index()] == super::state::Relation::War
+}
+
+/// An enemy unit that must be beaten before its space is taken. On land, units that are
+/// captured with the territory (AA guns) or have no combat value do not hold it.
+fn defends(rules: &RuleSet, s: &State, power: PowerId, u: &super::state::Unit, land: bool) -> bool {
+    let kind = rules.unit(u.kind);
+    at_war(s, power, u.owner) && !(land && (kind.on_capture == OnCapture::Capture || kind.defenseless))
 }
 
 /// End of conduct combat: every announced battle must be over. Territories the attacker
@@ -80,7 +245,12 @@ pub fn conclude_battles(
 ) -> Result<(), Rejection> {
     let battles = s.this_turn.battles.clone();
     for b in &battles {
-        let defenders = s.space(b.space).units.iter().any(|u| at_war(s, power, u.owner));
+        let land = !rules.board.space(b.space).is_sea();
+        let defenders = s
+            .space(b.space)
+            .units
+            .iter()
+            .any(|u| defends(rules, s, power, u, land));
         let attackers = s.space(b.space).units.iter().any(|u| u.owner == power)
             || s.spaces.iter().any(|sp| {
                 sp.units
@@ -103,7 +273,7 @@ pub fn conclude_battles(
             continue;
         }
         let sp = s.space(b.space);
-        let defenders = sp.units.iter().any(|u| at_war(s, power, u.owner));
+        let defenders = sp.units.iter().any(|u| defends(rules, s, power, u, true));
         let capturer = sp
             .units
             .iter()
@@ -122,6 +292,54 @@ pub fn conclude_battles(
     Ok(())
 }
 
-/// Checked after each power's turn ends.
-pub fn check_victory(_rules: &RuleSet, _sc: &Scenario, _s: &mut State, _power: PowerId, _out: &mut [String]) {
+/// Checked after each power's turn ends (`power` is the one whose turn just ended, still at
+/// `s.turn`): the first `[victory]` condition due now and met names the winning side.
+pub fn check_victory(rules: &RuleSet, sc: &Scenario, s: &mut State, power: PowerId, out: &mut Vec<String>) {
+    if s.winner.is_some() {
+        return;
+    }
+    let end_of_round = s.turn + 1 == sc.turn_order.len();
+    for c in &rules.victory {
+        let due = match c.check {
+            VictoryCheck::AfterTurnOf(p) => p == power,
+            VictoryCheck::EndOfRound => end_of_round,
+        };
+        if !due {
+            continue;
+        }
+        let held: Vec<SpaceId> = c
+            .spaces
+            .iter()
+            .copied()
+            .filter(|id| {
+                s.space(*id)
+                    .controller
+                    .is_some_and(|p| rules.power_info(p).side == c.side)
+            })
+            .collect();
+        if held.len() < c.count as usize {
+            continue;
+        }
+        let names: Vec<&str> = held
+            .iter()
+            .map(|id| {
+                let sp = rules.board.space(*id);
+                sp.victory_city.as_deref().unwrap_or(&sp.name)
+            })
+            .collect();
+        let when = match c.check {
+            VictoryCheck::AfterTurnOf(p) => format!("the end of {}'s turn", name(rules, p)),
+            VictoryCheck::EndOfRound => format!("the end of round {}", s.round),
+        };
+        out.push(format!(
+            "{} win: they hold {} of the {} needed ({}) at {when} [victory.{}]",
+            c.side,
+            held.len(),
+            c.count,
+            names.join(", "),
+            c.id
+        ));
+        s.winner = Some(c.side.clone());
+        return;
+    }
 }

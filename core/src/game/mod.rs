@@ -305,6 +305,12 @@ fn run(
     out: &mut Vec<String>,
     moved: &mut Option<movement::Moved>,
 ) -> Result<(), Rejection> {
+    if let (Some(side), false) = (&s.winner, matches!(cmd, Command::Edit(_))) {
+        return Err(Rejection::new(format!(
+            "the game is over: the {side} have won (only `edit` and `undo` are accepted)"
+        ))
+        .by("game-over"));
+    }
     let sc = rules.scenario(scenario).expect("scenario exists");
     let power = sc.turn_order[s.turn];
     let pname = rules.power_info(power).name.clone();

@@ -17,6 +17,7 @@ const TOP: &[&str] = &[
     "canals",
     "scenarios",
     "rules",
+    "victory",
 ];
 
 const UNIT_FIELDS: &[&str] = &[
@@ -143,6 +144,7 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         &board,
     );
     let switches = read_switches(&mut ctx, section("rules"));
+    let victory = super::victory::read_victory(&mut ctx, section("victory"), &powers, &board);
 
     if is_edition {
         if powers.is_empty() {
@@ -208,13 +210,14 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         board,
         scenarios,
         switches,
+        victory,
         scripts,
         default_scenario,
         project_root,
     })
 }
 
-fn unknown_name(ctx: &mut Ctx, node: &Node, what: &str, name: &str, known: &[String]) {
+pub(super) fn unknown_name(ctx: &mut Ctx, node: &Node, what: &str, name: &str, known: &[String]) {
     let mut p = Problem::new("schema::unknown-name", format!("unknown {what} `{name}`"))
         .at(node.origin.label(ctx.sources, format!("no such {what}")));
     if let Some(s) = closest_key(name, known.iter().map(String::as_str)) {

@@ -5,6 +5,7 @@
 
 mod build;
 pub mod read;
+mod victory;
 
 use crate::diag::{Problems, Sources};
 use crate::layers::{Layer, LoadRequest};
@@ -12,6 +13,7 @@ use crate::tree::{Node, Origin};
 use std::collections::HashMap;
 
 pub use build::build;
+pub use victory::{VictoryCheck, VictoryCondition};
 
 macro_rules! id_type {
     ($name:ident, $t:ty) => {
@@ -350,6 +352,8 @@ pub struct RuleSet {
     pub board: Board,
     pub scenarios: Vec<Scenario>,
     pub switches: Switches,
+    /// Ways to win (`[victory]`), in data order.
+    pub victory: Vec<VictoryCondition>,
     pub scripts: Vec<LayerScripts>,
     pub default_scenario: Option<String>,
     /// Root of the project (parent of `editions/`), where `scripts/` lives.

@@ -1,0 +1,539 @@
+//! Who holds what (../shared/rules/special.md, 1941-CAP-*, 1941-LIB-TERR, 1941-VC-*, AA50-CAP-*,
+//! AA50-LIB-TERR, AA50-AA-CAPTURE, AA50-VC-*): capture and liberation of territories, capitals
+//! and their treasuries, income without a capital, and victory as edition data, played on the
+//! real 1941 and Anniversary boards.
+
+mod support;
+use support::*;
+use warroom_core::game::Game;
+
+/// Remove every unit from a space (`edit remove`, one command per owner and type).
+fn clear(g: &mut Game, space: &str) {
+    let r = g.rules().clone();
+    let id = r.board.find(space).unwrap();
+    let mut groups: Vec<(String, String, usize)> = Vec::new();
+    for u in &g.state().space(id).units {
+        let owner = r.power_info(u.owner).name.clone();
+        let kind = r.unit(u.kind).id.clone();
+        match groups.iter_mut().find(|(o, k, _)| *o == owner && *k == kind) {
+            Some(gr) => gr.2 += 1,
+            None => groups.push((owner, kind, 1)),
+        }
+    }
+    for (owner, kind, n) in groups {
+        ok(g, &format!("edit remove {space} {owner} {n} {kind}"));
+    }
+    assert!(g.state().space(id).units.is_empty());
+}
+
+/// End the current phase and the next one (combat move, then conduct combat).
+fn fight(g: &mut Game) -> Vec<String> {
+    let mut out = ok(g, "end phase");
+    out.extend(ok(g, "end phase"));
+    out
+}
+
+fn winner(g: &Game) -> Option<String> {
+    g.state().winner.clone()
+}
+
+fn logged(out: &[String], fragment: &str) -> bool {
+    out.iter().any(|l| l.contains(fragment))
+}
+
+fn aa_owner(g: &Game, space: &str) -> Vec<String> {
+    let r = g.rules();
+    let id = r.board.find(space).unwrap();
+    let aa = r.unit_type("aa_gun").unwrap();
+    g.state()
+        .space(id)
+        .units
+        .iter()
+        .filter(|u| u.kind == aa)
+        .map(|u| r.power_info(u.owner).name.clone())
+        .collect()
+}
+
+/// The territory of a victory city (Anniversary).
+fn city(g: &Game, name: &str) -> String {
+    let b = &g.rules().board;
+    b.spaces
+        .iter()
+        .find(|s| s.victory_city.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("no victory city {name}"))
+        .name
+        .clone()
+}
+
+// ---------------------------------------------------------------- capture and liberation
+
+#[test]
+fn land_units_capture_an_empty_enemy_territory_at_the_end_of_conduct_combat() {
+    let mut g = game("1941", &[], None);
+    advance_to(&mut g, "Soviet Union", "combat_move");
+    clear(&mut g, "West Russia");
+    let (sov, ger) = (
+        g.rules().power("Soviet Union").unwrap(),
+        g.rules().power("Germany").unwrap(),
+    );
+    let (sov_before, ger_before) = (g.income(sov), g.income(ger));
+    ok(&mut g, "move infantry from Karelia to West Russia");
+    ok(&mut g, "end phase");
+    assert_eq!(
+        controller(&g, "West Russia").as_deref(),
+        Some("Germany"),
+        "not before combat"
+    );
+    let out = ok(&mut g, "end phase");
+    assert!(logged(&out, "Soviet Union captures West Russia"), "{out:?}");
+    assert_eq!(controller(&g, "West Russia").as_deref(), Some("Soviet Union"));
+    assert_eq!(g.income(sov), sov_before + 1);
+    assert_eq!(g.income(ger), ger_before - 1);
+}
+
+#[test]
+fn capturing_an_allys_original_territory_liberates_it_1941_lib_terr() {
+    let mut g = game("1941", &[], None);
+    advance_to(&mut g, "United Kingdom", "combat_move");
+    ok(&mut g, "edit control Karelia Germany");
+    clear(&mut g, "Karelia");
+    ok(&mut g, "edit add Archangel United Kingdom 1 infantry");
+    ok(&mut g, "move infantry from Archangel to Karelia");
+    let out = fight(&mut g);
+    assert!(logged(&out, "United Kingdom liberates Karelia"), "{out:?}");
+    assert_eq!(controller(&g, "Karelia").as_deref(), Some("Soviet Union"));
+    assert_eq!(count(&g, "Karelia", "United Kingdom", "infantry"), 1);
+}
+
+#[test]
+fn an_allys_territory_is_captured_instead_while_its_capital_is_enemy_held_1941_lib_terr() {
+    let mut g = game("1941", &[], None);
+    advance_to(&mut g, "United Kingdom", "combat_move");
+    ok(&mut g, "edit control Russia Germany");
+    ok(&mut g, "edit control Karelia Germany");
+    clear(&mut g, "Karelia");
+    ok(&mut g, "edit add Archangel United Kingdom 1 infantry");
+    let uk = g.rules().power("United Kingdom").unwrap();
+    let before = g.income(uk);
+    ok(&mut g, "move infantry from Archangel to Karelia");
+    let out = fight(&mut g);
+    assert!(logged(&out, "United Kingdom captures Karelia"), "{out:?}");
+    assert_eq!(controller(&g, "Karelia").as_deref(), Some("United Kingdom"));
+    assert_eq!(g.income(uk), before + 1, "the capturer collects its income");
+}
+
+#[test]
+fn capturing_a_capital_takes_the_treasury_1941_cap_capture() {
+    let mut g = game("1941", &[], None);
+    advance_to(&mut g, "Germany", "combat_move");
+    clear(&mut g, "Russia");
+    ok(&mut g, "edit treasury Soviet Union 6");
+    ok(&mut g, "edit treasury Germany 3");
+    // Even if the capturer's own capital is in enemy hands.
+    ok(&mut g, "edit control Germany United Kingdom");
+    ok(&mut g, "move infantry from West Russia to Russia");
+    let out = fight(&mut g);
+    assert!(
+        logged(&out, "Germany takes 6 IPCs from Soviet Union's treasury"),
+        "{out:?}"
+    );
+    assert_eq!(controller(&g, "Russia").as_deref(), Some("Germany"));
+    assert_eq!(treasury(&g, "Soviet Union"), 0);
+    assert_eq!(treasury(&g, "Germany"), 9);
+}
+
+#[test]
+fn liberating_a_capital_returns_the_owners_territories_and_takes_no_ipcs_1941_cap_lib() {
+    let mut g = game("1941", &[], None);
+    advance_to(&mut g, "United Kingdom", "combat_move");
+    ok(&mut g, "edit control Russia Germany");
+    clear(&mut g, "Russia");
+    ok(&mut g, "edit control Karelia United Kingdom"); // captured while Moscow was German
+    ok(&mut g, "edit control West Russia United Kingdom"); // German originally: stays British
+    ok(&mut g, "edit treasury Germany 10");
+    let uk_before = treasury(&g, "United Kingdom");
+    ok(&mut g, "edit add Archangel United Kingdom 1 infantry");
+    ok(&mut g, "move infantry from Archangel to Russia");
+    let out = fight(&mut g);
+    assert!(logged(&out, "United Kingdom liberates Russia"), "{out:?}");
+    assert!(
+        logged(&out, "Karelia returns from United Kingdom to Soviet Union"),
+        "{out:?}"
+    );
+    assert_eq!(controller(&g, "Russia").as_deref(), Some("Soviet Union"));
+    assert_eq!(controller(&g, "Karelia").as_deref(), Some("Soviet Union"));
+    assert_eq!(controller(&g, "West Russia").as_deref(), Some("United Kingdom"));
+    assert_eq!(treasury(&g, "Germany"), 10, "a liberator collects no IPCs");
+    assert_eq!(treasury(&g, "United Kingdom"), uk_before);
+    // With its capital back, the Soviet Union collects income again.
+    let sov = g.rules().power("Soviet Union").unwrap();
+    assert!(g.income(sov) > 0);
+}
+
+#[test]
+fn a_power_without_its_capital_collects_nothing_and_skips_purchase_mobilize_and_income_1941_cap_effect() {
+    let mut g = game("1941", &[], None);
+    advance_to(&mut g, "United States", "collect_income");
+    ok(&mut g, "edit control Russia Germany");
+    ok(&mut g, "edit treasury Soviet Union 5");
+    let sov = g.rules().power("Soviet Union").unwrap();
+    assert_eq!(g.income(sov), 0, "1941-INCOME: no income without the capital");
+    let out = ok(&mut g, "end phase");
+    assert!(logged(&out, "Soviet Union skips Purchase Units"), "{out:?}");
+    assert_eq!(g.rules().power_info(g.current_power()).name, "Soviet Union");
+    assert_eq!(g.current_phase().id, "combat_move");
+    advance_to(&mut g, "Soviet Union", "noncombat_move");
+    let out = ok(&mut g, "end phase");
+    assert!(logged(&out, "Soviet Union skips Mobilize New Units"), "{out:?}");
+    assert!(logged(&out, "Soviet Union skips Collect Income"), "{out:?}");
+    assert_eq!(g.rules().power_info(g.current_power()).name, "Germany");
+    assert_eq!(treasury(&g, "Soviet Union"), 5);
+}
+
+#[test]
+fn a_power_without_its_capital_collects_nothing_aa50_cap_effect_aa50_income_capital() {
+    let mut g = game("anniversary", &[], None);
+    advance_to(&mut g, "Soviet Union", "collect_income");
+    ok(&mut g, "edit control Russia Germany");
+    let before = treasury(&g, "Soviet Union");
+    let out = ok(&mut g, "end phase");
+    assert!(logged(&out, "Soviet Union collects 0 IPCs"), "{out:?}");
+    assert_eq!(treasury(&g, "Soviet Union"), before);
+    advance_to(&mut g, "Germany", "collect_income");
+    let out = ok(&mut g, "end phase");
+    assert!(logged(&out, "Soviet Union skips"), "{out:?}");
+    assert_eq!(g.current_phase().id, "combat_move");
+}
+
+#[test]
+fn an_aa_gun_is_captured_with_its_territory_and_cannot_move_that_turn_aa50_aa_capture() {
+    let mut g = game("anniversary", &[], None);
+    advance_to(&mut g, "Germany", "combat_move");
+    clear(&mut g, "East Poland");
+    ok(&mut g, "edit add East Poland Soviet Union 1 aa_gun");
+    ok(&mut g, "edit add Poland Germany 1 infantry");
+    ok(&mut g, "move infantry from Poland to East Poland");
+    let out = fight(&mut g);
+    assert!(logged(&out, "Germany captures East Poland"), "{out:?}");
+    assert!(logged(&out, "Germany takes over the Antiaircraft Gun"), "{out:?}");
+    assert_eq!(aa_owner(&g, "East Poland"), vec!["Germany"]);
+    refused(
+        &mut g,
+        "move aa_gun from East Poland to Poland",
+        "noncombat-after-combat",
+    );
+}
+
+#[test]
+fn capital_ipcs_come_from_the_original_owner_only_aa50_cap_capture() {
+    let mut g = game("anniversary", &[], None);
+    advance_to(&mut g, "Germany", "combat_move");
+    clear(&mut g, "Russia");
+    ok(&mut g, "edit control Eastern Ukraine Germany");
+    clear(&mut g, "Eastern Ukraine");
+    ok(&mut g, "edit add Eastern Ukraine Germany 1 infantry");
+    ok(&mut g, "edit treasury Soviet Union 18");
+    let ger = treasury(&g, "Germany");
+    ok(&mut g, "move infantry from Eastern Ukraine to Russia");
+    fight(&mut g);
+    assert_eq!(controller(&g, "Russia").as_deref(), Some("Germany"));
+    assert_eq!(treasury(&g, "Germany"), ger + 18);
+    assert_eq!(treasury(&g, "Soviet Union"), 0);
+
+    // "if the United Kingdom's player then takes Moscow, that player would not collect IPCs
+    // from Germany's player."
+    advance_to(&mut g, "United Kingdom", "combat_move");
+    ok(&mut g, "edit treasury Germany 10");
+    let uk = treasury(&g, "United Kingdom");
+    clear(&mut g, "Russia");
+    ok(&mut g, "edit add Archangel United Kingdom 1 infantry");
+    ok(&mut g, "move infantry from Archangel to Russia");
+    fight(&mut g);
+    assert_eq!(controller(&g, "Russia").as_deref(), Some("Soviet Union"));
+    assert_eq!(treasury(&g, "Germany"), 10);
+    assert_eq!(treasury(&g, "United Kingdom"), uk);
+    assert_eq!(treasury(&g, "Soviet Union"), 0);
+}
+
+#[test]
+fn liberating_a_capital_returns_its_aa_guns_but_not_those_outside_aa50_cap_lib() {
+    let mut g = game("anniversary", &[], None);
+    advance_to(&mut g, "United Kingdom", "combat_move");
+    ok(&mut g, "edit control Russia Germany");
+    clear(&mut g, "Russia");
+    ok(&mut g, "edit add Russia Germany 1 aa_gun"); // taken with Moscow
+    ok(&mut g, "edit control Belorussia United Kingdom");
+    clear(&mut g, "Belorussia");
+    ok(&mut g, "edit add Belorussia United Kingdom 1 aa_gun");
+    ok(&mut g, "edit add Archangel United Kingdom 1 infantry");
+    ok(&mut g, "move infantry from Archangel to Russia");
+    let out = fight(&mut g);
+    assert!(logged(&out, "United Kingdom liberates Russia"), "{out:?}");
+    assert_eq!(controller(&g, "Russia").as_deref(), Some("Soviet Union"));
+    assert_eq!(aa_owner(&g, "Russia"), vec!["Soviet Union"]);
+    assert_eq!(controller(&g, "Belorussia").as_deref(), Some("Soviet Union"));
+    assert_eq!(aa_owner(&g, "Belorussia"), vec!["United Kingdom"]);
+}
+
+#[test]
+fn a_liberated_territory_returns_with_its_aa_gun_aa50_lib_terr() {
+    let mut g = game("anniversary", &[], Some("1942"));
+    // 1942: Belorussia starts under a German marker on a Soviet symbol; the Soviet Union is
+    // its original owner.
+    assert_eq!(controller(&g, "Belorussia").as_deref(), Some("Germany"));
+    advance_to(&mut g, "United Kingdom", "combat_move");
+    clear(&mut g, "Belorussia");
+    ok(&mut g, "edit add Belorussia Germany 1 aa_gun");
+    ok(&mut g, "edit add Archangel United Kingdom 1 infantry");
+    ok(&mut g, "move infantry from Archangel to Belorussia");
+    let out = fight(&mut g);
+    assert!(logged(&out, "United Kingdom liberates Belorussia"), "{out:?}");
+    assert_eq!(controller(&g, "Belorussia").as_deref(), Some("Soviet Union"));
+    assert_eq!(aa_owner(&g, "Belorussia"), vec!["Soviet Union"]);
+}
+
+// ---------------------------------------------------------------- victory
+
+#[test]
+fn axis_win_holding_two_allied_capitals_at_the_end_of_the_us_turn_1941_vc_axis() {
+    let mut g = game("1941", &[], None);
+    ok(&mut g, "edit control United Kingdom Germany");
+    ok(&mut g, "edit control Russia Japan");
+    // Met all round long, but checked only when the US turn ends.
+    advance_to(&mut g, "United States", "collect_income");
+    assert_eq!(winner(&g), None);
+    let out = ok(&mut g, "end phase");
+    assert!(logged(&out, "Axis win"), "{out:?}");
+    assert_eq!(winner(&g).as_deref(), Some("Axis"));
+    let r = refused(&mut g, "end phase", "game-over");
+    assert!(r.message.contains("Axis"), "{r}");
+    ok(&mut g, "edit treasury Germany 1");
+}
+
+#[test]
+fn one_allied_capital_is_not_enough_for_the_axis_1941_vc_axis() {
+    let mut g = game("1941", &[], None);
+    ok(&mut g, "edit control United Kingdom Germany");
+    advance_to(&mut g, "United States", "collect_income");
+    ok(&mut g, "end phase");
+    assert_eq!(g.state().round, 2);
+    assert_eq!(winner(&g), None);
+}
+
+#[test]
+fn allies_win_holding_berlin_and_tokyo_at_the_end_of_japans_turn_1941_vc_allies() {
+    let mut g = game("1941", &[], None);
+    ok(&mut g, "edit control Germany United Kingdom");
+    ok(&mut g, "edit control Japan United States");
+    // Without Tokyo, Japan's turn ends after noncombat move.
+    advance_to(&mut g, "Japan", "noncombat_move");
+    // Germany's and the UK's turns have ended with both capitals held: no check then.
+    assert_eq!(winner(&g), None);
+    let out = ok(&mut g, "end phase");
+    assert!(logged(&out, "Allies win"), "{out:?}");
+    assert_eq!(winner(&g).as_deref(), Some("Allies"));
+    refused(&mut g, "end phase", "game-over");
+}
+
+#[test]
+fn short_game_one_enemy_capital_wins_1941_vc_short() {
+    // Axis: London alone, at the end of the US turn.
+    let mut g = game("1941", &["short-game"], None);
+    ok(&mut g, "edit control United Kingdom Germany");
+    advance_to(&mut g, "United States", "collect_income");
+    assert_eq!(winner(&g), None);
+    ok(&mut g, "end phase");
+    assert_eq!(winner(&g).as_deref(), Some("Axis"));
+
+    // Moscow does not count in the shorter game.
+    let mut g = game("1941", &["short-game"], None);
+    ok(&mut g, "edit control Russia Germany");
+    advance_to(&mut g, "United States", "collect_income");
+    ok(&mut g, "end phase");
+    assert_eq!(g.state().round, 2);
+    assert_eq!(winner(&g), None);
+
+    // Allies: Tokyo alone, at the end of Japan's turn.
+    let mut g = game("1941", &["short-game"], None);
+    ok(&mut g, "edit control Japan United States");
+    advance_to(&mut g, "Japan", "noncombat_move");
+    assert_eq!(winner(&g), None);
+    ok(&mut g, "end phase");
+    assert_eq!(winner(&g).as_deref(), Some("Allies"));
+}
+
+/// Give the side `n` more victory cities, taking them from the other side in this order.
+fn take_cities(g: &mut Game, to: &str, cities: &[&str]) {
+    for c in cities {
+        let t = city(g, c);
+        ok(g, &format!("edit control {t} {to}"));
+    }
+}
+
+fn cities_held(g: &Game, side: &str) -> usize {
+    let r = g.rules();
+    r.board
+        .ids()
+        .filter(|id| r.board.space(*id).victory_city.is_some())
+        .filter(|id| {
+            g.state()
+                .space(*id)
+                .controller
+                .is_some_and(|p| r.power_info(p).side == side)
+        })
+        .count()
+}
+
+#[test]
+fn a_side_holding_15_victory_cities_at_the_end_of_the_round_wins_aa50_vc_15() {
+    let mut g = game("anniversary", &[], None);
+    assert_eq!(cities_held(&g, "Allies"), 12);
+    take_cities(&mut g, "United Kingdom", &["Paris", "Warsaw", "Shanghai"]);
+    assert_eq!(cities_held(&g, "Allies"), 15);
+    // Not after the UK's turn, nor after China's: only when the round is complete.
+    advance_to(&mut g, "United States", "collect_income");
+    assert_eq!(winner(&g), None);
+    let out = ok(&mut g, "end phase");
+    assert!(
+        logged(&out, "Allies win: they hold 15 of the 15 needed"),
+        "{out:?}"
+    );
+    assert_eq!(winner(&g).as_deref(), Some("Allies"));
+}
+
+#[test]
+fn fourteen_victory_cities_do_not_win_aa50_vc_15() {
+    let mut g = game("anniversary", &[], None);
+    take_cities(&mut g, "United Kingdom", &["Paris", "Warsaw"]);
+    advance_to(&mut g, "United States", "collect_income");
+    ok(&mut g, "end phase");
+    assert_eq!(g.state().round, 2);
+    assert_eq!(winner(&g), None);
+}
+
+#[test]
+fn projection_game_13_victory_cities_aa50_vc_13() {
+    for (with, wins) in [(vec!["victory-cities:count=13"], true), (vec![], false)] {
+        let mut g = game("anniversary", &with, None);
+        take_cities(
+            &mut g,
+            "Germany",
+            &[
+                "London",
+                "Moscow",
+                "Leningrad",
+                "Stalingrad",
+                "Calcutta",
+                "Sydney",
+                "Ottawa",
+            ],
+        );
+        assert_eq!(cities_held(&g, "Axis"), 13);
+        advance_to(&mut g, "United States", "collect_income");
+        ok(&mut g, "end phase");
+        let expected = wins.then(|| "Axis".to_string());
+        assert_eq!(winner(&g), expected, "with {with:?}");
+    }
+}
+
+#[test]
+fn total_war_needs_all_18_victory_cities_aa50_vc_18() {
+    let axis = ["Berlin", "Paris", "Warsaw", "Tokyo", "Shanghai", "Rome"];
+    let mut g = game("anniversary", &["victory-cities:count=18"], None);
+    take_cities(&mut g, "United States", &axis[..5]);
+    assert_eq!(cities_held(&g, "Allies"), 17);
+    advance_to(&mut g, "United States", "collect_income");
+    ok(&mut g, "end phase");
+    assert_eq!(g.state().round, 2);
+    assert_eq!(winner(&g), None, "17 of 18 is not total war");
+    take_cities(&mut g, "United States", &axis[5..]);
+    advance_to(&mut g, "United States", "collect_income");
+    ok(&mut g, "end phase");
+    assert_eq!(winner(&g).as_deref(), Some("Allies"));
+}
+
+#[test]
+fn the_victory_city_count_accepts_only_13_15_or_18() {
+    let mut req = warroom_core::layers::LoadRequest::new(editions(), "anniversary");
+    req.with = vec!["victory-cities:count=14".to_string()];
+    let err = warroom_core::rules::load(&req).expect_err("14 is not an option");
+    let text: Vec<String> = err.problems.iter().map(|p| p.message.clone()).collect();
+    assert!(text.iter().any(|m| m.contains("13, 15, 18")), "{text:?}");
+}
+
+/// A layer on top of 1941 that replaces `[victory]` with `data`; the problems it loads with.
+fn victory_problems(case: &str, data: &str) -> Vec<(String, String, Option<String>)> {
+    let dir = std::env::temp_dir().join(format!("warroom-victory-{}-{case}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("layer.toml"),
+        "[layer]\nname = \"bad-victory\"\nkind = \"house\"\nextends = [\"1941\"]\nfiles = [\"victory.toml\"]\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("victory.toml"), data).unwrap();
+    let req = warroom_core::layers::LoadRequest::new(editions(), dir.display().to_string());
+    let out = match warroom_core::rules::load(&req) {
+        Ok(_) => Vec::new(),
+        Err(e) => e
+            .problems
+            .iter()
+            .map(|p| {
+                (
+                    p.code.to_string(),
+                    p.message.clone(),
+                    p.location().map(str::to_string),
+                )
+            })
+            .collect(),
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
+#[test]
+fn bad_victory_data_is_reported_where_it_is_written() {
+    let cases = [
+        ("side", "[victory.axis]\nside = \"Axsi\"\n", "unknown side `Axsi`"),
+        (
+            "power",
+            "[victory.axis]\nafter_turn_of = \"Untied States\"\n",
+            "unknown power `Untied States`",
+        ),
+        (
+            "space",
+            "[victory.axis]\nspaces = [\"London\"]\n",
+            "unknown space `London`",
+        ),
+        (
+            "sea",
+            "[victory.axis]\nspaces = [\"SZ 5\"]\ncount = 1\n",
+            "is a sea zone",
+        ),
+        ("count", "[victory.axis]\ncount = 4\n", "must be between 1 and 3"),
+        (
+            "field",
+            "[victory.axis]\ncuont = 2\n",
+            "unknown field `victory.axis.cuont`",
+        ),
+        (
+            "when",
+            "[victory.axis]\nend_of_round = true\n",
+            "sets both `after_turn_of` and `end_of_round`",
+        ),
+        (
+            "set",
+            "[victory.axis]\nvictory_cities = true\n",
+            "sets both `spaces` and `victory_cities = true`",
+        ),
+    ];
+    for (case, data, fragment) in cases {
+        let problems = victory_problems(case, data);
+        assert_eq!(problems.len(), 1, "{case}: {problems:#?}");
+        let (_, message, location) = &problems[0];
+        assert!(message.contains(fragment), "{case}: {message}");
+        let location = location
+            .as_deref()
+            .unwrap_or_else(|| panic!("{case}: not located"));
+        assert!(location.contains("victory.toml:2"), "{case}: {location}");
+    }
+}
