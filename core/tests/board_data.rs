@@ -831,3 +831,26 @@ fn unit_stats_match_the_rulebooks() {
         ])
     );
 }
+
+/// 1941-ISLANDS: an island group is one territory lying inside one sea zone, so land units can
+/// only reach it (or leave it) by transport and cannot be split between its islands.
+#[test]
+fn islands_lie_in_one_sea_zone_and_touch_no_land() {
+    for name in ["1941", "anniversary"] {
+        let e = load(name);
+        let b = &e.rs.board;
+        let islands: Vec<&Space> = b.spaces.iter().filter(|s| s.island).collect();
+        assert!(islands.len() >= 15, "{name}: only {} islands", islands.len());
+        for s in islands {
+            let seas = s.adjacent.iter().filter(|a| b.space(**a).is_sea()).count();
+            let lands: Vec<&str> = s
+                .adjacent
+                .iter()
+                .filter(|a| !b.space(**a).is_sea())
+                .map(|a| b.space(*a).name.as_str())
+                .collect();
+            assert_eq!(seas, 1, "{name}: {} borders {seas} sea zones", s.name);
+            assert!(lands.is_empty(), "{name}: island {} borders land {lands:?}", s.name);
+        }
+    }
+}
