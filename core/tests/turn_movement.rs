@@ -11,5 +11,9 @@ fn land_units_attack_an_adjacent_enemy_territory() {
     ok(&mut g, "move 3 infantry from Karelia to Eastern Europe");
     assert_eq!(count(&g, "Eastern Europe", "Soviet Union", "infantry"), 3);
     ok(&mut g, "move tank from Caucasus to Ukraine");
-    refused(&mut g, "move tank from Ukraine to Eastern Europe", "stop-on-entering-hostile");
+    refused(
+        &mut g,
+        "move tank from Ukraine to Eastern Europe",
+        "stop-on-entering-hostile",
+    );
 }

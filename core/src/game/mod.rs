@@ -311,6 +311,7 @@ fn run(
                     "{pname} has {have} IPCs; {count} cost {total}"
                 )));
             }
+            mobilize::check_purchase(rules, s, power, *piece, *count)?;
             s.treasuries[power.index()] -= total;
             match s.purchased[power.index()].iter_mut().find(|(p, _)| p == piece) {
                 Some((_, n)) => *n += count,
@@ -357,7 +358,7 @@ fn end_phase(
         PhaseKind::CombatMove => movement::end_combat_move(rules, s, power)?,
         PhaseKind::ConductCombat => control::conclude_battles(rules, s, power, out)?,
         PhaseKind::NoncombatMove => movement::land_air_units(rules, s, power, false, out),
-        PhaseKind::Mobilize => mobilize::end_mobilize(rules, s, power, out),
+        PhaseKind::Mobilize => mobilize::end_mobilize(rules, s, power, out)?,
         // Income must be collected if it can be: ending that phase collects it.
         PhaseKind::CollectIncome => control::collect_income(rules, s, power, out),
         PhaseKind::Research | PhaseKind::Purchase | PhaseKind::Script => {}

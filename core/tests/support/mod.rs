@@ -33,7 +33,8 @@ pub fn advance_to(g: &mut Game, power: &str, phase: &str) {
 }
 
 pub fn ok(g: &mut Game, cmd: &str) -> Vec<String> {
-    g.execute(cmd).unwrap_or_else(|r| panic!("`{cmd}` was refused: {r}"))
+    g.execute(cmd)
+        .unwrap_or_else(|r| panic!("`{cmd}` was refused: {r}"))
 }
 
 /// The command is refused by `rule`; the game is unchanged.
@@ -54,13 +55,21 @@ pub fn count(g: &Game, space: &str, power: &str, unit: &str) -> usize {
     let s = r.board.find(space).unwrap_or_else(|| panic!("no space {space}"));
     let p = r.power(power).unwrap_or_else(|| panic!("no power {power}"));
     let u = r.unit_type(unit).unwrap_or_else(|| panic!("no unit {unit}"));
-    g.state().space(s).units.iter().filter(|x| x.owner == p && x.kind == u).count()
+    g.state()
+        .space(s)
+        .units
+        .iter()
+        .filter(|x| x.owner == p && x.kind == u)
+        .count()
 }
 
 pub fn controller(g: &Game, space: &str) -> Option<String> {
     let r = g.rules();
     let s = r.board.find(space).unwrap_or_else(|| panic!("no space {space}"));
-    g.state().space(s).controller.map(|p| r.power_info(p).name.clone())
+    g.state()
+        .space(s)
+        .controller
+        .map(|p| r.power_info(p).name.clone())
 }
 
 pub fn treasury(g: &Game, power: &str) -> i64 {
