@@ -850,7 +850,11 @@ fn islands_lie_in_one_sea_zone_and_touch_no_land() {
                 .map(|a| b.space(*a).name.as_str())
                 .collect();
             assert_eq!(seas, 1, "{name}: {} borders {seas} sea zones", s.name);
-            assert!(lands.is_empty(), "{name}: island {} borders land {lands:?}", s.name);
+            assert!(
+                lands.is_empty(),
+                "{name}: island {} borders land {lands:?}",
+                s.name
+            );
         }
     }
 }

@@ -216,7 +216,10 @@ fn an_air_units_move_is_shared_between_combat_and_noncombat_move() {
     let mut g = at(GER, "combat_move");
     // Western Europe to Karelia overland is 3 spaces: the fighter has 1 left for noncombat move.
     ok(&mut g, "edit remove Karelia \"Soviet Union\" 2 infantry");
-    ok(&mut g, "move fighter from \"Western Europe\" to Karelia via Germany, \"Eastern Europe\"");
+    ok(
+        &mut g,
+        "move fighter from \"Western Europe\" to Karelia via Germany, \"Eastern Europe\"",
+    );
     ok(&mut g, "edit remove Karelia \"Soviet Union\" 1 infantry");
     ok(&mut g, "end phase");
     ok(&mut g, "end phase");

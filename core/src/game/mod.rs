@@ -333,6 +333,7 @@ fn run(
                     "{pname} has {have} IPCs; {count} cost {total}"
                 )));
             }
+            mobilize::check_purchase(rules, s, power, *piece, *count)?;
             s.treasuries[power.index()] -= total;
             match s.purchased[power.index()].iter_mut().find(|(p, _)| p == piece) {
                 Some((_, n)) => *n += count,
@@ -382,7 +383,7 @@ fn end_phase(
             movement::carriers_meet_fighters(rules, s, power)?;
             movement::land_air_units(rules, s, power, false, out)
         }
-        PhaseKind::Mobilize => mobilize::end_mobilize(rules, s, power, out),
+        PhaseKind::Mobilize => mobilize::end_mobilize(rules, s, power, out)?,
         // Income must be collected if it can be: ending that phase collects it.
         PhaseKind::CollectIncome => control::collect_income(rules, s, power, out),
         PhaseKind::Research | PhaseKind::Purchase | PhaseKind::Script => {}

@@ -77,6 +77,21 @@ pub struct TurnState {
     /// Sea zones where a carrier bought this turn must be mobilized, because a fighter counted
     /// on it to land (combat move's landing demonstration).
     pub carrier_promises: Vec<SpaceId>,
+    /// Units mobilized this turn, each group counted against one factory: the factory's
+    /// territory, where the units entered play (that territory or a sea zone next to it) and how
+    /// many. Sea-zone placements may be re-counted against another adjacent factory when that
+    /// lets a later placement fit (`mobilize.rs`).
+    pub mobilized: Vec<Mobilized>,
+    /// Facilities placed this turn (territory, type): they mobilize nothing until next turn.
+    pub new_facilities: Vec<(SpaceId, FacilityTypeId)>,
+}
+
+/// Units mobilized this turn through one factory into one space.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Mobilized {
+    pub factory: SpaceId,
+    pub space: SpaceId,
+    pub count: u32,
 }
 
 impl TurnState {

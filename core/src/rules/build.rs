@@ -1103,6 +1103,25 @@ fn read_switches(ctx: &mut Ctx, e: Option<&Entry>) -> Switches {
         s.unplaceable_units = u;
     }
     s.blitz_blocked_by_facilities = f.bool(ctx, "blitz_blocked_by_facilities", true);
-    f.finish_with(ctx, &["unplaceable_units", "blitz_blocked_by_facilities"]);
+    if let Some(a) = f.choice(
+        ctx,
+        "allied_factories",
+        &[
+            ("never", AlliedFactories::Never),
+            ("capital_lost", AlliedFactories::CapitalLost),
+        ],
+    ) {
+        s.allied_factories = a;
+    }
+    s.purchase_limited_by_production = f.bool(ctx, "purchase_limited_by_production", false);
+    f.finish_with(
+        ctx,
+        &[
+            "unplaceable_units",
+            "blitz_blocked_by_facilities",
+            "allied_factories",
+            "purchase_limited_by_production",
+        ],
+    );
     s
 }

@@ -313,11 +313,26 @@ pub enum Unplaceable {
     Keep,
 }
 
+/// Whether a power may mobilize at a factory in a territory it controls whose original owner is
+/// another power of its side (a factory an ally controls is never usable).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlliedFactories {
+    /// Never.
+    Never,
+    /// Only while that power's capital is in enemy hands (the territory was taken from the
+    /// enemy after the capital fell; before that it would have been liberated, not captured).
+    CapitalLost,
+}
+
 #[derive(Clone, Debug)]
 pub struct Switches {
     pub unplaceable_units: Unplaceable,
     /// A blitz stops in a territory holding an enemy facility (an industrial complex).
     pub blitz_blocked_by_facilities: bool,
+    /// Factories in territories originally owned by a friendly power.
+    pub allied_factories: AlliedFactories,
+    /// A purchase may not exceed what the power's eligible factories can mobilize this turn.
+    pub purchase_limited_by_production: bool,
 }
 
 impl Default for Switches {
@@ -325,6 +340,8 @@ impl Default for Switches {
         Switches {
             unplaceable_units: Unplaceable::Refund,
             blitz_blocked_by_facilities: true,
+            allied_factories: AlliedFactories::Never,
+            purchase_limited_by_production: false,
         }
     }
 }
