@@ -770,3 +770,30 @@ fn a_house_rule_script_can_veto_a_move_by_its_path() {
     );
     ok(&mut g, "move tank from \"Eastern Europe\" to Karelia");
 }
+
+#[test]
+fn stranded_defending_fighters_move_one_space_to_land_or_are_lost() {
+    // Germany sinks the British carrier in SZ 14 (by hand: combat comes with its own issue).
+    let mut g = at(GER, "conduct_combat");
+    ok(
+        &mut g,
+        "edit remove \"SZ 14\" \"United Kingdom\" 1 aircraft_carrier",
+    );
+    let out = ok(&mut g, "end phase");
+    assert!(
+        out.iter()
+            .any(|l| l.contains("Fighter stranded in SZ 14 lands in Gibraltar")),
+        "{out:?}"
+    );
+    assert_eq!(count(&g, "Gibraltar", UK, "fighter"), 1);
+    // With no friendly territory or carrier within one space, it is lost.
+    let mut g = at(GER, "conduct_combat");
+    ok(&mut g, "edit add \"SZ 16\" \"United Kingdom\" 1 fighter");
+    let out = ok(&mut g, "end phase");
+    assert!(
+        out.iter()
+            .any(|l| l.contains("stranded in SZ 16 has nowhere to land")),
+        "{out:?}"
+    );
+    assert_eq!(count(&g, "SZ 16", UK, "fighter"), 0);
+}

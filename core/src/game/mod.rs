@@ -378,7 +378,10 @@ fn end_phase(
     let phase = &rules.phases[rules.turn[s.phase].index()];
     match phase.kind {
         PhaseKind::CombatMove => movement::end_combat_move(rules, s, power)?,
-        PhaseKind::ConductCombat => control::conclude_battles(rules, s, power, out)?,
+        PhaseKind::ConductCombat => {
+            control::conclude_battles(rules, s, power, out)?;
+            movement::strand_defending_air(rules, s, power, out);
+        }
         PhaseKind::NoncombatMove => {
             movement::carriers_meet_fighters(rules, s, power)?;
             movement::land_air_units(rules, s, power, false, out)

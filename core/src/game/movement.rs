@@ -1420,6 +1420,98 @@ pub fn end_combat_move(rules: &RuleSet, s: &State, power: PowerId) -> Result<(),
     Ok(())
 }
 
+/// Stranded defending fighters: after the moving power's battles, another power's air units at
+/// sea with no carrier room left (their carrier was sunk) move one space to land — on a
+/// territory their power's side holds or a carrier of that side with room — or are lost. This
+/// happens before the moving power's noncombat moves. The engine picks the landing place: a
+/// territory first (the first in board order), then a carrier.
+pub fn strand_defending_air(rules: &RuleSet, s: &mut State, mover: PowerId, out: &mut Vec<String>) {
+    for z in rules.board.ids().filter(|z| rules.board.space(*z).is_sea()) {
+        let owners: Vec<PowerId> = {
+            let mut o: Vec<PowerId> = s
+                .space(z)
+                .units
+                .iter()
+                .filter(|u| u.owner != mover && rules.unit(u.kind).domain == Domain::Air)
+                .map(|u| u.owner)
+                .collect();
+            o.sort();
+            o.dedup();
+            o
+        };
+        for owner in owners {
+            // Air units of this owner over the zone beyond what its side's carriers hold.
+            let cap: u32 = s
+                .space(z)
+                .units
+                .iter()
+                .filter(|u| allied(s, owner, u.owner))
+                .map(|u| rules.unit(u.kind).carrier_capacity)
+                .sum();
+            let mut used: u32 = 0;
+            let mut stranded: Vec<u32> = Vec::new();
+            let air = s
+                .space(z)
+                .units
+                .iter()
+                .filter(|u| allied(s, owner, u.owner) && rules.unit(u.kind).domain == Domain::Air);
+            for u in air {
+                // Guests already aboard keep their places; an air unit that cannot use a
+                // carrier at all is always stranded at sea.
+                let c = rules.unit(u.kind).carrier_cost.unwrap_or(u32::MAX / 2);
+                if used + c <= cap {
+                    used += c;
+                } else if u.owner == owner {
+                    stranded.push(u.id);
+                }
+            }
+            for id in stranded {
+                let b = Board {
+                    rules,
+                    s,
+                    power: owner,
+                };
+                let t = rules.unit(unit(s, z, id).kind);
+                let dest = rules
+                    .board
+                    .space(z)
+                    .adjacent
+                    .iter()
+                    .copied()
+                    .find(|n| !b.is_sea(*n) && b.friendly_territory(*n) && !b.has_enemies(*n))
+                    .or_else(|| {
+                        rules.board.space(z).adjacent.iter().copied().find(|n| {
+                            b.is_sea(*n) && t.carrier_cost.is_some_and(|c| carrier_room(&b, *n) >= c)
+                        })
+                    });
+                let gone = s.remove_unit(z, id);
+                let Some(mut u) = gone.into_iter().next() else {
+                    continue;
+                };
+                match dest {
+                    Some(d) => {
+                        out.push(format!(
+                            "{} {} stranded in {} lands in {}",
+                            rules.power_info(owner).name,
+                            t.name,
+                            rules.board.space(z).name,
+                            rules.board.space(d).name
+                        ));
+                        u.aboard = None;
+                        s.spaces[d.index()].units.push(u);
+                    }
+                    None => out.push(format!(
+                        "{} {} stranded in {} has nowhere to land within one space and is lost",
+                        rules.power_info(owner).name,
+                        t.name,
+                        rules.board.space(z).name
+                    )),
+                }
+            }
+        }
+    }
+}
+
 pub const RULE_CARRIER_MEETS: &str = "carrier-must-meet-fighters";
 
 /// Noncombat move may not end while a fighter waits at sea for a carrier of this power that can
