@@ -1153,16 +1153,7 @@ fn load(
         assign.push((*id, slot.0));
     }
     let text = describe(rules, s, m.from, ids);
-    let src = &mut s.spaces[m.from.index()].units;
-    let mut moving = Vec::new();
-    src.retain(|u| {
-        if ids.contains(&u.id) {
-            moving.push(u.clone());
-            false
-        } else {
-            true
-        }
-    });
+    let mut moving = s.take_units(m.from, |u| ids.contains(&u.id));
     for u in &mut moving {
         let t = rules.unit(u.kind);
         u.aboard = assign.iter().find(|(c, _)| *c == u.id).map(|(_, t)| *t);
@@ -1307,16 +1298,7 @@ fn offload(
         ));
         return Ok(());
     }
-    let src = &mut s.spaces[zone.index()].units;
-    let mut moving = Vec::new();
-    src.retain(|u| {
-        if ids.contains(&u.id) {
-            moving.push(u.clone());
-            false
-        } else {
-            true
-        }
-    });
+    let mut moving = s.take_units(zone, |u| ids.contains(&u.id));
     for u in &mut moving {
         u.aboard = None;
         u.marks.unloaded = Some(target);
@@ -1351,16 +1333,7 @@ pub fn land_assault_cargo(
         if b.blocked(z) {
             continue;
         }
-        let src = &mut s.spaces[z.index()].units;
-        let mut moving = Vec::new();
-        src.retain(|u| {
-            if u.owner == power && u.marks.assault == Some(target) {
-                moving.push(u.clone());
-                false
-            } else {
-                true
-            }
-        });
+        let mut moving = s.take_units(z, |u| u.owner == power && u.marks.assault == Some(target));
         if moving.is_empty() {
             continue;
         }

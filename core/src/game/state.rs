@@ -255,6 +255,21 @@ impl State {
         &self.spaces[id.index()]
     }
 
+    /// Take the units of a space that match, in order, out of it.
+    pub fn take_units(&mut self, space: SpaceId, mut pick: impl FnMut(&Unit) -> bool) -> Vec<Unit> {
+        let units = &mut self.spaces[space.index()].units;
+        let mut taken = Vec::new();
+        let mut i = 0;
+        while i < units.len() {
+            if pick(&units[i]) {
+                taken.push(units.remove(i));
+            } else {
+                i += 1;
+            }
+        }
+        taken
+    }
+
     /// Remove a unit and everything aboard it (cargo is lost with its ship). Returns the units
     /// removed, the unit itself first; empty when no such unit is in the space.
     pub fn remove_unit(&mut self, space: SpaceId, id: u32) -> Vec<Unit> {
