@@ -797,3 +797,20 @@ fn stranded_defending_fighters_move_one_space_to_land_or_are_lost() {
     );
     assert_eq!(count(&g, "SZ 16", UK, "fighter"), 0);
 }
+
+#[test]
+fn ships_sharing_a_sea_zone_with_enemy_warships_fight_or_leave() {
+    // Enemy warships arrived in SZ 14 since Britain's last turn.
+    let mut g = at(UK, "combat_move");
+    ok(&mut g, "edit add \"SZ 14\" Germany 1 battleship");
+    // Leaving is a combat move that may end in a friendly zone (an escape)...
+    ok(&mut g, "move carrier from \"SZ 14\" to \"SZ 13\"");
+    ok(&mut g, "move fighter from \"SZ 14\" to Gibraltar");
+    ok(&mut g, "end phase");
+    assert!(g.state().this_turn.battles.is_empty(), "nothing stayed to fight");
+    // ...and staying means a battle.
+    let mut g = at(UK, "combat_move");
+    ok(&mut g, "edit add \"SZ 14\" Germany 1 battleship");
+    ok(&mut g, "end phase");
+    refused(&mut g, "end phase", "conduct-combat-all-battles");
+}

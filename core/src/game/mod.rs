@@ -377,7 +377,10 @@ fn end_phase(
     let power = sc.turn_order[s.turn];
     let phase = &rules.phases[rules.turn[s.phase].index()];
     match phase.kind {
-        PhaseKind::CombatMove => movement::end_combat_move(rules, s, power)?,
+        PhaseKind::CombatMove => {
+            movement::end_combat_move(rules, s, power)?;
+            movement::declare_standing_battles(rules, s, power);
+        }
         PhaseKind::ConductCombat => {
             control::conclude_battles(rules, s, power, out)?;
             movement::strand_defending_air(rules, s, power, out);

@@ -507,7 +507,8 @@ fn check_path(
                 Domain::Land => !blitzed.is_empty(),
                 // Checked when combat move ends: escorts of an amphibious assault, escapes.
                 Domain::Sea => true,
-                Domain::Air => false,
+                // Fighters leaving a sea zone shared with enemy warships escape like ships.
+                Domain::Air => b.is_sea(path[0]) && b.blocked(path[0]),
             };
             if !allowed {
                 let msg = if t.domain == Domain::Air && b.hostile_territory(end) {
@@ -1391,6 +1392,27 @@ pub fn end_combat_move(rules: &RuleSet, s: &State, power: PowerId) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// Combat move ends: sea units that stayed in a sea zone with enemy warships fight there (the
+/// rulebook's first choice for "sea units starting in enemy-occupied sea zones").
+pub fn declare_standing_battles(rules: &RuleSet, s: &mut State, power: PowerId) {
+    let standing: Vec<SpaceId> = rules
+        .board
+        .ids()
+        .filter(|z| {
+            let b = Board { rules, s, power };
+            b.is_sea(*z)
+                && b.blocked(*z)
+                && s.space(*z)
+                    .units
+                    .iter()
+                    .any(|u| u.owner == power && rules.unit(u.kind).domain == Domain::Sea)
+        })
+        .collect();
+    for z in standing {
+        s.this_turn.battle_mut(z);
+    }
 }
 
 /// Stranded defending fighters: after the moving power's battles, another power's air units at
