@@ -921,15 +921,22 @@ fn landing_place(b: &Board, t: &UnitType, space: SpaceId, later: bool) -> bool {
 
 /// Room left on carriers of this power's side in a sea zone.
 fn carrier_room(b: &Board, space: SpaceId) -> u32 {
-    let units = &b.s.space(space).units;
-    let cap: u32 = units
+    side_carrier_room(b, space, |_| true)
+}
+
+/// Capacity of the side's carriers in a zone less the carrier space of the side's air units
+/// there that `occupy` counts.
+fn side_carrier_room(b: &Board, space: SpaceId, occupy: impl Fn(&Unit) -> bool) -> u32 {
+    let side: Vec<&Unit> =
+        b.s.space(space)
+            .units
+            .iter()
+            .filter(|u| allied(b.s, b.power, u.owner))
+            .collect();
+    let cap: u32 = side.iter().map(|u| b.rules.unit(u.kind).carrier_capacity).sum();
+    let used: u32 = side
         .iter()
-        .filter(|u| allied(b.s, b.power, u.owner))
-        .map(|u| b.rules.unit(u.kind).carrier_capacity)
-        .sum();
-    let used: u32 = units
-        .iter()
-        .filter(|u| allied(b.s, b.power, u.owner) && b.rules.unit(u.kind).domain == Domain::Air)
+        .filter(|u| b.rules.unit(u.kind).domain == Domain::Air && occupy(u))
         .filter_map(|u| b.rules.unit(u.kind).carrier_cost)
         .sum();
     cap.saturating_sub(used)
@@ -1541,19 +1548,7 @@ pub fn carriers_meet_fighters(rules: &RuleSet, s: &State, power: PowerId) -> Res
 /// Room on the side's carriers in a zone left for this power's air units once guests of other
 /// powers are aboard.
 fn carrier_room_for_owner(b: &Board, space: SpaceId) -> u32 {
-    let units = &b.s.space(space).units;
-    let cap: u32 = units
-        .iter()
-        .filter(|u| allied(b.s, b.power, u.owner))
-        .map(|u| b.rules.unit(u.kind).carrier_capacity)
-        .sum();
-    let guests: u32 = units
-        .iter()
-        .filter(|u| u.owner != b.power && allied(b.s, b.power, u.owner))
-        .filter(|u| b.rules.unit(u.kind).domain == Domain::Air)
-        .filter_map(|u| b.rules.unit(u.kind).carrier_cost)
-        .sum();
-    cap.saturating_sub(guests)
+    side_carrier_room(b, space, |u| u.owner != b.power)
 }
 
 /// Air units of `power` with no safe landing place are lost: at the end of noncombat move
@@ -1578,24 +1573,13 @@ pub fn land_air_units(rules: &RuleSet, s: &mut State, power: PowerId, last: bool
         }
         let spare = !last && new_carrier_possible(&b, space);
         // Carriers of the side hold guests first (already aboard), then this power's air units.
-        let cap: u32 = units
-            .iter()
-            .filter(|u| allied(s, power, u.owner))
-            .map(|u| rules.unit(u.kind).carrier_capacity)
-            .sum();
-        let mut used: u32 = units
-            .iter()
-            .filter(|u| {
-                u.owner != power && allied(s, power, u.owner) && rules.unit(u.kind).domain == Domain::Air
-            })
-            .filter_map(|u| rules.unit(u.kind).carrier_cost)
-            .sum();
+        let mut room = carrier_room_for_owner(&b, space);
         for u in units
             .iter()
             .filter(|u| u.owner == power && rules.unit(u.kind).domain == Domain::Air)
         {
             match rules.unit(u.kind).carrier_cost {
-                Some(c) if used + c <= cap => used += c,
+                Some(c) if c <= room => room -= c,
                 Some(_) if spare => {}
                 _ => lost.push((space, u.id)),
             }
