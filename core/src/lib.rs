@@ -1,6 +1,7 @@
 //! warroom-core: the rules engine. Layers (TOML + Lua) are resolved into an immutable
 //! [`rules::RuleSet`]; a [`game::Game`] holds state and applies commands. Nothing here prints.
 
+pub mod combat;
 pub mod diag;
 pub mod game;
 pub mod layers;

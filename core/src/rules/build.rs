@@ -7,6 +7,7 @@ use crate::layers::{LayerKind, Merged};
 use crate::tree::{closest_key, Entry, Table, Value};
 
 const TOP: &[&str] = &[
+    "combat",
     "powers",
     "turn",
     "phases",
@@ -145,6 +146,16 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
     );
     let switches = read_switches(&mut ctx, section("rules"));
     let victory = super::victory::read_victory(&mut ctx, section("victory"), &powers, &board);
+    let combat = super::combat::read_combat(&mut ctx, section("combat"));
+    if units.len() > 64 {
+        ctx.problems.push(
+            Problem::new(
+                "schema::too-many",
+                format!("{} unit types; the engine handles at most 64", units.len()),
+            )
+            .help("merge unit types that differ only in name"),
+        );
+    }
 
     if is_edition {
         if powers.is_empty() {
@@ -211,6 +222,7 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         scenarios,
         switches,
         victory,
+        combat,
         scripts,
         default_scenario,
         project_root,

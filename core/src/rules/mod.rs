@@ -4,6 +4,7 @@
 //! `Arc<RuleSet>` and the REPL's reload builds a new one.
 
 mod build;
+mod combat;
 pub mod read;
 mod victory;
 
@@ -13,6 +14,7 @@ use crate::tree::{Node, Origin};
 use std::collections::HashMap;
 
 pub use build::build;
+pub use combat::{BombardLimit, CombatRules, ConductStep, DiceRule, Step};
 pub use victory::{VictoryCheck, VictoryCondition};
 
 macro_rules! id_type {
@@ -371,6 +373,8 @@ pub struct RuleSet {
     pub switches: Switches,
     /// Ways to win (`[victory]`), in data order.
     pub victory: Vec<VictoryCondition>,
+    /// `[combat]`: the conduct-combat sub-steps and the battle round.
+    pub combat: CombatRules,
     pub scripts: Vec<LayerScripts>,
     pub default_scenario: Option<String>,
     /// Root of the project (parent of `editions/`), where `scripts/` lives.

@@ -1,0 +1,1104 @@
+//! One battle, fought step by step.
+//!
+//! A `Battle` is a small value: the units on the battle board, where the sequence stands, and
+//! the question it is waiting on. `advance` fights until it needs a decision (casualties,
+//! submerging, press or retreat, dice from the table) or the battle is over; the caller answers
+//! with `choose_casualties`, `submerge`, `press` or `retreat` and advances again. The game,
+//! the Monte Carlo calculator and tests all drive this same code.
+//!
+//! Architecture invariant: nothing here reads the game state or the rule set's strings; the
+//! battle sees only `Profiles` and its own units, so a simulation clones one small value.
+
+use super::casualties::{self, CasualtyOrder, HitGroup};
+use super::profile::{has, Profiles, TypeSet};
+use super::roll::Roller;
+use crate::rules::{DiceRule, Domain, PowerId, SpaceId, Step, UnitTypeId};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    Attacker,
+    Defender,
+}
+
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::Attacker => Side::Defender,
+            Side::Defender => Side::Attacker,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Attacker => "attacker",
+            Side::Defender => "defender",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    Fighting,
+    /// Behind the casualty strip: still fires back this round, then removed.
+    Hit,
+    Dead,
+    Submerged,
+    Retreated,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Combatant {
+    /// The game's unit id.
+    pub id: u32,
+    pub kind: UnitTypeId,
+    pub owner: PowerId,
+    pub side: Side,
+    /// Hits it can still take.
+    pub hp: u8,
+    pub status: Status,
+    /// Came ashore from the sea in this assault: cannot retreat.
+    pub seaborne: bool,
+    /// Fired already this round (submarines in the surprise strike).
+    pub fired: bool,
+}
+
+impl Combatant {
+    pub fn new(id: u32, kind: UnitTypeId, owner: PowerId, side: Side, hp: u8) -> Combatant {
+        Combatant {
+            id,
+            kind,
+            owner,
+            side,
+            hp,
+            status: Status::Fighting,
+            seaborne: false,
+            fired: false,
+        }
+    }
+    fn in_battle(&self) -> bool {
+        matches!(self.status, Status::Fighting | Status::Hit)
+    }
+}
+
+/// Hits waiting for their owner to choose casualties.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CasualtyCall {
+    /// The side that takes the hits.
+    pub side: Side,
+    pub step: Step,
+    pub hits: Vec<HitGroup>,
+    /// What the owner would lose by default (unit indices into `Battle::units`, one per hit).
+    pub suggested: Vec<usize>,
+    /// Destroyed at once (attacker's casualties, antiaircraft and surprise-strike hits) rather
+    /// than moved behind the casualty strip to fire back.
+    pub remove_now: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Need {
+    /// Manual dice: the player types this many faces.
+    Dice {
+        count: u32,
+        step: Step,
+    },
+    Casualties(CasualtyCall),
+    /// This side decides whether its submarines submerge (before any dice of the round).
+    Submerge {
+        side: Side,
+    },
+    /// The attacker presses on or retreats (`Battle::retreat_to` lists where land and sea
+    /// units may go).
+    PressOrRetreat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The defender has no units left.
+    AttackerWon,
+    /// The attacker has no units left.
+    DefenderWon,
+    /// Both sides destroyed: the defender keeps the space.
+    BothDestroyed,
+    /// Units on both sides are left that cannot hurt each other.
+    Stalemate,
+    /// The attacker retreated.
+    Retreated,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Progress {
+    Need,
+    Over(Outcome),
+    /// An observer stopped the battle (a failing script); the caller drops the attempt.
+    Aborted,
+}
+
+/// What happened, for logs and events.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Report {
+    /// A side rolled: `(value, faces)` per group, and the hits scored.
+    Rolled {
+        side: Side,
+        step: Step,
+        groups: Vec<(u8, Vec<u8>)>,
+        hits: u32,
+    },
+    /// Units lost or damaged (unit indices; a damaged unit still has hit points).
+    Casualties {
+        side: Side,
+        step: Step,
+        units: Vec<usize>,
+    },
+    /// Defenseless units destroyed without dice.
+    Defenseless {
+        side: Side,
+        units: Vec<usize>,
+    },
+    Submerged {
+        side: Side,
+        units: Vec<usize>,
+    },
+    Retreat {
+        to: Option<SpaceId>,
+        units: Vec<usize>,
+    },
+    Skipped {
+        step: Step,
+    },
+    Over(Outcome),
+}
+
+/// What an observer says before a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gate {
+    Run,
+    Skip,
+    Abort,
+}
+
+pub trait Observer {
+    fn before_step(&mut self, _b: &Battle, _step: Step) -> Gate {
+        Gate::Run
+    }
+    fn after_step(&mut self, _b: &Battle, _step: Step) {}
+    fn report(&mut self, _b: &Battle, _r: &Report) {}
+}
+
+/// An observer that watches nothing (simulations).
+pub struct Quiet;
+impl Observer for Quiet {}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Cursor {
+    first_round: bool,
+    index: usize,
+    /// Progress inside the step.
+    sub: u8,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Battle {
+    pub space: SpaceId,
+    pub sea: bool,
+    pub attacker: PowerId,
+    pub units: Vec<Combatant>,
+    /// Ships bombarding the territory before the first round: they fire, nothing fires back.
+    pub bombarding: Vec<Combatant>,
+    /// Where attacking land and sea units may retreat. Aircraft may always retreat: they stay
+    /// and land in noncombat move.
+    pub retreat_to: Vec<SpaceId>,
+    /// Rounds fought so far (1 during the first round).
+    pub round: u32,
+    pub dice_drawn: u32,
+    pub waiting: Option<Need>,
+    pub outcome: Option<Outcome>,
+    pub orders: [CasualtyOrder; 2],
+    cursor: Cursor,
+    /// Scratch space for the faces of one roll.
+    faces: Vec<u8>,
+    /// Submarines making this round's surprise strike (unit ids).
+    strikers: Vec<u32>,
+}
+
+enum Fired {
+    NeedDice(Need),
+    Done(Option<Need>),
+}
+
+fn idx(side: Side) -> usize {
+    match side {
+        Side::Attacker => 0,
+        Side::Defender => 1,
+    }
+}
+
+impl Battle {
+    pub fn new(space: SpaceId, sea: bool, attacker: PowerId, units: Vec<Combatant>) -> Battle {
+        Battle {
+            space,
+            sea,
+            attacker,
+            units,
+            bombarding: Vec::new(),
+            retreat_to: Vec::new(),
+            round: 1,
+            dice_drawn: 0,
+            waiting: None,
+            outcome: None,
+            orders: [
+                CasualtyOrder {
+                    first: Vec::new(),
+                    keep_capturer: true,
+                },
+                CasualtyOrder::default(),
+            ],
+            cursor: Cursor {
+                first_round: true,
+                index: 0,
+                sub: 0,
+            },
+            faces: Vec::new(),
+            strikers: Vec::new(),
+        }
+    }
+
+    /// The step in progress (or next), if the battle is not over.
+    pub fn step(&self, p: &Profiles) -> Option<Step> {
+        let list = if self.cursor.first_round {
+            &p.rules.first_round
+        } else {
+            &p.rules.round
+        };
+        list.get(self.cursor.index).copied()
+    }
+
+    pub fn alive(&self, side: Side) -> impl Iterator<Item = (usize, &Combatant)> {
+        self.units
+            .iter()
+            .enumerate()
+            .filter(move |(_, u)| u.side == side && u.in_battle())
+    }
+
+    fn present(&self, side: Side, set: TypeSet) -> bool {
+        self.alive(side).any(|(_, u)| has(set, u.kind))
+    }
+
+    /// A unit's special abilities are cancelled by an enemy type in the battle (a destroyer
+    /// facing submarines).
+    fn negated(&self, p: &Profiles, u: &Combatant) -> bool {
+        let n = p.of(u.kind).negated_by;
+        n != 0 && self.present(u.side.other(), n)
+    }
+
+    /// The unit types a hit from this unit can go to.
+    fn targets(&self, p: &Profiles, shooter: UnitTypeId, side: Side) -> TypeSet {
+        let sp = p.of(shooter);
+        let mut set: TypeSet = 0;
+        for t in &p.units {
+            if !t.takes_hits || has(sp.cannot_target, t.kind) {
+                continue;
+            }
+            if sp.domain == Domain::Air {
+                if let Some(need) = t.evades_air_unless {
+                    if !self.present(side, need) {
+                        continue;
+                    }
+                }
+            }
+            set |= 1 << t.kind.0;
+        }
+        set
+    }
+
+    /// Whether any unit of `side` can hit any unit of the other side.
+    fn can_hit(&self, p: &Profiles, side: Side) -> bool {
+        self.alive(side).any(|(_, u)| {
+            let pr = p.of(u.kind);
+            let value = if side == Side::Attacker {
+                pr.attack
+            } else {
+                pr.defense
+            };
+            value > 0 && {
+                let t = self.targets(p, u.kind, side);
+                self.alive(side.other())
+                    .any(|(_, e)| has(t, e.kind) && p.of(e.kind).takes_hits)
+            }
+        })
+    }
+
+    fn has_units(&self, p: &Profiles, side: Side) -> bool {
+        self.alive(side).any(|(_, u)| p.of(u.kind).takes_hits)
+    }
+
+    /// Condition A of "press attack or retreat", and defenseless units: `Some` when the battle
+    /// is over.
+    fn check_over(&mut self, p: &Profiles, obs: &mut dyn Observer) -> Option<Outcome> {
+        for side in [Side::Defender, Side::Attacker] {
+            // Units that cannot fire at anything, alone with an enemy that can hit them, are
+            // destroyed without dice. An attacker's are, only when it cannot retreat.
+            if self.has_units(p, side)
+                && !self.can_hit(p, side)
+                && self.can_hit(p, side.other())
+                && (side == Side::Defender || !self.may_retreat(p))
+            {
+                let enemy_targets: TypeSet = self
+                    .alive(side.other())
+                    .map(|(_, u)| self.targets(p, u.kind, side.other()))
+                    .fold(0, |a, b| a | b);
+                let doomed: Vec<usize> = self
+                    .alive(side)
+                    .filter(|(_, u)| p.of(u.kind).defenseless && has(enemy_targets, u.kind))
+                    .map(|(i, _)| i)
+                    .collect();
+                if !doomed.is_empty() {
+                    for &i in &doomed {
+                        self.units[i].status = Status::Dead;
+                        self.units[i].hp = 0;
+                    }
+                    obs.report(self, &Report::Defenseless { side, units: doomed });
+                }
+            }
+        }
+        let att = self.has_units(p, Side::Attacker);
+        let def = self.has_units(p, Side::Defender);
+        let outcome = match (att, def) {
+            (false, false) => Some(Outcome::BothDestroyed),
+            (true, false) => Some(Outcome::AttackerWon),
+            (false, true) => Some(Outcome::DefenderWon),
+            (true, true) if !self.can_hit(p, Side::Attacker) && !self.can_hit(p, Side::Defender) => {
+                Some(Outcome::Stalemate)
+            }
+            _ => None,
+        };
+        if let Some(o) = outcome {
+            self.finish(o, obs);
+        }
+        outcome
+    }
+
+    fn finish(&mut self, o: Outcome, obs: &mut dyn Observer) {
+        self.outcome = Some(o);
+        self.waiting = None;
+        obs.report(self, &Report::Over(o));
+    }
+
+    /// Attacking units that may retreat, and whether they have somewhere to go.
+    pub fn may_retreat(&self, p: &Profiles) -> bool {
+        let mut any = false;
+        for (_, u) in self.alive(Side::Attacker) {
+            let air = p.of(u.kind).domain == Domain::Air;
+            if u.seaborne {
+                continue;
+            }
+            if !air && self.retreat_to.is_empty() {
+                return false;
+            }
+            any = true;
+        }
+        any
+    }
+
+    /// Fight until a decision is needed or the battle is over.
+    pub fn advance(&mut self, p: &Profiles, dice: &mut dyn Roller, obs: &mut dyn Observer) -> Progress {
+        loop {
+            if let Some(o) = self.outcome {
+                return Progress::Over(o);
+            }
+            if self.waiting.is_some() {
+                return Progress::Need;
+            }
+            let Some(step) = self.step(p) else {
+                // End of the step list: the first round's preliminaries lead into round one;
+                // a round leads into the next.
+                if self.cursor.first_round {
+                    self.cursor = Cursor {
+                        first_round: false,
+                        index: 0,
+                        sub: 0,
+                    };
+                } else {
+                    self.next_round();
+                }
+                self.check_over(p, obs);
+                continue;
+            };
+            if self.cursor.sub == 0 {
+                match obs.before_step(self, step) {
+                    Gate::Run => {}
+                    Gate::Skip => {
+                        obs.report(self, &Report::Skipped { step });
+                        self.next_step();
+                        continue;
+                    }
+                    Gate::Abort => return Progress::Aborted,
+                }
+                self.cursor.sub = 1;
+            }
+            match self.run_step(step, p, dice, obs) {
+                Some(need) => {
+                    self.waiting = Some(need);
+                    return Progress::Need;
+                }
+                None => {
+                    if self.outcome.is_none() {
+                        obs.after_step(self, step);
+                        self.next_step();
+                    }
+                }
+            }
+        }
+    }
+
+    fn next_step(&mut self) {
+        self.cursor.index += 1;
+        self.cursor.sub = 0;
+    }
+
+    fn next_round(&mut self) {
+        self.round += 1;
+        self.cursor = Cursor {
+            first_round: false,
+            index: 0,
+            sub: 0,
+        };
+        for u in &mut self.units {
+            u.fired = false;
+        }
+    }
+
+    /// Run (or resume) one step; `Some` when it must wait.
+    fn run_step(
+        &mut self,
+        step: Step,
+        p: &Profiles,
+        dice: &mut dyn Roller,
+        obs: &mut dyn Observer,
+    ) -> Option<Need> {
+        match step {
+            Step::AntiAir => self.anti_air(p, dice, obs),
+            Step::Bombardment => self.bombardment(p, dice, obs),
+            Step::SurpriseStrike => self.surprise_strike(p, dice, obs),
+            Step::AttackerFires => self.fire_step(step, Side::Attacker, p, dice, obs),
+            Step::DefenderFires => self.fire_step(step, Side::Defender, p, dice, obs),
+            Step::RemoveCasualties => {
+                let gone: Vec<usize> = (0..self.units.len())
+                    .filter(|&i| self.units[i].status == Status::Hit)
+                    .collect();
+                for &i in &gone {
+                    self.units[i].status = Status::Dead;
+                }
+                self.check_over(p, obs);
+                None
+            }
+            Step::PressOrRetreat => {
+                if self.check_over(p, obs).is_some() {
+                    return None;
+                }
+                if self.cursor.sub == 1 && self.may_retreat(p) {
+                    self.cursor.sub = 2;
+                    return Some(Need::PressOrRetreat);
+                }
+                None
+            }
+        }
+    }
+
+    /// Roll `n` dice for the step, or wait for them.
+    fn roll(&mut self, n: usize, step: Step, dice: &mut dyn Roller) -> Option<Need> {
+        let mut faces = std::mem::take(&mut self.faces);
+        if !dice.roll(n, &mut faces) {
+            self.faces = faces;
+            return Some(Need::Dice {
+                count: n as u32,
+                step,
+            });
+        }
+        self.dice_drawn += n as u32;
+        self.faces = faces;
+        None
+    }
+
+    /// A side fires: units matching `who` that have a value and have not fired this round.
+    /// Returns a casualty call for the other side (or nothing when there are no hits).
+    #[allow(clippy::too_many_arguments)]
+    fn fire(
+        &mut self,
+        step: Step,
+        side: Side,
+        p: &Profiles,
+        dice: &mut dyn Roller,
+        obs: &mut dyn Observer,
+        who: impl Fn(&Combatant) -> bool,
+        first_strike: bool,
+    ) -> Fired {
+        let values = self.values(p, side);
+        // (value, targets) -> units
+        let mut groups: Vec<(u8, TypeSet, Vec<usize>)> = Vec::new();
+        for (i, u) in self.units.iter().enumerate() {
+            if u.side != side || !u.in_battle() || u.fired || !who(u) {
+                continue;
+            }
+            // Casualty-strip units fire back only on defense.
+            if u.status == Status::Hit && side == Side::Attacker {
+                continue;
+            }
+            let v = values[i];
+            if v == 0 {
+                continue;
+            }
+            let t = self.targets(p, u.kind, side);
+            match groups.iter_mut().find(|g| g.0 == v && g.1 == t) {
+                Some(g) => g.2.push(i),
+                None => groups.push((v, t, vec![i])),
+            }
+        }
+        groups.sort_by_key(|g| (g.0, g.1));
+        if groups.is_empty() {
+            return Fired::Done(None);
+        }
+        let low_luck = p.rules.dice == DiceRule::LowLuck;
+        let mut hit_groups: Vec<HitGroup> = Vec::new();
+        let mut rolled: Vec<(u8, Vec<u8>)> = Vec::new();
+        if low_luck {
+            // Per group of units that can hit the same targets: the sum of values; every 6 a
+            // sure hit, the rest one die.
+            let mut by_target: Vec<(TypeSet, u32)> = Vec::new();
+            for g in &groups {
+                let total = u32::from(g.0) * g.2.len() as u32;
+                match by_target.iter_mut().find(|b| b.0 == g.1) {
+                    Some(b) => b.1 += total,
+                    None => by_target.push((g.1, total)),
+                }
+            }
+            let n = by_target.iter().filter(|b| b.1 % 6 != 0).count();
+            if let Some(need) = self.roll(n, step, dice) {
+                return Fired::NeedDice(need);
+            }
+            let faces = self.faces.clone();
+            let mut k = 0;
+            for (targets, total) in by_target {
+                let mut hits = total / 6;
+                let rest = (total % 6) as u8;
+                if rest != 0 {
+                    let f = faces[k];
+                    k += 1;
+                    rolled.push((rest, vec![f]));
+                    if f <= rest {
+                        hits += 1;
+                    }
+                }
+                hit_groups.push(HitGroup { count: hits, targets });
+            }
+        } else {
+            let n: usize = groups.iter().map(|g| g.2.len()).sum();
+            if let Some(need) = self.roll(n, step, dice) {
+                return Fired::NeedDice(need);
+            }
+            let faces = self.faces.clone();
+            let mut k = 0;
+            for (value, targets, members) in &groups {
+                let these = &faces[k..k + members.len()];
+                k += members.len();
+                let hits = these.iter().filter(|f| **f <= *value).count() as u32;
+                rolled.push((*value, these.to_vec()));
+                match hit_groups.iter_mut().find(|h| h.targets == *targets) {
+                    Some(h) => h.count += hits,
+                    None => hit_groups.push(HitGroup {
+                        count: hits,
+                        targets: *targets,
+                    }),
+                }
+            }
+        }
+        for g in &groups {
+            for &i in &g.2 {
+                if first_strike {
+                    self.units[i].fired = true;
+                }
+            }
+        }
+        let hits: u32 = hit_groups.iter().map(|h| h.count).sum();
+        obs.report(
+            self,
+            &Report::Rolled {
+                side,
+                step,
+                groups: rolled,
+                hits,
+            },
+        );
+        if hits == 0 {
+            return Fired::Done(None);
+        }
+        let remove_now = side == Side::Defender || first_strike;
+        Fired::Done(self.call_casualties(step, side.other(), hit_groups, remove_now, p, obs))
+    }
+
+    /// A fire step: roll (sub 1), then done (sub 2) once the dice are in.
+    fn fire_step(
+        &mut self,
+        step: Step,
+        side: Side,
+        p: &Profiles,
+        dice: &mut dyn Roller,
+        obs: &mut dyn Observer,
+    ) -> Option<Need> {
+        if self.cursor.sub >= 2 {
+            return None;
+        }
+        match self.fire(step, side, p, dice, obs, |_| true, false) {
+            Fired::NeedDice(n) => Some(n),
+            Fired::Done(need) => {
+                self.cursor.sub = 2;
+                need
+            }
+        }
+    }
+
+    /// Ask the side for casualties, or take them at once when there is no choice to make.
+    fn call_casualties(
+        &mut self,
+        step: Step,
+        side: Side,
+        hits: Vec<HitGroup>,
+        remove_now: bool,
+        p: &Profiles,
+        obs: &mut dyn Observer,
+    ) -> Option<Need> {
+        let suggested = casualties::suggest(self, p, side, &hits, &self.orders[idx(side)]);
+        if suggested.is_empty() {
+            return None;
+        }
+        if !casualties::has_choice(self, p, side, &hits, &suggested) {
+            self.apply_casualties(step, side, &suggested, remove_now, obs);
+            return None;
+        }
+        Some(Need::Casualties(CasualtyCall {
+            side,
+            step,
+            hits,
+            suggested,
+            remove_now,
+        }))
+    }
+
+    fn apply_casualties(
+        &mut self,
+        step: Step,
+        side: Side,
+        chosen: &[usize],
+        remove_now: bool,
+        obs: &mut dyn Observer,
+    ) {
+        for &i in chosen {
+            let u = &mut self.units[i];
+            u.hp = u.hp.saturating_sub(1);
+            if u.hp == 0 {
+                u.status = if remove_now { Status::Dead } else { Status::Hit };
+            }
+        }
+        let mut units = chosen.to_vec();
+        units.dedup();
+        obs.report(self, &Report::Casualties { side, step, units });
+    }
+
+    /// Each unit's value this round: attack or defense, raised by supporting units.
+    fn values(&self, p: &Profiles, side: Side) -> Vec<u8> {
+        let mut values: Vec<i16> = self
+            .units
+            .iter()
+            .map(|u| {
+                let pr = p.of(u.kind);
+                i16::from(if side == Side::Attacker {
+                    pr.attack
+                } else {
+                    pr.defense
+                })
+            })
+            .collect();
+        // Supporters present: (targets, delta, count) pools, filled one supported unit each.
+        let mut pools: Vec<(TypeSet, i16, u32)> = Vec::new();
+        for (_, u) in self.alive(side) {
+            for s in &p.of(u.kind).support {
+                let delta = i16::from(if side == Side::Attacker {
+                    s.attack
+                } else {
+                    s.defense
+                });
+                if delta != 0 && s.count > 0 {
+                    match pools.iter_mut().find(|q| q.0 == s.targets && q.1 == delta) {
+                        Some(q) => q.2 += u32::from(s.count),
+                        None => pools.push((s.targets, delta, u32::from(s.count))),
+                    }
+                }
+            }
+        }
+        if !pools.is_empty() {
+            let mut supported = vec![false; self.units.len()];
+            for (targets, delta, mut count) in pools {
+                for (i, u) in self.units.iter().enumerate() {
+                    if count == 0 {
+                        break;
+                    }
+                    if u.side == side && u.in_battle() && !supported[i] && has(targets, u.kind) {
+                        supported[i] = true;
+                        values[i] += delta;
+                        count -= 1;
+                    }
+                }
+            }
+        }
+        values.into_iter().map(|v| v.clamp(0, 6) as u8).collect()
+    }
+
+    fn anti_air(&mut self, p: &Profiles, dice: &mut dyn Roller, obs: &mut dyn Observer) -> Option<Need> {
+        if self.cursor.sub >= 2 {
+            return None;
+        }
+        let guns: Vec<usize> = self
+            .alive(Side::Defender)
+            .filter(|(_, u)| p.of(u.kind).anti_air.is_some())
+            .map(|(i, _)| i)
+            .collect();
+        let &first = guns.first()?;
+        let aa = p.of(self.units[first].kind).anti_air.clone().expect("a gun");
+        let mut targets: Vec<usize> = self
+            .alive(Side::Attacker)
+            .filter(|(_, u)| has(aa.targets, u.kind))
+            .map(|(i, _)| i)
+            .collect();
+        if targets.is_empty() {
+            return None;
+        }
+        // Aimed dice go to the aircraft in a fixed order: by type, then by unit id.
+        targets.sort_by_key(|&i| (self.units[i].kind, self.units[i].id));
+        let firing = if aa.one_per_space { 1 } else { guns.len() as u32 };
+        let wanted = targets.len() as u32 * aa.dice_per_target;
+        let n = match aa.max_dice {
+            Some(m) => wanted.min(firing * m),
+            None => wanted,
+        } as usize;
+        if let Some(need) = self.roll(n, Step::AntiAir, dice) {
+            return Some(need);
+        }
+        let faces = self.faces.clone();
+        let hits = faces.iter().filter(|f| **f <= aa.hit).count() as u32;
+        obs.report(
+            self,
+            &Report::Rolled {
+                side: Side::Defender,
+                step: Step::AntiAir,
+                groups: vec![(aa.hit, faces.clone())],
+                hits,
+            },
+        );
+        self.cursor.sub = 2;
+        if hits == 0 {
+            return None;
+        }
+        if aa.aimed() {
+            let chosen: Vec<usize> = targets
+                .iter()
+                .zip(&faces)
+                .filter(|(_, f)| **f <= aa.hit)
+                .map(|(&i, _)| i)
+                .collect();
+            // An aimed die destroys its aircraft outright.
+            for &i in &chosen {
+                self.units[i].hp = 1;
+            }
+            self.apply_casualties(Step::AntiAir, Side::Attacker, &chosen, true, obs);
+            return None;
+        }
+        let group = HitGroup {
+            count: hits,
+            targets: aa.targets,
+        };
+        self.call_casualties(Step::AntiAir, Side::Attacker, vec![group], true, p, obs)
+    }
+
+    fn bombardment(&mut self, p: &Profiles, dice: &mut dyn Roller, obs: &mut dyn Observer) -> Option<Need> {
+        if self.cursor.sub >= 2 || self.bombarding.is_empty() {
+            return None;
+        }
+        let mut groups: Vec<(u8, usize)> = Vec::new();
+        for b in &self.bombarding {
+            let v = p.of(b.kind).bombard;
+            if v == 0 {
+                continue;
+            }
+            match groups.iter_mut().find(|g| g.0 == v) {
+                Some(g) => g.1 += 1,
+                None => groups.push((v, 1)),
+            }
+        }
+        groups.sort();
+        let n = groups.iter().map(|g| g.1).sum();
+        if n == 0 {
+            return None;
+        }
+        if let Some(need) = self.roll(n, Step::Bombardment, dice) {
+            return Some(need);
+        }
+        let faces = self.faces.clone();
+        let mut k = 0;
+        let mut hits = 0;
+        let mut rolled = Vec::new();
+        for (v, count) in groups {
+            let these = &faces[k..k + count];
+            k += count;
+            hits += these.iter().filter(|f| **f <= v).count() as u32;
+            rolled.push((v, these.to_vec()));
+        }
+        obs.report(
+            self,
+            &Report::Rolled {
+                side: Side::Attacker,
+                step: Step::Bombardment,
+                groups: rolled,
+                hits,
+            },
+        );
+        self.cursor.sub = 2;
+        if hits == 0 {
+            return None;
+        }
+        // Ships fire "against enemy land units in the territory"; the casualties fire back.
+        let land: TypeSet = p
+            .units
+            .iter()
+            .filter(|u| u.domain == Domain::Land && u.takes_hits)
+            .fold(0, |a, u| a | (1 << u.kind.0));
+        let group = HitGroup {
+            count: hits,
+            targets: land,
+        };
+        self.call_casualties(Step::Bombardment, Side::Defender, vec![group], false, p, obs)
+    }
+
+    /// Submarines whose abilities are not cancelled, of one side.
+    fn strikers(&self, p: &Profiles, side: Side) -> Vec<usize> {
+        self.alive(side)
+            .filter(|(_, u)| u.status == Status::Fighting && p.of(u.kind).first_strike && !self.negated(p, u))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    fn may_submerge(&self, p: &Profiles, side: Side) -> bool {
+        self.alive(side)
+            .any(|(_, u)| u.status == Status::Fighting && p.of(u.kind).submerge && !self.negated(p, u))
+    }
+
+    fn surprise_strike(
+        &mut self,
+        p: &Profiles,
+        dice: &mut dyn Roller,
+        obs: &mut dyn Observer,
+    ) -> Option<Need> {
+        // sub 1: the attacker decides to submerge; 2: the defender; 3: who strikes is fixed
+        // before anyone is hit; 4: the attacker's strikers fire; 5: the defender's (those just
+        // hit too: all submarines fire before casualties are taken); 6: the defender's
+        // casualties go.
+        loop {
+            match self.cursor.sub {
+                1 => {
+                    self.cursor.sub = 2;
+                    if self.may_submerge(p, Side::Attacker) {
+                        return Some(Need::Submerge { side: Side::Attacker });
+                    }
+                }
+                2 => {
+                    self.cursor.sub = 3;
+                    if self.may_submerge(p, Side::Defender) {
+                        return Some(Need::Submerge { side: Side::Defender });
+                    }
+                }
+                3 => {
+                    let mut ids: Vec<u32> = Vec::new();
+                    for side in [Side::Attacker, Side::Defender] {
+                        ids.extend(self.strikers(p, side).into_iter().map(|i| self.units[i].id));
+                    }
+                    self.strikers = ids;
+                    self.cursor.sub = 4;
+                }
+                4 | 5 => {
+                    let side = if self.cursor.sub == 4 {
+                        Side::Attacker
+                    } else {
+                        Side::Defender
+                    };
+                    let ids = self.strikers.clone();
+                    match self.fire(
+                        Step::SurpriseStrike,
+                        side,
+                        p,
+                        dice,
+                        obs,
+                        |u| ids.contains(&u.id),
+                        true,
+                    ) {
+                        Fired::NeedDice(n) => return Some(n),
+                        Fired::Done(need) => {
+                            self.cursor.sub += 1;
+                            if need.is_some() {
+                                return need;
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    for u in &mut self.units {
+                        if u.status == Status::Hit {
+                            u.status = Status::Dead;
+                        }
+                    }
+                    self.check_over(p, obs);
+                    return None;
+                }
+            }
+        }
+    }
+
+    // ---- answers ----
+
+    /// The owner's casualties for the hits waiting (unit indices, one per hit); `None` takes
+    /// the suggested ones.
+    pub fn choose_casualties(
+        &mut self,
+        p: &Profiles,
+        chosen: Option<&[usize]>,
+        obs: &mut dyn Observer,
+    ) -> Result<(), String> {
+        let Some(Need::Casualties(call)) = self.waiting.clone() else {
+            return Err("no casualties are waiting to be chosen".into());
+        };
+        let chosen = match chosen {
+            Some(c) => {
+                casualties::check(self, p, call.side, &call.hits, c)?;
+                c.to_vec()
+            }
+            None => call.suggested.clone(),
+        };
+        self.waiting = None;
+        self.apply_casualties(call.step, call.side, &chosen, call.remove_now, obs);
+        Ok(())
+    }
+
+    /// The deciding side's submarines (unit indices) submerge; the others fire.
+    pub fn submerge(
+        &mut self,
+        p: &Profiles,
+        side: Side,
+        units: &[usize],
+        obs: &mut dyn Observer,
+    ) -> Result<(), String> {
+        if self.waiting != Some(Need::Submerge { side }) {
+            return Err(format!(
+                "the {} is not deciding about submarines now",
+                side.name()
+            ));
+        }
+        for &i in units {
+            let u = self.units.get(i).ok_or("no such unit in the battle")?;
+            if u.side != side || u.status != Status::Fighting || !p.of(u.kind).submerge || self.negated(p, u)
+            {
+                return Err(format!("unit #{} cannot submerge", u.id));
+            }
+        }
+        for &i in units {
+            self.units[i].status = Status::Submerged;
+        }
+        self.waiting = None;
+        if !units.is_empty() {
+            obs.report(
+                self,
+                &Report::Submerged {
+                    side,
+                    units: units.to_vec(),
+                },
+            );
+            self.check_over(p, obs);
+        }
+        Ok(())
+    }
+
+    pub fn press(&mut self) -> Result<(), String> {
+        if self.waiting != Some(Need::PressOrRetreat) {
+            return Err("the attacker is not deciding whether to retreat now".into());
+        }
+        self.waiting = None;
+        self.next_step();
+        Ok(())
+    }
+
+    /// Retreat: aircraft stay in the space (they land in noncombat move), land and sea units go
+    /// to `to`. Seaborne land units cannot retreat and fight on alone.
+    pub fn retreat(
+        &mut self,
+        p: &Profiles,
+        to: Option<SpaceId>,
+        obs: &mut dyn Observer,
+    ) -> Result<(), String> {
+        if self.waiting != Some(Need::PressOrRetreat) {
+            return Err("the attacker is not deciding whether to retreat now".into());
+        }
+        let needs_place = self
+            .alive(Side::Attacker)
+            .any(|(_, u)| !u.seaborne && p.of(u.kind).domain != Domain::Air);
+        match to {
+            Some(t) if !self.retreat_to.contains(&t) => {
+                return Err("the attackers cannot retreat there: only to an adjacent friendly space an attacking land or sea unit came from".into())
+            }
+            None if needs_place => {
+                return Err(format!(
+                    "say where the land and sea units retreat to ({} option{})",
+                    self.retreat_to.len(),
+                    if self.retreat_to.len() == 1 { "" } else { "s" }
+                ))
+            }
+            _ => {}
+        }
+        let going: Vec<usize> = self
+            .alive(Side::Attacker)
+            .filter(|(_, u)| !u.seaborne)
+            .map(|(i, _)| i)
+            .collect();
+        for &i in &going {
+            self.units[i].status = Status::Retreated;
+        }
+        self.waiting = None;
+        obs.report(self, &Report::Retreat { to, units: going });
+        // Seaborne units fight on; no further retreat is possible for them.
+        if self.has_units(p, Side::Attacker) {
+            self.retreat_to.clear();
+            self.next_step();
+        } else {
+            self.finish(Outcome::Retreated, obs);
+        }
+        Ok(())
+    }
+
+    /// Answer every question with the defaults (suggested casualties, no submerging, press
+    /// on) until the battle is over or dice are missing: the calculator's way of fighting.
+    pub fn auto(&mut self, p: &Profiles, dice: &mut dyn Roller, obs: &mut dyn Observer) -> Progress {
+        loop {
+            match self.advance(p, dice, obs) {
+                Progress::Need => match self.waiting.clone() {
+                    Some(Need::Casualties(_)) => {
+                        self.choose_casualties(p, None, obs)
+                            .expect("suggested casualties are valid");
+                    }
+                    Some(Need::Submerge { side }) => {
+                        self.submerge(p, side, &[], obs)
+                            .expect("not submerging is always allowed");
+                    }
+                    Some(Need::PressOrRetreat) => {
+                        self.press().expect("pressing on is always allowed");
+                    }
+                    Some(Need::Dice { .. }) | None => return Progress::Need,
+                },
+                other => return other,
+            }
+        }
+    }
+}

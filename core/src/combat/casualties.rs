@@ -1,0 +1,263 @@
+//! Assigning hits: which units can take which hits, the owner's default choice, and checking a
+//! choice the owner typed.
+//!
+//! Hits come in groups that share the units they can reach (a submarine's hits never reach
+//! aircraft; an aircraft's hits reach submarines only beside a destroyer of its side). Every
+//! hit point of a unit is a slot; choosing casualties is matching hits to slots, and the rules
+//! ("assign as many hits as possible", "transports only when nothing else can be chosen")
+//! are statements about maximum matchings.
+
+use super::battle::{Battle, Side, Status};
+use super::profile::{has, Profiles, TypeSet};
+use crate::rules::UnitTypeId;
+
+/// `count` hits that can go to units of the types in `targets`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct HitGroup {
+    pub count: u32,
+    pub targets: TypeSet,
+}
+
+/// How an owner gives up units when it does not choose itself.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CasualtyOrder {
+    /// Unit types, first lost first. Types not listed follow, cheapest first.
+    pub first: Vec<UnitTypeId>,
+    /// An attacker in a territory keeps its last land unit able to capture as long as another
+    /// unit can take the hit, so a won battle takes the territory.
+    pub keep_capturer: bool,
+}
+
+/// Slots of one side's units that can take a hit now, each as the unit's index in the battle,
+/// in the order the owner would give them up.
+fn slots(b: &Battle, p: &Profiles, side: Side, order: &CasualtyOrder) -> Vec<usize> {
+    let units: Vec<usize> = (0..b.units.len())
+        .filter(|&i| {
+            let u = &b.units[i];
+            u.side == side && u.status == Status::Fighting && p.of(u.kind).takes_hits && u.hp > 0
+        })
+        .collect();
+    let keep = if order.keep_capturer && side == Side::Attacker && !b.sea {
+        units
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let pr = p.of(b.units[i].kind);
+                pr.can_capture && pr.domain == crate::rules::Domain::Land
+            })
+            .max_by_key(|&i| (rank(b, p, order, i), std::cmp::Reverse(b.units[i].id)))
+    } else {
+        None
+    };
+    // (casualty_last, lethal, kept, rank) — a hit that does not destroy (a battleship's
+    // first) is given up before any unit is lost.
+    type Key = (bool, bool, bool, (usize, u32, u8), u32);
+    let mut out: Vec<(Key, usize)> = Vec::new();
+    for &i in &units {
+        let u = &b.units[i];
+        let pr = p.of(u.kind);
+        for k in 0..u.hp {
+            let lethal = k + 1 == u.hp;
+            out.push((
+                (
+                    pr.casualty_last,
+                    lethal,
+                    Some(i) == keep,
+                    rank(b, p, order, i),
+                    u.id,
+                ),
+                i,
+            ));
+        }
+    }
+    out.sort();
+    out.into_iter().map(|(_, i)| i).collect()
+}
+
+fn rank(b: &Battle, p: &Profiles, order: &CasualtyOrder, i: usize) -> (usize, u32, u8) {
+    let u = &b.units[i];
+    let pr = p.of(u.kind);
+    let listed = order
+        .first
+        .iter()
+        .position(|k| *k == u.kind)
+        .unwrap_or(order.first.len());
+    let value = if u.side == Side::Attacker {
+        pr.attack
+    } else {
+        pr.defense
+    };
+    (listed, pr.cost, value)
+}
+
+/// Hits, one entry per hit, most constrained groups first (they have the fewest places to go).
+fn expand(b: &Battle, hits: &[HitGroup]) -> Vec<TypeSet> {
+    let mut groups: Vec<&HitGroup> = hits.iter().filter(|h| h.count > 0).collect();
+    groups.sort_by_key(|h| b.units.iter().filter(|u| has(h.targets, u.kind)).count());
+    groups
+        .iter()
+        .flat_map(|h| std::iter::repeat_n(h.targets, h.count as usize))
+        .collect()
+}
+
+/// Kuhn's augmenting paths: hits to slots, trying slots in their order. Slots matched stay
+/// matched while later hits augment, so a first pass over some slots keeps them all.
+struct Matching<'a> {
+    hits: &'a [TypeSet],
+    slots: &'a [usize],
+    kinds: Vec<UnitTypeId>,
+    slot_of_hit: Vec<Option<usize>>,
+    hit_of_slot: Vec<Option<usize>>,
+}
+
+impl<'a> Matching<'a> {
+    fn new(b: &Battle, hits: &'a [TypeSet], slots: &'a [usize]) -> Self {
+        Matching {
+            hits,
+            slots,
+            kinds: slots.iter().map(|&i| b.units[i].kind).collect(),
+            slot_of_hit: vec![None; hits.len()],
+            hit_of_slot: vec![None; slots.len()],
+        }
+    }
+
+    fn augment(&mut self, h: usize, allowed: &dyn Fn(usize) -> bool, seen: &mut [bool]) -> bool {
+        for s in 0..self.slots.len() {
+            if seen[s] || !allowed(s) || !has(self.hits[h], self.kinds[s]) {
+                continue;
+            }
+            seen[s] = true;
+            let free = match self.hit_of_slot[s] {
+                None => true,
+                Some(other) => self.augment(other, allowed, seen),
+            };
+            if free {
+                self.hit_of_slot[s] = Some(h);
+                self.slot_of_hit[h] = Some(s);
+                return true;
+            }
+        }
+        false
+    }
+
+    fn run(&mut self, allowed: &dyn Fn(usize) -> bool) {
+        for h in 0..self.hits.len() {
+            if self.slot_of_hit[h].is_none() {
+                let mut seen = vec![false; self.slots.len()];
+                self.augment(h, allowed, &mut seen);
+            }
+        }
+    }
+
+    fn size(&self) -> usize {
+        self.hit_of_slot.iter().filter(|h| h.is_some()).count()
+    }
+}
+
+/// The owner's default casualties for these hits: one unit index per hit taken (a unit with
+/// several hit points may appear more than once). Hits that can go nowhere are lost.
+pub fn suggest(b: &Battle, p: &Profiles, side: Side, hits: &[HitGroup], order: &CasualtyOrder) -> Vec<usize> {
+    let slots = slots(b, p, side, order);
+    let hits = expand(b, hits);
+    let last: Vec<bool> = slots
+        .iter()
+        .map(|&i| p.of(b.units[i].kind).casualty_last)
+        .collect();
+    let mut m = Matching::new(b, &hits, &slots);
+    m.run(&|s| !last[s]);
+    m.run(&|_| true);
+    // The slots taken, in slot order: a unit's non-lethal slots come first, so two hits on a
+    // battleship read as "damaged, then sunk".
+    let mut taken: Vec<usize> = (0..slots.len()).filter(|&s| m.hit_of_slot[s].is_some()).collect();
+    taken.sort();
+    taken.into_iter().map(|s| slots[s]).collect()
+}
+
+/// Whether the owner had any choice: `false` when every unit that could be hit is hit, or all
+/// candidates are alike.
+pub fn has_choice(b: &Battle, p: &Profiles, side: Side, hits: &[HitGroup], suggested: &[usize]) -> bool {
+    let slots = slots(b, p, side, &CasualtyOrder::default());
+    let reachable: Vec<usize> = slots
+        .iter()
+        .copied()
+        .filter(|&i| {
+            hits.iter()
+                .any(|h| h.count > 0 && has(h.targets, b.units[i].kind))
+        })
+        .collect();
+    if reachable.len() == suggested.len() {
+        return false;
+    }
+    let first = &b.units[reachable[0]];
+    !reachable.iter().all(|&i| {
+        let u = &b.units[i];
+        u.kind == first.kind && u.owner == first.owner && u.hp == first.hp && u.seaborne == first.seaborne
+    })
+}
+
+/// Check casualties the owner chose (one unit index per hit): every hit that can be taken is
+/// taken, each by a unit it can reach, and units that go last go only when nothing else could.
+pub fn check(
+    b: &Battle,
+    p: &Profiles,
+    side: Side,
+    hits: &[HitGroup],
+    chosen: &[usize],
+) -> Result<(), String> {
+    let order = CasualtyOrder::default();
+    let all = slots(b, p, side, &order);
+    let expanded = expand(b, hits);
+    for &i in chosen {
+        let count = chosen.iter().filter(|&&j| j == i).count();
+        let u = &b.units[i];
+        if u.side != side || u.status != Status::Fighting || !p.of(u.kind).takes_hits {
+            return Err(format!("unit #{} cannot be a casualty now", u.id));
+        }
+        if count > u.hp as usize {
+            return Err(format!(
+                "unit #{} can take {} more hit{}",
+                u.id,
+                u.hp,
+                if u.hp == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    let mut full = Matching::new(b, &expanded, &all);
+    full.run(&|_| true);
+    let most = full.size();
+    if chosen.len() != most {
+        return Err(format!(
+            "{most} hit{} must be taken; {} chosen",
+            if most == 1 { "" } else { "s" },
+            chosen.len()
+        ));
+    }
+    // The chosen units as slots: each unit index once per hit chosen for it.
+    let mut mine = Matching::new(b, &expanded, chosen);
+    mine.run(&|_| true);
+    if mine.size() != chosen.len() {
+        return Err(
+            "those units cannot take these hits (submarines cannot hit aircraft; aircraft hit submarines only beside a destroyer of theirs)"
+                .into(),
+        );
+    }
+    let last: Vec<bool> = all.iter().map(|&i| p.of(b.units[i].kind).casualty_last).collect();
+    let mut first_pass = Matching::new(b, &expanded, &all);
+    first_pass.run(&|s| !last[s]);
+    let others = first_pass.size();
+    let chosen_others = chosen
+        .iter()
+        .filter(|&&i| !p.of(b.units[i].kind).casualty_last)
+        .count();
+    if chosen_others < others {
+        let name = chosen
+            .iter()
+            .find(|&&i| p.of(b.units[i].kind).casualty_last)
+            .map(|&i| b.units[i].id)
+            .unwrap_or_default();
+        return Err(format!(
+            "unit #{name} may be chosen only when no other unit can take the hit (transports are taken last)"
+        ));
+    }
+    Ok(())
+}
