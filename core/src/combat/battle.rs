@@ -211,12 +211,16 @@ pub struct Battle {
     pub dice_drawn: u32,
     pub waiting: Option<Need>,
     pub outcome: Option<Outcome>,
+    /// Where the retreating land and sea units went.
+    pub retreated_to: Option<SpaceId>,
     pub orders: [CasualtyOrder; 2],
     cursor: Cursor,
     /// Scratch space for the faces of one roll.
     faces: Vec<u8>,
     /// Submarines making this round's surprise strike (unit ids).
     strikers: Vec<u32>,
+    /// Units their surprise strike hit this round (unit ids), removed when it ends.
+    struck: Vec<u32>,
 }
 
 enum Fired {
@@ -244,6 +248,7 @@ impl Battle {
             dice_drawn: 0,
             waiting: None,
             outcome: None,
+            retreated_to: None,
             orders: [
                 CasualtyOrder {
                     first: Vec::new(),
@@ -258,6 +263,7 @@ impl Battle {
             },
             faces: Vec::new(),
             strikers: Vec::new(),
+            struck: Vec::new(),
         }
     }
 
@@ -630,7 +636,9 @@ impl Battle {
         if hits == 0 {
             return Fired::Done(None);
         }
-        let remove_now = side == Side::Defender || first_strike;
+        // The defender's hits are removed at once; the attacker's go behind the strip (a
+        // submarine's victims until the surprise strike ends) and fire back.
+        let remove_now = side == Side::Defender;
         Fired::Done(self.call_casualties(step, side.other(), hit_groups, remove_now, p, obs))
     }
 
@@ -695,6 +703,9 @@ impl Battle {
             u.hp = u.hp.saturating_sub(1);
             if u.hp == 0 {
                 u.status = if remove_now { Status::Dead } else { Status::Hit };
+                if step == Step::SurpriseStrike {
+                    self.struck.push(u.id);
+                }
             }
         }
         let mut units = chosen.to_vec();
@@ -947,8 +958,10 @@ impl Battle {
                     }
                 }
                 _ => {
+                    // Only the submarines' victims go now; units hit by a bombardment fire back.
+                    let struck = std::mem::take(&mut self.struck);
                     for u in &mut self.units {
-                        if u.status == Status::Hit {
+                        if u.status == Status::Hit && struck.contains(&u.id) {
                             u.status = Status::Dead;
                         }
                     }
@@ -1066,6 +1079,7 @@ impl Battle {
         for &i in &going {
             self.units[i].status = Status::Retreated;
         }
+        self.retreated_to = to;
         self.waiting = None;
         obs.report(self, &Report::Retreat { to, units: going });
         // Seaborne units fight on; no further retreat is possible for them.

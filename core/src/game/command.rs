@@ -24,6 +24,20 @@ pub enum Command {
     Undo,
     /// A correction outside the rules, logged like any other command (table companion use).
     Edit(Edit),
+    /// Fight the next battle of conduct combat, or the one in this space.
+    Fight(Option<SpaceId>),
+    /// Casualties for the hits waiting; empty: the suggested ones.
+    Casualties(Vec<Pick>),
+    /// The attacker fights another round.
+    Press,
+    /// The attacker retreats (land and sea units to the space; aircraft stay and land later).
+    Retreat(Option<SpaceId>),
+    /// Submarines that submerge now; empty: none does.
+    Submerge(Vec<Pick>),
+    /// Dice faces rolled at the table, used by the next rolls.
+    Roll(Vec<u8>),
+    /// Dice from the table only (`true`) or from the seeded generator.
+    ManualDice(bool),
 }
 
 /// Which units a move takes: `count` units of a type, or one unit by its id (`#12`).
@@ -162,6 +176,70 @@ impl Command {
                 Ok(Command::Undo)
             }
             "edit" => parse_edit(rules, rest).map(Command::Edit),
+            "fight" | "battle" => {
+                if rest.is_empty() {
+                    Ok(Command::Fight(None))
+                } else {
+                    let words = if rest[0].eq_ignore_ascii_case("in") {
+                        &rest[1..]
+                    } else {
+                        rest
+                    };
+                    find_space(rules, words).map(|s| Command::Fight(Some(s)))
+                }
+            }
+            "casualties" | "lose" => {
+                if rest.is_empty() {
+                    Ok(Command::Casualties(Vec::new()))
+                } else {
+                    parse_picks(rules, rest).map(Command::Casualties)
+                }
+            }
+            "press" => no_args(rest, "press", Command::Press),
+            "retreat" => {
+                if rest.is_empty() {
+                    Ok(Command::Retreat(None))
+                } else {
+                    let words = if rest[0].eq_ignore_ascii_case("to") {
+                        &rest[1..]
+                    } else {
+                        rest
+                    };
+                    find_space(rules, words).map(|s| Command::Retreat(Some(s)))
+                }
+            }
+            "submerge" => {
+                if rest.is_empty() || (rest.len() == 1 && rest[0].eq_ignore_ascii_case("none")) {
+                    Ok(Command::Submerge(Vec::new()))
+                } else {
+                    parse_picks(rules, rest).map(Command::Submerge)
+                }
+            }
+            "roll" => {
+                let faces: Result<Vec<u8>, String> = rest
+                    .iter()
+                    .flat_map(|w| {
+                        w.split(',')
+                            .filter(|x| !x.is_empty())
+                            .map(str::to_string)
+                            .collect::<Vec<_>>()
+                    })
+                    .map(|w| match w.parse::<u8>() {
+                        Ok(f @ 1..=6) => Ok(f),
+                        _ => Err(format!("`{w}` is not a die face (1 to 6)")),
+                    })
+                    .collect();
+                let faces = faces?;
+                if faces.is_empty() {
+                    return Err("roll what? type the faces rolled, e.g. `roll 3 5 1`".into());
+                }
+                Ok(Command::Roll(faces))
+            }
+            "dice" => match rest.first().map(|w| w.to_lowercase()).as_deref() {
+                Some("manual") | Some("table") if rest.len() == 1 => Ok(Command::ManualDice(true)),
+                Some("seeded") | Some("auto") if rest.len() == 1 => Ok(Command::ManualDice(false)),
+                _ => Err("usage: dice manual (type the faces rolled at the table) | dice seeded".into()),
+            },
             other => Err(format!("unknown command `{other}`; try `help`")),
         }
     }
@@ -170,7 +248,33 @@ impl Command {
         let pname = |p: PowerId| quote(&rules.power_info(p).name);
         let sname = |s: SpaceId| quote(&rules.board.space(s).name);
         let uname = |u: UnitTypeId| rules.unit(u).id.clone();
+        let picks = |units: &[Pick]| -> String {
+            units
+                .iter()
+                .map(|p| match p {
+                    Pick::Kind { kind, count } => format!("{count} {}", uname(*kind)),
+                    Pick::All(kind) => format!("all {}", uname(*kind)),
+                    Pick::Id(id) => format!("#{id}"),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         match self {
+            Command::Fight(None) => "fight".into(),
+            Command::Fight(Some(s)) => format!("fight {}", sname(*s)),
+            Command::Casualties(u) if u.is_empty() => "casualties".into(),
+            Command::Casualties(u) => format!("casualties {}", picks(u)),
+            Command::Press => "press".into(),
+            Command::Retreat(None) => "retreat".into(),
+            Command::Retreat(Some(s)) => format!("retreat to {}", sname(*s)),
+            Command::Submerge(u) if u.is_empty() => "submerge none".into(),
+            Command::Submerge(u) => format!("submerge {}", picks(u)),
+            Command::Roll(f) => {
+                let f: Vec<String> = f.iter().map(u8::to_string).collect();
+                format!("roll {}", f.join(" "))
+            }
+            Command::ManualDice(true) => "dice manual".into(),
+            Command::ManualDice(false) => "dice seeded".into(),
             Command::Buy { piece, count } => format!("buy {count} {}", piece_id(rules, *piece)),
             Command::EndPhase => "end phase".into(),
             Command::Undo => "undo".into(),
@@ -178,18 +282,9 @@ impl Command {
                 format!("place {count} {} in {}", piece_id(rules, *piece), sname(*space))
             }
             Command::Move(m) => {
-                let units: Vec<String> = m
-                    .units
-                    .iter()
-                    .map(|p| match p {
-                        Pick::Kind { kind, count } => format!("{count} {}", uname(*kind)),
-                        Pick::All(kind) => format!("all {}", uname(*kind)),
-                        Pick::Id(id) => format!("#{id}"),
-                    })
-                    .collect();
                 let mut t = format!(
                     "move {} from {} to {}",
-                    units.join(", "),
+                    picks(&m.units),
                     sname(m.from),
                     sname(m.to)
                 );
@@ -238,6 +333,14 @@ impl Command {
                 }
             },
         }
+    }
+}
+
+fn no_args(rest: &[String], verb: &str, cmd: Command) -> Result<Command, String> {
+    if rest.is_empty() {
+        Ok(cmd)
+    } else {
+        Err(format!("`{verb}` takes no arguments"))
     }
 }
 

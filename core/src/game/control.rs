@@ -243,7 +243,13 @@ pub fn conclude_battles(
     power: PowerId,
     out: &mut Vec<String>,
 ) -> Result<(), Rejection> {
-    let battles = s.this_turn.battles.clone();
+    let battles: Vec<_> = s
+        .this_turn
+        .battles
+        .iter()
+        .filter(|b| !b.fought)
+        .cloned()
+        .collect();
     for b in &battles {
         let land = !rules.board.space(b.space).is_sea();
         let defenders = s
@@ -259,8 +265,8 @@ pub fn conclude_battles(
             });
         if defenders && attackers {
             return Err(Rejection::new(format!(
-                "the battle in {} has not been fought; resolve it (combat dice are not in the engine yet: \
-                 `edit remove` the casualties) and end the phase again",
+                "the battle in {} has not been fought: `fight {}`",
+                rules.board.space(b.space).name,
                 rules.board.space(b.space).name
             ))
             .by("conduct-combat-all-battles"));

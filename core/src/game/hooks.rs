@@ -118,7 +118,15 @@ impl Hooks {
                         .with("units", unit_list(rules, [(*piece, *count)])),
                 );
             }
-            Command::Edit(_) | Command::Undo => {}
+            Command::Edit(_)
+            | Command::Undo
+            | Command::Fight(_)
+            | Command::Casualties(_)
+            | Command::Press
+            | Command::Retreat(_)
+            | Command::Submerge(_)
+            | Command::Roll(_)
+            | Command::ManualDice(_) => {}
         }
         let view = View {
             rules,

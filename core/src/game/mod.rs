@@ -7,6 +7,7 @@
 pub mod command;
 pub mod control;
 pub mod dice;
+pub mod fight;
 mod hooks;
 pub mod mobilize;
 pub mod movement;
@@ -243,7 +244,18 @@ impl Game {
             });
         }
         self.state = next;
-        if *cmd == Command::EndPhase {
+        // Dice once seen cannot be taken back: a battle ends what undo can reach.
+        let rolls = matches!(
+            cmd,
+            Command::EndPhase
+                | Command::Fight(_)
+                | Command::Casualties(_)
+                | Command::Press
+                | Command::Retreat(_)
+                | Command::Submerge(_)
+                | Command::Roll(_)
+        );
+        if rolls {
             self.undo.clear();
         } else {
             self.undo.push(snapshot);
@@ -315,6 +327,14 @@ fn run(
     let power = sc.turn_order[s.turn];
     let pname = rules.power_info(power).name.clone();
     let phase = &rules.phases[rules.turn[s.phase].index()];
+    if let (Some(b), Command::EndPhase | Command::Edit(_)) = (&s.combat, cmd) {
+        return Err(Rejection::new(format!(
+            "the battle in {} is not over: answer it first ({})",
+            rules.board.space(b.space).name,
+            "casualties, press, retreat, submerge or roll"
+        ))
+        .by(fight::RULE_ONE_BATTLE));
+    }
     match cmd {
         Command::Buy { piece, count } => {
             if phase.kind != PhaseKind::Purchase {
@@ -355,6 +375,27 @@ fn run(
                 )));
             }
             mobilize::place(rules, s, power, *piece, *count, *space, out)?
+        }
+        Command::Fight(space) => {
+            if phase.kind != PhaseKind::ConductCombat {
+                return Err(Rejection::new(format!(
+                    "battles are fought in the conduct combat phase; it is {} now",
+                    phase.title
+                )));
+            }
+            fight::fight(rules, s, power, *space, &mut crate::combat::Quiet, out)?
+        }
+        Command::Casualties(_) | Command::Press | Command::Retreat(_) | Command::Submerge(_) => {
+            fight::answer(rules, s, power, cmd, &mut crate::combat::Quiet, out)?
+        }
+        Command::Roll(faces) => fight::roll(rules, s, power, faces, &mut crate::combat::Quiet, out)?,
+        Command::ManualDice(manual) => {
+            s.manual_dice = *manual;
+            out.push(if *manual {
+                "dice come from the table: battles wait for the faces you type (`roll 3 5 1`)".into()
+            } else {
+                "dice come from the seeded generator".into()
+            });
         }
         Command::Undo => unreachable!("undo is handled by Game::apply"),
     }

@@ -770,9 +770,17 @@ fn move_along_path(
     }
     let carried = move_units(rules, s, power, m.from, end, ids, steps, combat, escaping);
     if (sea_battle || land_battle) && combat {
+        // Retreats go where an attacking land or sea unit came from; an aircraft's route
+        // (over an empty enemy territory, say) is no way back.
+        let surface = ids.iter().any(|id| {
+            s.space(end)
+                .units
+                .iter()
+                .any(|u| u.id == *id && rules.unit(u.kind).domain != Domain::Air)
+        });
         let prev = plan.path[plan.path.len() - 2];
         let battle = s.this_turn.battle_mut(end);
-        if !battle.entered_from.contains(&prev) {
+        if surface && !battle.entered_from.contains(&prev) {
             battle.entered_from.push(prev);
         }
     }

@@ -62,6 +62,8 @@ pub struct Battle {
     pub entered_from: Vec<SpaceId>,
     /// Sea zones land units are offloaded from (an amphibious assault).
     pub amphibious_from: Vec<SpaceId>,
+    /// Fought to its end in conduct combat.
+    pub fought: bool,
 }
 
 /// Facts about the turn in progress that rules refer back to ("friendly at the start of the
@@ -114,6 +116,7 @@ impl TurnState {
             space,
             entered_from: Vec::new(),
             amphibious_from: Vec::new(),
+            fought: false,
         });
         self.battles.last_mut().expect("just pushed")
     }
@@ -170,6 +173,12 @@ pub struct State {
     pub winner: Option<String>,
     /// The turn in progress.
     pub this_turn: TurnState,
+    /// The battle being fought, waiting for a decision or for dice.
+    pub combat: Option<crate::combat::Battle>,
+    /// Dice faces typed at the table (`roll 3 5 1`), used before the seeded generator.
+    pub dice_queue: Vec<u8>,
+    /// Dice come only from the table: a battle waits for faces instead of rolling.
+    pub manual_dice: bool,
 }
 
 impl State {
@@ -248,6 +257,9 @@ impl State {
             next_unit_id,
             dice: Dice::seeded(seed),
             winner: None,
+            combat: None,
+            dice_queue: Vec::new(),
+            manual_dice: false,
         }
     }
 

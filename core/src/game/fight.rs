@@ -1,0 +1,828 @@
+//! Conduct combat on the board: which battle comes next, setting a battle up from the units in
+//! its space, passing the players' answers to it, and writing its result back (casualties with
+//! their cargo, damage and repair, retreats, capture).
+//!
+//! The battle itself is `crate::combat::Battle`; this module is the only place that translates
+//! between it and the game state.
+
+use super::command::Pick;
+use super::state::{Relation, State};
+use super::{control, movement, Rejection};
+use crate::combat::{
+    Battle, Combatant, Gate, Need, Observer, Outcome, Profiles, Progress, Report, Side, Status, TableDice,
+};
+use crate::rules::{BombardLimit, ConductStep, Domain, PowerId, RuleSet, SpaceId, Step};
+
+pub const RULE_ORDER: &str = "conduct-combat-order";
+pub const RULE_ONE_BATTLE: &str = "one-battle-at-a-time";
+pub const RULE_RETREAT: &str = "retreat";
+pub const RULE_CASUALTIES: &str = "casualties";
+
+fn reject(rule: &str, msg: impl Into<String>) -> Rejection {
+    Rejection::new(msg).by(rule)
+}
+
+fn at_war(s: &State, a: PowerId, b: PowerId) -> bool {
+    s.relations[a.index()][b.index()] == Relation::War
+}
+
+fn allied(s: &State, a: PowerId, b: PowerId) -> bool {
+    a == b || s.relations[a.index()][b.index()] == Relation::Allied
+}
+
+/// Which conduct-combat sub-step a battle belongs to.
+fn conduct_step(rules: &RuleSet, s: &State, space: SpaceId) -> ConductStep {
+    let assault = if rules.board.space(space).is_sea() {
+        s.this_turn
+            .battles
+            .iter()
+            .any(|b| b.amphibious_from.contains(&space))
+    } else {
+        s.this_turn
+            .battle(space)
+            .is_some_and(|b| !b.amphibious_from.is_empty())
+    };
+    if assault && rules.combat.conduct.contains(&ConductStep::AmphibiousAssaults) {
+        ConductStep::AmphibiousAssaults
+    } else {
+        ConductStep::GeneralCombat
+    }
+}
+
+fn rank(rules: &RuleSet, step: ConductStep) -> usize {
+    rules
+        .combat
+        .conduct
+        .iter()
+        .position(|c| *c == step)
+        .unwrap_or(usize::MAX)
+}
+
+/// Sea battles an amphibious assault on this territory waits for.
+fn sea_battles_first(rules: &RuleSet, s: &State, space: SpaceId) -> Vec<SpaceId> {
+    if rules.board.space(space).is_sea() {
+        return Vec::new();
+    }
+    let zones = s
+        .this_turn
+        .battle(space)
+        .map(|b| b.amphibious_from.clone())
+        .unwrap_or_default();
+    zones
+        .into_iter()
+        .filter(|z| s.this_turn.battle(*z).is_some_and(|b| !b.fought))
+        .collect()
+}
+
+/// The battle `fight` picks when no space is named: the first of the earliest sub-step, sea
+/// battles before the assaults they open.
+fn next_battle(rules: &RuleSet, s: &State) -> Option<SpaceId> {
+    let open: Vec<SpaceId> = s
+        .this_turn
+        .battles
+        .iter()
+        .filter(|b| !b.fought)
+        .map(|b| b.space)
+        .collect();
+    let first = open.iter().copied().min_by_key(|sp| {
+        (
+            rank(rules, conduct_step(rules, s, *sp)),
+            !rules.board.space(*sp).is_sea(),
+        )
+    })?;
+    Some(
+        sea_battles_first(rules, s, first)
+            .first()
+            .copied()
+            .unwrap_or(first),
+    )
+}
+
+/// `fight [SPACE]`: set up the battle and fight until it needs a decision.
+pub fn fight(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    space: Option<SpaceId>,
+    obs: &mut dyn Observer,
+    out: &mut Vec<String>,
+) -> Result<(), Rejection> {
+    if let Some(b) = &s.combat {
+        return Err(reject(
+            RULE_ONE_BATTLE,
+            format!(
+                "the battle in {} is not over; each battle is fought to its end before the next",
+                rules.board.space(b.space).name
+            ),
+        ));
+    }
+    let space = match space {
+        Some(sp) => sp,
+        None => {
+            next_battle(rules, s).ok_or_else(|| Rejection::new("no battle is left to fight; `end phase`"))?
+        }
+    };
+    let name = &rules.board.space(space).name;
+    let Some(announced) = s.this_turn.battle(space) else {
+        return Err(reject(
+            RULE_ORDER,
+            format!("no battle was announced in {name} this turn (battles are announced by combat moves)"),
+        ));
+    };
+    if announced.fought {
+        return Err(reject(
+            RULE_ORDER,
+            format!("the battle in {name} has been fought"),
+        ));
+    }
+    let step = conduct_step(rules, s, space);
+    if let Some(earlier) = s
+        .this_turn
+        .battles
+        .iter()
+        .filter(|b| !b.fought && b.space != space)
+        .find(|b| rank(rules, conduct_step(rules, s, b.space)) < rank(rules, step))
+    {
+        let e = conduct_step(rules, s, earlier.space);
+        return Err(reject(
+            RULE_ORDER,
+            format!(
+                "{} come before {}: fight {} first",
+                e.name().replace('_', " "),
+                step.name().replace('_', " "),
+                rules.board.space(earlier.space).name
+            ),
+        ));
+    }
+    if let Some(z) = sea_battles_first(rules, s, space).first() {
+        return Err(reject(
+            RULE_ORDER,
+            format!(
+                "the sea battle in {} comes before the assault on {name}: fight it first",
+                rules.board.space(*z).name
+            ),
+        ));
+    }
+    // Cargo waiting on a cleared sea zone comes ashore for the assault.
+    movement::land_assault_cargo(rules, s, power, space, out);
+    let p = Profiles::new(rules);
+    let battle = setup(rules, &p, s, power, space);
+    describe_setup(rules, s, &battle, out);
+    s.combat = Some(battle);
+    drive(rules, &p, s, power, obs, out)
+}
+
+/// The battle as it stands on the board.
+fn setup(rules: &RuleSet, p: &Profiles, s: &State, power: PowerId, space: SpaceId) -> Battle {
+    let sea = rules.board.space(space).is_sea();
+    let here = &s.space(space).units;
+    let mut units = Vec::new();
+    for u in here {
+        let pr = p.of(u.kind);
+        let hp = pr.hits.saturating_sub(u.damage.min(255) as u8).max(1);
+        if u.owner == power {
+            // Cargo (an ally's fighters on an attacking carrier too) does not fight.
+            if u.aboard.is_some() {
+                continue;
+            }
+            let mut c = Combatant::new(u.id, u.kind, u.owner, Side::Attacker, hp);
+            c.seaborne = !sea && pr.domain == Domain::Land && u.marks.unloaded == Some(space);
+            units.push(c);
+        } else if at_war(s, power, u.owner) {
+            // Fighters on a defending carrier fight in the air; a transport's cargo does not.
+            if let Some(carrier) = u.aboard {
+                let on_carrier = here
+                    .iter()
+                    .find(|c| c.id == carrier)
+                    .is_some_and(|c| p.of(c.kind).carrier_capacity > 0);
+                if !(on_carrier && pr.domain == Domain::Air) {
+                    continue;
+                }
+            }
+            units.push(Combatant::new(u.id, u.kind, u.owner, Side::Defender, hp));
+        }
+    }
+    let mut b = Battle::new(space, sea, power, units);
+    b.retreat_to = retreat_options(rules, s, power, space);
+    if !sea {
+        b.bombarding = bombardment(rules, p, s, power, space, &b);
+    }
+    b
+}
+
+/// Adjacent spaces an attacking land or sea unit came from, friendly now (a territory blitzed
+/// this turn is); for sea battles, a sea zone friendly since the start of the turn.
+fn retreat_options(rules: &RuleSet, s: &State, power: PowerId, space: SpaceId) -> Vec<SpaceId> {
+    let sea = rules.board.space(space).is_sea();
+    let from = s
+        .this_turn
+        .battle(space)
+        .map(|b| b.entered_from.clone())
+        .unwrap_or_default();
+    from.into_iter()
+        .filter(|e| {
+            let info = rules.board.space(*e);
+            if info.is_sea() != sea || !info.adjacent.contains(&space) {
+                return false;
+            }
+            if sea {
+                let hostile_now = s.space(*e).units.iter().any(|u| {
+                    let t = rules.unit(u.kind);
+                    at_war(s, power, u.owner) && t.domain == Domain::Sea && t.blocks_movement
+                });
+                // A zone fought over this turn was hostile when the turn began.
+                !hostile_now && s.this_turn.battle(*e).is_none()
+            } else {
+                s.space(*e).controller.is_some_and(|c| allied(s, power, c))
+            }
+        })
+        .collect()
+}
+
+/// Ships supporting an amphibious assault from a sea zone where no sea battle was fought.
+fn bombardment(
+    rules: &RuleSet,
+    p: &Profiles,
+    s: &State,
+    power: PowerId,
+    space: SpaceId,
+    b: &Battle,
+) -> Vec<Combatant> {
+    let zones = s
+        .this_turn
+        .battle(space)
+        .map(|b| b.amphibious_from.clone())
+        .unwrap_or_default();
+    let mut ships: Vec<(u8, u32, Combatant)> = Vec::new();
+    for z in zones {
+        if s.this_turn.battle(z).is_some() {
+            continue;
+        }
+        for u in &s.space(z).units {
+            let pr = p.of(u.kind);
+            if u.owner == power && pr.bombard > 0 && !u.marks.fought && u.aboard.is_none() {
+                ships.push((
+                    pr.bombard,
+                    u.id,
+                    Combatant::new(u.id, u.kind, u.owner, Side::Attacker, 1),
+                ));
+            }
+        }
+    }
+    ships.sort_by_key(|(v, id, _)| (std::cmp::Reverse(*v), *id));
+    let limit = match rules.combat.bombard_limit {
+        BombardLimit::None => ships.len(),
+        BombardLimit::OffloadedUnits => b.units.iter().filter(|u| u.seaborne).count(),
+    };
+    ships.into_iter().take(limit).map(|(_, _, c)| c).collect()
+}
+
+/// Advance the battle in `s.combat` and write what happened to the board.
+fn drive(
+    rules: &RuleSet,
+    p: &Profiles,
+    s: &mut State,
+    power: PowerId,
+    obs: &mut dyn Observer,
+    out: &mut Vec<String>,
+) -> Result<(), Rejection> {
+    let mut battle = s.combat.take().expect("a battle in progress");
+    let progress = {
+        let mut dice = TableDice {
+            queue: &mut s.dice_queue,
+            dice: &mut s.dice,
+            manual: s.manual_dice,
+        };
+        let mut log = Log {
+            rules,
+            lines: Vec::new(),
+            inner: obs,
+        };
+        let progress = battle.advance(p, &mut dice, &mut log);
+        out.append(&mut log.lines);
+        progress
+    };
+    sync(rules, s, &battle, out);
+    match progress {
+        Progress::Need => {
+            out.push(describe_need(rules, &battle));
+            s.combat = Some(battle);
+            Ok(())
+        }
+        Progress::Over(o) => {
+            conclude(rules, p, s, power, &battle, o, out);
+            Ok(())
+        }
+        Progress::Aborted => Err(Rejection::new("a rule script stopped the battle")),
+    }
+}
+
+/// Remove destroyed units from the board (with their cargo) and record damage.
+fn sync(rules: &RuleSet, s: &mut State, b: &Battle, out: &mut Vec<String>) {
+    for c in &b.units {
+        let here = &mut s.spaces[b.space.index()].units;
+        if c.status == Status::Dead {
+            if !here.iter().any(|u| u.id == c.id) {
+                continue;
+            }
+            // Aircraft defending from a carrier are in the air: they do not go down with it.
+            for u in here.iter_mut() {
+                if u.aboard == Some(c.id) && b.units.iter().any(|o| o.id == u.id && o.status != Status::Dead)
+                {
+                    u.aboard = None;
+                }
+            }
+            let gone = s.remove_unit(b.space, c.id);
+            let lost: Vec<String> = gone
+                .iter()
+                .skip(1)
+                .map(|u| rules.unit(u.kind).name.clone())
+                .collect();
+            if !lost.is_empty() {
+                out.push(format!(
+                    "{} aboard the {} lost with it",
+                    lost.join(", "),
+                    rules.unit(c.kind).name
+                ));
+            }
+        } else if let Some(u) = here.iter_mut().find(|u| u.id == c.id) {
+            u.damage =
+                u32::from(rules.unit(c.kind).hits.min(255) as u8 - c.hp.min(rules.unit(c.kind).hits as u8));
+        }
+    }
+}
+
+/// The battle is over: repair, retreat, capture.
+fn conclude(
+    rules: &RuleSet,
+    p: &Profiles,
+    s: &mut State,
+    power: PowerId,
+    b: &Battle,
+    outcome: Outcome,
+    out: &mut Vec<String>,
+) {
+    let space = b.space;
+    let name = rules.board.space(space).name.clone();
+    for c in b.units.iter().filter(|c| c.status != Status::Dead) {
+        if let Some(u) = s.spaces[space.index()].units.iter_mut().find(|u| u.id == c.id) {
+            if p.of(c.kind).repair_after_combat && u.damage > 0 {
+                u.damage = 0;
+                out.push(format!("the {} in {name} is repaired", rules.unit(c.kind).name));
+            }
+            if c.side == Side::Attacker {
+                u.marks.fought = true;
+            }
+        }
+    }
+    for c in &b.bombarding {
+        for sp in &mut s.spaces {
+            if let Some(u) = sp.units.iter_mut().find(|u| u.id == c.id) {
+                u.marks.fought = true;
+            }
+        }
+    }
+    // Retreating land and sea units leave with what they carry; aircraft stay to land later.
+    if let Some(to) = b.retreated_to {
+        let going: Vec<u32> = b
+            .units
+            .iter()
+            .filter(|c| c.status == Status::Retreated && p.of(c.kind).domain != Domain::Air)
+            .map(|c| c.id)
+            .collect();
+        let mut moving = s.take_units(space, |u| {
+            going.contains(&u.id) || u.aboard.is_some_and(|a| going.contains(&a))
+        });
+        for u in &mut moving {
+            // An assault its transport retreated from is off.
+            u.marks.assault = None;
+        }
+        out.push(format!(
+            "{} units retreat from {name} to {}",
+            moving.len(),
+            rules.board.space(to).name
+        ));
+        s.spaces[to.index()].units.extend(moving);
+    }
+    let pname = rules.power_info(power).name.clone();
+    match outcome {
+        Outcome::AttackerWon => out.push(format!("{pname} wins the battle in {name}")),
+        Outcome::DefenderWon => out.push(format!("the defenders hold {name}")),
+        Outcome::BothDestroyed => out.push(format!(
+            "both sides are destroyed in {name}; the defender keeps it"
+        )),
+        Outcome::Stalemate => out.push(format!(
+            "the battle in {name} ends: the units left cannot hit each other"
+        )),
+        Outcome::Retreated => out.push(format!("{pname} retreats from {name}")),
+    }
+    if outcome == Outcome::AttackerWon && !b.sea {
+        let capturer = b.units.iter().any(|c| {
+            c.side == Side::Attacker && c.status == Status::Fighting && {
+                let pr = p.of(c.kind);
+                pr.domain == Domain::Land && pr.can_capture
+            }
+        });
+        let hostile = s.space(space).controller.is_some_and(|c| at_war(s, power, c));
+        if capturer && hostile {
+            control::capture(rules, s, space, power, out);
+        } else if !capturer {
+            out.push(format!("no land unit survives to take {name}"));
+        }
+    }
+    if let Some(bt) = s.this_turn.battles.iter_mut().find(|bt| bt.space == space) {
+        bt.fought = true;
+    }
+}
+
+/// Map picks (`2 infantry`, `#12`) onto units of one side of the battle, one entry per hit;
+/// units the suggestion names are taken first.
+fn picks_to_units(
+    rules: &RuleSet,
+    b: &Battle,
+    side: Side,
+    picks: &[Pick],
+    suggested: &[usize],
+) -> Result<Vec<usize>, String> {
+    let mut chosen: Vec<usize> = Vec::new();
+    let taken = |chosen: &Vec<usize>, i: usize| chosen.iter().filter(|&&j| j == i).count();
+    for pick in picks {
+        match pick {
+            Pick::Id(id) => {
+                let i = b
+                    .units
+                    .iter()
+                    .position(|c| c.id == *id && c.side == side)
+                    .ok_or_else(|| {
+                        format!(
+                            "unit #{id} is not among the {}'s units in this battle",
+                            side.name()
+                        )
+                    })?;
+                chosen.push(i);
+            }
+            Pick::Kind { kind, count } => {
+                for _ in 0..*count {
+                    // Suggested units first; then the unit with most hits left (a battleship
+                    // is damaged before one is sunk).
+                    let best = (0..b.units.len())
+                        .filter(|&i| {
+                            let c = &b.units[i];
+                            c.kind == *kind
+                                && c.side == side
+                                && c.status == Status::Fighting
+                                && taken(&chosen, i) < c.hp as usize
+                        })
+                        .min_by_key(|&i| {
+                            let suggested_left =
+                                suggested.iter().filter(|&&j| j == i).count() > taken(&chosen, i);
+                            (
+                                !suggested_left,
+                                std::cmp::Reverse(b.units[i].hp as usize - taken(&chosen, i)),
+                                b.units[i].id,
+                            )
+                        });
+                    let Some(i) = best else {
+                        return Err(format!(
+                            "not that many {} can take hits here",
+                            rules.unit(*kind).name
+                        ));
+                    };
+                    chosen.push(i);
+                }
+            }
+            Pick::All(kind) => {
+                for (i, c) in b.units.iter().enumerate() {
+                    if c.kind == *kind && c.side == side && c.status == Status::Fighting {
+                        chosen.push(i);
+                    }
+                }
+            }
+        }
+    }
+    Ok(chosen)
+}
+
+/// A player's answer to the battle waiting: casualties, submerging, press or retreat.
+pub fn answer(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    cmd: &super::command::Command,
+    obs: &mut dyn Observer,
+    out: &mut Vec<String>,
+) -> Result<(), Rejection> {
+    use super::command::Command;
+    let Some(mut b) = s.combat.clone() else {
+        return Err(Rejection::new(
+            "no battle is being fought; `fight` starts the next one",
+        ));
+    };
+    let p = Profiles::new(rules);
+    let mut log = Log {
+        rules,
+        lines: Vec::new(),
+        inner: obs,
+    };
+    let res = match (cmd, b.waiting.clone()) {
+        (Command::Casualties(picks), Some(Need::Casualties(call))) => if picks.is_empty() {
+            b.choose_casualties(&p, None, &mut log)
+        } else {
+            picks_to_units(rules, &b, call.side, picks, &call.suggested)
+                .and_then(|chosen| b.choose_casualties(&p, Some(&chosen), &mut log))
+        }
+        .map_err(|e| reject(RULE_CASUALTIES, e)),
+        (Command::Submerge(picks), Some(Need::Submerge { side })) => {
+            let chosen = if picks.is_empty() {
+                Ok(Vec::new())
+            } else {
+                picks_to_units(rules, &b, side, picks, &[])
+            };
+            chosen
+                .and_then(|c| b.submerge(&p, side, &c, &mut log))
+                .map_err(Rejection::new)
+        }
+        (Command::Press, Some(Need::PressOrRetreat)) => b.press().map_err(Rejection::new),
+        (Command::Retreat(to), Some(Need::PressOrRetreat)) => {
+            b.retreat(&p, *to, &mut log).map_err(|e| reject(RULE_RETREAT, e))
+        }
+        (Command::Roll(_), Some(Need::Dice { .. })) => Ok(()),
+        (_, Some(need)) => Err(Rejection::new(format!(
+            "the battle in {} is waiting for something else: {}",
+            rules.board.space(b.space).name,
+            need_text(rules, &b, &need)
+        ))),
+        (_, None) => Err(Rejection::new("the battle is not waiting for an answer")),
+    };
+    out.append(&mut log.lines);
+    res?;
+    let _ = power;
+    s.combat = Some(b);
+    drive(rules, &p, s, power, obs, out)
+}
+
+/// Count units of a side by type, for the log: "2 infantry, 1 tank".
+fn summary(rules: &RuleSet, units: impl Iterator<Item = crate::rules::UnitTypeId>) -> String {
+    let mut counts: Vec<(crate::rules::UnitTypeId, u32)> = Vec::new();
+    for k in units {
+        match counts.iter_mut().find(|(c, _)| *c == k) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((k, 1)),
+        }
+    }
+    counts.sort();
+    if counts.is_empty() {
+        return "nothing".into();
+    }
+    counts
+        .iter()
+        .map(|(k, n)| format!("{n} {}", rules.unit(*k).name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn describe_setup(rules: &RuleSet, s: &State, b: &Battle, out: &mut Vec<String>) {
+    let name = &rules.board.space(b.space).name;
+    let mut defenders: Vec<PowerId> = b
+        .units
+        .iter()
+        .filter(|c| c.side == Side::Defender)
+        .map(|c| c.owner)
+        .collect();
+    defenders.sort();
+    defenders.dedup();
+    let dnames: Vec<&str> = defenders
+        .iter()
+        .map(|p| rules.power_info(*p).name.as_str())
+        .collect();
+    out.push(format!(
+        "battle in {name}: {} attacks with {}; {} defend{} with {}",
+        rules.power_info(b.attacker).name,
+        summary(
+            rules,
+            b.units
+                .iter()
+                .filter(|c| c.side == Side::Attacker)
+                .map(|c| c.kind)
+        ),
+        if dnames.is_empty() {
+            "nobody".to_string()
+        } else {
+            dnames.join(" and ")
+        },
+        if dnames.len() == 1 { "s" } else { "" },
+        summary(
+            rules,
+            b.units
+                .iter()
+                .filter(|c| c.side == Side::Defender)
+                .map(|c| c.kind)
+        ),
+    ));
+    if !b.bombarding.is_empty() {
+        out.push(format!(
+            "bombarding from the sea: {}",
+            summary(rules, b.bombarding.iter().map(|c| c.kind))
+        ));
+    }
+    let _ = s;
+}
+
+fn need_text(rules: &RuleSet, b: &Battle, need: &Need) -> String {
+    match need {
+        Need::Dice { count, step } => format!(
+            "roll {count} dice for {} and type the faces: `roll F F ...`",
+            step.name().replace('_', " ")
+        ),
+        Need::Casualties(call) => {
+            let hits: u32 = call.hits.iter().map(|h| h.count).sum();
+            format!(
+                "the {} takes {hits} hit{} ({} can be taken): suggested {}; `casualties` accepts, or `casualties UNITS` (e.g. `casualties 2 infantry` or `#12`)",
+                call.side.name(),
+                if hits == 1 { "" } else { "s" },
+                call.suggested.len(),
+                summary(rules, call.suggested.iter().map(|&i| b.units[i].kind)),
+            )
+        }
+        Need::Submerge { side } => format!(
+            "the {}'s submarines may submerge before the dice: `submerge UNITS` or `submerge none`",
+            side.name()
+        ),
+        Need::PressOrRetreat => {
+            let to: Vec<&str> = b
+                .retreat_to
+                .iter()
+                .map(|s| rules.board.space(*s).name.as_str())
+                .collect();
+            if to.is_empty() {
+                "the attacker may `press` on, or `retreat` (aircraft only: they stay and land in noncombat move)".into()
+            } else {
+                format!(
+                    "the attacker may `press` on, or `retreat to SPACE` ({})",
+                    to.join(", ")
+                )
+            }
+        }
+    }
+}
+
+fn describe_need(rules: &RuleSet, b: &Battle) -> String {
+    match &b.waiting {
+        Some(n) => format!(
+            "battle in {}, round {}: {}",
+            rules.board.space(b.space).name,
+            b.round,
+            need_text(rules, b, n)
+        ),
+        None => String::new(),
+    }
+}
+
+/// Renders reports as log lines and passes everything on to the game's observer.
+struct Log<'a, 'o> {
+    rules: &'a RuleSet,
+    lines: Vec<String>,
+    inner: &'o mut dyn Observer,
+}
+
+impl Observer for Log<'_, '_> {
+    fn before_step(&mut self, b: &Battle, step: Step) -> Gate {
+        self.inner.before_step(b, step)
+    }
+    fn after_step(&mut self, b: &Battle, step: Step) {
+        self.inner.after_step(b, step)
+    }
+    fn report(&mut self, b: &Battle, r: &Report) {
+        let rules = self.rules;
+        let who = |side: Side| match side {
+            Side::Attacker => rules.power_info(b.attacker).name.clone(),
+            Side::Defender => {
+                let mut owners: Vec<PowerId> = b
+                    .units
+                    .iter()
+                    .filter(|c| c.side == side)
+                    .map(|c| c.owner)
+                    .collect();
+                owners.sort();
+                owners.dedup();
+                match owners.as_slice() {
+                    [one] => rules.power_info(*one).name.clone(),
+                    _ => "the defenders".to_string(),
+                }
+            }
+        };
+        let line = match r {
+            Report::Rolled {
+                side,
+                step,
+                groups,
+                hits,
+            } => {
+                let g: Vec<String> = groups
+                    .iter()
+                    .map(|(v, f)| {
+                        let faces: Vec<String> = f.iter().map(u8::to_string).collect();
+                        format!("@{v} [{}]", faces.join(" "))
+                    })
+                    .collect();
+                format!(
+                    "round {}, {}: {} rolls {} → {hits} hit{}",
+                    b.round,
+                    step.name().replace('_', " "),
+                    who(*side),
+                    g.join(" "),
+                    if *hits == 1 { "" } else { "s" }
+                )
+            }
+            Report::Casualties { side, units, .. } => {
+                let lost = summary(
+                    rules,
+                    units
+                        .iter()
+                        .filter(|&&i| b.units[i].hp == 0)
+                        .map(|&i| b.units[i].kind),
+                );
+                let damaged = summary(
+                    rules,
+                    units
+                        .iter()
+                        .filter(|&&i| b.units[i].hp > 0)
+                        .map(|&i| b.units[i].kind),
+                );
+                let mut t = format!("{} loses {lost}", who(*side));
+                if units.iter().all(|&i| b.units[i].hp > 0) {
+                    t = format!("{}: {damaged} damaged", who(*side));
+                } else if units.iter().any(|&i| b.units[i].hp > 0) {
+                    t.push_str(&format!("; {damaged} damaged"));
+                }
+                t
+            }
+            Report::Defenseless { side, units } => format!(
+                "{}'s defenseless {} destroyed",
+                who(*side),
+                summary(rules, units.iter().map(|&i| b.units[i].kind))
+            ),
+            Report::Submerged { side, units } => format!(
+                "{} submerges {}",
+                who(*side),
+                summary(rules, units.iter().map(|&i| b.units[i].kind))
+            ),
+            Report::Retreat { to, units } => format!(
+                "{} retreats {}{}",
+                who(Side::Attacker),
+                summary(rules, units.iter().map(|&i| b.units[i].kind)),
+                to.map(|t| format!(" to {}", rules.board.space(t).name))
+                    .unwrap_or_default()
+            ),
+            Report::Skipped { step } => format!("{} skipped", step.name().replace('_', " ")),
+            Report::Over(_) => String::new(),
+        };
+        if !line.is_empty() {
+            self.lines.push(line);
+        }
+        self.inner.report(b, r);
+    }
+}
+
+/// Faces typed at the table: queued for the next rolls, and a battle waiting for dice goes on.
+pub fn roll(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    faces: &[u8],
+    obs: &mut dyn Observer,
+    out: &mut Vec<String>,
+) -> Result<(), Rejection> {
+    s.dice_queue.extend_from_slice(faces);
+    let waiting = s
+        .combat
+        .as_ref()
+        .and_then(|b| b.waiting.clone())
+        .and_then(|n| match n {
+            Need::Dice { count, .. } => Some(count),
+            _ => None,
+        });
+    match waiting {
+        Some(count) if (s.dice_queue.len() as u32) < count => {
+            out.push(format!(
+                "{} of {count} faces typed; type the rest",
+                s.dice_queue.len()
+            ));
+            Ok(())
+        }
+        Some(_) => {
+            if let Some(b) = &mut s.combat {
+                b.waiting = None;
+            }
+            let p = Profiles::new(rules);
+            drive(rules, &p, s, power, obs, out)
+        }
+        None => {
+            out.push(format!(
+                "{} face(s) queued for the next rolls",
+                s.dice_queue.len()
+            ));
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,298 @@
+//! Conduct combat on the real boards (../shared/rules/turn.md §3.3 and §4): battles set up from
+//! the units in a space, fought with dice typed at the table (`dice manual` + `roll`), so every
+//! test knows exactly how many dice a battle drew: with manual dice a battle that wants more
+//! faces than were typed waits for them, and faces left over stay queued.
+
+mod support;
+use support::*;
+use warroom_core::game::Game;
+
+/// Remove every unit from a space.
+fn clear(g: &mut Game, space: &str) {
+    let r = g.rules().clone();
+    let id = r.board.find(space).unwrap();
+    let mut groups: Vec<(String, String, usize)> = Vec::new();
+    for u in &g.state().space(id).units {
+        let owner = r.power_info(u.owner).name.clone();
+        let kind = r.unit(u.kind).id.clone();
+        match groups.iter_mut().find(|(o, k, _)| *o == owner && *k == kind) {
+            Some(gr) => gr.2 += 1,
+            None => groups.push((owner, kind, 1)),
+        }
+    }
+    for (owner, kind, n) in groups {
+        ok(g, &format!("edit remove \"{space}\" \"{owner}\" {n} {kind}"));
+    }
+}
+
+fn logged(out: &[String], fragment: &str) -> bool {
+    out.iter().any(|l| l.contains(fragment))
+}
+
+/// The battle is over and used exactly the faces typed.
+fn finished_with_all_faces(g: &Game) {
+    assert!(
+        g.state().combat.is_none(),
+        "the battle is still waiting: {:?}",
+        g.state().combat
+    );
+    assert!(
+        g.state().dice_queue.is_empty(),
+        "{} typed faces were not used",
+        g.state().dice_queue.len()
+    );
+}
+
+fn waiting(g: &Game) -> Option<warroom_core::combat::Need> {
+    g.state().combat.as_ref().and_then(|b| b.waiting.clone())
+}
+
+fn damage(g: &Game, space: &str, power: &str, unit: &str) -> Vec<u32> {
+    let r = g.rules();
+    let s = r.board.find(space).unwrap();
+    let p = r.power(power).unwrap();
+    let u = r.unit_type(unit).unwrap();
+    g.state()
+        .space(s)
+        .units
+        .iter()
+        .filter(|x| x.owner == p && x.kind == u)
+        .map(|x| x.damage)
+        .collect()
+}
+
+#[test]
+fn antiaircraft_fire_destroys_planes_before_combat_and_the_gun_is_captured() {
+    let mut g = game("anniversary", &[], Some("1941"));
+    advance_to(&mut g, "Germany", "combat_move");
+    for s in ["Poland", "Baltic States"] {
+        clear(&mut g, s);
+    }
+    ok(&mut g, "edit add Poland Germany 2 infantry");
+    ok(&mut g, "edit add \"Baltic States\" \"Soviet Union\" 1 infantry");
+    ok(&mut g, "edit add \"Baltic States\" \"Soviet Union\" 2 aa_gun");
+    ok(&mut g, "move 2 infantry from Poland to \"Baltic States\"");
+    ok(&mut g, "edit add Germany Germany 1 fighter");
+    ok(&mut g, "move 2 fighter from Germany to \"Baltic States\"");
+    ok(&mut g, "end phase");
+    ok(&mut g, "dice manual");
+    // One gun fires though there are two, one die per fighter: the first die (a 1) downs the
+    // first fighter, the second misses. Then the infantry roll 1 and 4 (one hit), the surviving
+    // fighter 6, and the Soviet infantry defends with a 5.
+    ok(&mut g, "roll 1 3");
+    let out = ok(&mut g, "fight Baltic States");
+    assert!(matches!(
+        waiting(&g),
+        Some(warroom_core::combat::Need::Dice { count: 3, .. })
+    ));
+    assert_eq!(count(&g, "Baltic States", "Germany", "fighter"), 1, "{out:?}");
+    refused(&mut g, "end phase", "one-battle-at-a-time");
+    let out = ok(&mut g, "roll 1 4 6 5");
+    finished_with_all_faces(&g);
+    assert_eq!(count(&g, "Baltic States", "Germany", "infantry"), 2, "{out:?}");
+    assert_eq!(count(&g, "Baltic States", "Soviet Union", "infantry"), 0);
+    assert_eq!(controller(&g, "Baltic States").as_deref(), Some("Germany"));
+    assert_eq!(
+        count(&g, "Baltic States", "Germany", "aa_gun"),
+        2,
+        "AA guns are captured: {out:?}"
+    );
+    assert!(logged(&out, "Germany captures Baltic States"), "{out:?}");
+}
+
+#[test]
+fn retreat_goes_where_a_land_unit_came_from_a_blitzed_territory_counts_a_flown_over_one_does_not() {
+    let mut g = game("1941", &[], None);
+    advance_to(&mut g, "Germany", "combat_move");
+    for s in ["Eastern Europe", "West Russia", "Archangel", "Karelia"] {
+        clear(&mut g, s);
+    }
+    ok(&mut g, "edit control \"Eastern Europe\" Germany");
+    ok(&mut g, "edit control \"West Russia\" \"Soviet Union\"");
+    ok(&mut g, "edit control Archangel \"Soviet Union\"");
+    ok(&mut g, "edit add Karelia \"Soviet Union\" 2 infantry");
+    ok(&mut g, "edit add \"Eastern Europe\" Germany 1 infantry");
+    ok(&mut g, "edit add \"Eastern Europe\" Germany 1 tank");
+    ok(&mut g, "edit add \"Eastern Europe\" Germany 1 fighter");
+    ok(&mut g, "move infantry from \"Eastern Europe\" to Karelia");
+    ok(
+        &mut g,
+        "move tank from \"Eastern Europe\" to Karelia via \"West Russia\"",
+    );
+    ok(
+        &mut g,
+        "move fighter from \"Eastern Europe\" to Karelia via \"West Russia\", Archangel",
+    );
+    assert_eq!(
+        controller(&g, "West Russia").as_deref(),
+        Some("Germany"),
+        "blitzed"
+    );
+    ok(&mut g, "end phase");
+    ok(&mut g, "dice manual");
+    ok(&mut g, "roll 6 6 6 6 6");
+    ok(&mut g, "fight Karelia");
+    assert_eq!(waiting(&g), Some(warroom_core::combat::Need::PressOrRetreat));
+    refused(&mut g, "retreat to Archangel", "retreat");
+    refused(&mut g, "retreat", "retreat");
+    let out = ok(&mut g, "retreat to \"West Russia\"");
+    finished_with_all_faces(&g);
+    assert_eq!(count(&g, "West Russia", "Germany", "infantry"), 1, "{out:?}");
+    assert_eq!(count(&g, "West Russia", "Germany", "tank"), 1);
+    // Aircraft retreat in place and land in noncombat move.
+    assert_eq!(count(&g, "Karelia", "Germany", "fighter"), 1);
+    assert_eq!(controller(&g, "Karelia").as_deref(), Some("Soviet Union"));
+    refused(&mut g, "fight Karelia", "conduct-combat-order");
+}
+
+#[test]
+fn defenseless_transports_are_sunk_without_dice_or_a_retreat_question_and_their_cargo_with_them() {
+    let mut g = game("1941", &[], None);
+    // The British load their transport on their own turn; Germany attacks it in round 2.
+    advance_to(&mut g, "United Kingdom", "noncombat_move");
+    for s in ["SZ 5", "SZ 6", "United Kingdom"] {
+        clear(&mut g, s);
+    }
+    ok(&mut g, "edit add \"SZ 6\" \"United Kingdom\" 1 transport");
+    ok(
+        &mut g,
+        "edit add \"United Kingdom\" \"United Kingdom\" 2 infantry",
+    );
+    ok(&mut g, "move 2 infantry from \"United Kingdom\" to \"SZ 6\"");
+    ok(&mut g, "edit add \"SZ 5\" Germany 1 destroyer");
+    advance_to(&mut g, "Germany", "combat_move");
+    assert_eq!(count(&g, "SZ 6", "United Kingdom", "infantry"), 2);
+    ok(&mut g, "move destroyer from \"SZ 5\" to \"SZ 6\"");
+    ok(&mut g, "end phase");
+    ok(&mut g, "dice manual");
+    let out = ok(&mut g, "fight \"SZ 6\"");
+    finished_with_all_faces(&g);
+    assert!(
+        logged(&out, "United Kingdom's defenseless 1 Transport destroyed"),
+        "{out:?}"
+    );
+    assert!(
+        logged(&out, "Infantry, Infantry aboard the Transport lost with it"),
+        "{out:?}"
+    );
+    assert_eq!(count(&g, "SZ 6", "United Kingdom", "transport"), 0);
+    assert_eq!(count(&g, "SZ 6", "United Kingdom", "infantry"), 0);
+    assert_eq!(count(&g, "SZ 6", "Germany", "destroyer"), 1);
+}
+
+#[test]
+fn a_battleship_absorbs_a_hit_and_is_repaired_when_the_battle_ends_1941() {
+    let mut g = game("1941", &[], None);
+    advance_to(&mut g, "Germany", "combat_move");
+    for s in ["SZ 5", "SZ 6"] {
+        clear(&mut g, s);
+    }
+    ok(&mut g, "edit add \"SZ 5\" Germany 1 battleship");
+    ok(&mut g, "edit add \"SZ 6\" \"United Kingdom\" 1 destroyer");
+    ok(&mut g, "move battleship from \"SZ 5\" to \"SZ 6\"");
+    ok(&mut g, "end phase");
+    ok(&mut g, "dice manual");
+    // Round 1: the battleship misses (6), the destroyer hits (1): the battleship is damaged.
+    ok(&mut g, "roll 6 1");
+    ok(&mut g, "fight \"SZ 6\"");
+    assert_eq!(waiting(&g), Some(warroom_core::combat::Need::PressOrRetreat));
+    assert_eq!(damage(&g, "SZ 6", "Germany", "battleship"), [1]);
+    // Round 2: the battleship hits (4), the destroyer fires back from behind the strip (6).
+    ok(&mut g, "roll 4 6");
+    let out = ok(&mut g, "press");
+    finished_with_all_faces(&g);
+    assert_eq!(count(&g, "SZ 6", "United Kingdom", "destroyer"), 0, "{out:?}");
+    assert_eq!(damage(&g, "SZ 6", "Germany", "battleship"), [0], "{out:?}");
+    assert!(logged(&out, "is repaired"), "{out:?}");
+}
+
+#[test]
+fn transports_are_taken_last_and_the_owner_chooses_casualties() {
+    let mut g = game("1941", &[], None);
+    advance_to(&mut g, "Germany", "combat_move");
+    for s in ["SZ 5", "SZ 6"] {
+        clear(&mut g, s);
+    }
+    ok(&mut g, "edit add \"SZ 5\" Germany 2 battleship");
+    ok(&mut g, "edit add \"SZ 6\" \"United Kingdom\" 1 destroyer");
+    ok(&mut g, "edit add \"SZ 6\" \"United Kingdom\" 1 aircraft_carrier");
+    ok(&mut g, "edit add \"SZ 6\" \"United Kingdom\" 1 transport");
+    ok(&mut g, "move 2 battleship from \"SZ 5\" to \"SZ 6\"");
+    ok(&mut g, "end phase");
+    ok(&mut g, "dice manual");
+    ok(&mut g, "roll 1 6");
+    ok(&mut g, "fight \"SZ 6\"");
+    let Some(warroom_core::combat::Need::Casualties(call)) = waiting(&g) else {
+        panic!("expected a casualty choice, got {:?}", waiting(&g));
+    };
+    assert_eq!(call.suggested.len(), 1);
+    refused(&mut g, "casualties transport", "casualties");
+    refused(&mut g, "casualties 2 destroyer", "casualties");
+    // The carrier (dearer) instead of the suggested destroyer: the owner's choice.
+    ok(&mut g, "roll 6 6 6");
+    ok(&mut g, "casualties aircraft_carrier");
+    // The carrier fired back from behind the strip with the destroyer (6 6): no hits.
+    assert_eq!(waiting(&g), Some(warroom_core::combat::Need::PressOrRetreat));
+    assert_eq!(count(&g, "SZ 6", "United Kingdom", "aircraft_carrier"), 0);
+    assert_eq!(count(&g, "SZ 6", "United Kingdom", "destroyer"), 1);
+    assert_eq!(g.state().dice_queue.len(), 1, "two defenders rolled");
+}
+
+#[test]
+fn bombardment_is_limited_to_one_ship_per_unit_offloaded_and_amphibious_assaults_come_first_aa50() {
+    let mut g = game("anniversary", &[], Some("1941"));
+    advance_to(&mut g, "Germany", "combat_move");
+    for s in ["SZ 5", "Karelia S.S.R.", "Baltic States", "Poland"] {
+        clear(&mut g, s);
+    }
+    ok(&mut g, "edit add \"SZ 5\" Germany 1 transport");
+    ok(&mut g, "edit add \"SZ 5\" Germany 1 battleship");
+    ok(&mut g, "edit add \"SZ 5\" Germany 1 cruiser");
+    ok(&mut g, "edit add Poland Germany 1 infantry");
+    ok(&mut g, "edit add \"Karelia S.S.R.\" \"Soviet Union\" 1 infantry");
+    ok(&mut g, "edit add \"Baltic States\" \"Soviet Union\" 1 infantry");
+    ok(&mut g, "move infantry from Germany to \"SZ 5\"");
+    ok(&mut g, "move infantry from \"SZ 5\" to \"Karelia S.S.R.\"");
+    ok(&mut g, "move infantry from Poland to \"Baltic States\"");
+    ok(&mut g, "end phase");
+    ok(&mut g, "dice manual");
+    refused(&mut g, "fight Baltic States", "conduct-combat-order");
+    // One infantry came ashore: only the battleship bombards (1), not the cruiser; the
+    // infantry attacks (6) and the hit Soviet infantry fires back (6). Three dice, not four.
+    ok(&mut g, "roll 1 6 6");
+    let out = ok(&mut g, "fight");
+    finished_with_all_faces(&g);
+    assert!(logged(&out, "bombardment"), "{out:?}");
+    assert_eq!(
+        count(&g, "Karelia S.S.R.", "Soviet Union", "infantry"),
+        0,
+        "{out:?}"
+    );
+    assert_eq!(controller(&g, "Karelia S.S.R.").as_deref(), Some("Germany"));
+    ok(&mut g, "roll 1 6");
+    ok(&mut g, "fight");
+    finished_with_all_faces(&g);
+    assert_eq!(controller(&g, "Baltic States").as_deref(), Some("Germany"));
+    let out = ok(&mut g, "end phase");
+    assert!(logged(&out, "Noncombat Move"), "{out:?}");
+}
+
+#[test]
+fn battles_cannot_be_undone_and_must_all_be_fought() {
+    let mut g = game("1941", &[], None);
+    advance_to(&mut g, "Germany", "combat_move");
+    for s in ["Eastern Europe", "Karelia"] {
+        clear(&mut g, s);
+    }
+    ok(&mut g, "edit add Karelia \"Soviet Union\" 1 infantry");
+    ok(&mut g, "edit add \"Eastern Europe\" Germany 3 infantry");
+    ok(&mut g, "move 3 infantry from \"Eastern Europe\" to Karelia");
+    ok(&mut g, "end phase");
+    refused(&mut g, "end phase", "conduct-combat-all-battles");
+    ok(&mut g, "roll 1 6 6 6");
+    ok(&mut g, "fight");
+    assert!(g.state().combat.is_none());
+    assert!(g.execute("undo").is_err(), "dice seen cannot be taken back");
+    assert_eq!(controller(&g, "Karelia").as_deref(), Some("Germany"));
+    assert_eq!(count(&g, "Karelia", "Germany", "infantry"), 3);
+}
