@@ -296,3 +296,68 @@ fn battles_cannot_be_undone_and_must_all_be_fought() {
     assert_eq!(controller(&g, "Karelia").as_deref(), Some("Germany"));
     assert_eq!(count(&g, "Karelia", "Germany", "infantry"), 3);
 }
+
+#[test]
+fn a_house_rule_can_skip_a_combat_step_and_hear_casualties_and_captures() {
+    let layer = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/house/quiet-skies");
+    let mut g = game(layer.to_str().unwrap(), &[], Some("1941"));
+    advance_to(&mut g, "Germany", "combat_move");
+    for s in ["Poland", "Baltic States"] {
+        clear(&mut g, s);
+    }
+    ok(&mut g, "edit add Poland Germany 1 infantry");
+    ok(&mut g, "edit add \"Baltic States\" \"Soviet Union\" 1 infantry");
+    ok(&mut g, "edit add \"Baltic States\" \"Soviet Union\" 1 aa_gun");
+    ok(&mut g, "move infantry from Poland to \"Baltic States\"");
+    ok(&mut g, "move fighter from Germany to \"Baltic States\"");
+    ok(&mut g, "end phase");
+    ok(&mut g, "dice manual");
+    // No antiaircraft die: the infantry (1) and the fighter (6) attack, the defender misses (6).
+    ok(&mut g, "roll 1 6 6");
+    let out = ok(&mut g, "fight");
+    finished_with_all_faces(&g);
+    assert!(
+        logged(
+            &out,
+            "anti air: no antiaircraft fire in the first round of the war [skies.no_aa_in_round_one]"
+        ),
+        "{out:?}"
+    );
+    assert!(
+        logged(&out, "Soviet Union loses 1 as defender in Baltic States"),
+        "{out:?}"
+    );
+    assert!(
+        logged(&out, "Germany takes Baltic States from Soviet Union"),
+        "{out:?}"
+    );
+    assert_eq!(count(&g, "Baltic States", "Germany", "fighter"), 1);
+    assert_eq!(controller(&g, "Baltic States").as_deref(), Some("Germany"));
+}
+
+#[test]
+fn a_saved_game_with_battles_replays_to_the_same_state() {
+    let mut g = game("1941", &[], None);
+    advance_to(&mut g, "Germany", "combat_move");
+    ok(&mut g, "move 3 infantry, tank from \"Eastern Europe\" to Karelia");
+    ok(&mut g, "end phase");
+    // Seeded dice: answer whatever the battle asks until it is over.
+    ok(&mut g, "fight Karelia");
+    for _ in 0..50 {
+        match waiting(&g) {
+            None => break,
+            Some(warroom_core::combat::Need::PressOrRetreat) => {
+                ok(&mut g, "press");
+            }
+            Some(warroom_core::combat::Need::Casualties(_)) => {
+                ok(&mut g, "casualties");
+            }
+            Some(other) => panic!("unexpected question {other:?}"),
+        }
+    }
+    assert!(g.state().combat.is_none());
+    let text = g.save_text();
+    let loaded = warroom_core::game::save::load(std::path::Path::new("g.toml"), &text, &editions())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(loaded.hash(), g.hash());
+}

@@ -4,6 +4,8 @@
 use super::command::Command;
 use super::state::State;
 use super::Rejection;
+use crate::combat::{Battle, Gate, Observer, Report, Side};
+use crate::rules::Step;
 use crate::rules::{Piece, PowerId, RuleSet};
 use crate::script::{Event, EventKind, Outcome, ScriptError, ScriptHost, ScriptLimits, Value};
 
@@ -127,6 +129,40 @@ impl Hooks {
             | Command::Submerge(_)
             | Command::Roll(_)
             | Command::ManualDice(_) => {}
+        }
+        if !matches!(cmd, Command::Edit(_) | Command::Undo) && self.host.listens(EventKind::TerritoryCaptured)
+        {
+            for id in rules.board.ids() {
+                let (was, now) = (before.space(id).controller, next.space(id).controller);
+                let Some(now) = now.filter(|n| Some(*n) != was) else {
+                    continue;
+                };
+                let mut units: Vec<(Piece, u32)> = Vec::new();
+                for u in next.space(id).units.iter().filter(|u| u.owner == power) {
+                    match units.iter_mut().find(|(p, _)| *p == Piece::Unit(u.kind)) {
+                        Some((_, n)) => *n += 1,
+                        None => units.push((Piece::Unit(u.kind), 1)),
+                    }
+                }
+                events.push(
+                    Event::new(EventKind::TerritoryCaptured)
+                        .with("space", rules.board.space(id).name.as_str())
+                        .with("power", rules.power_info(now).name.as_str())
+                        .with(
+                            "previous_owner",
+                            was.map_or(String::new(), |p| rules.power_info(p).name.clone())
+                                .as_str(),
+                        )
+                        .with("units", unit_list(rules, units)),
+                );
+            }
+        }
+        if *cmd == Command::EndPhase && (next.turn != before.turn || next.round != before.round) {
+            events.push(
+                Event::new(EventKind::VictoryCheck)
+                    .with("round", i64::from(before.round))
+                    .with("power", pname.as_str()),
+            );
         }
         let view = View {
             rules,
@@ -260,5 +296,159 @@ impl crate::script::GameView for View<'_> {
         }
         out.sort();
         out
+    }
+}
+
+/// Fires the combat events while a battle is fought: `before_combat_step` (a veto skips the
+/// step), `after_combat_step` and `casualties`. Scripts see the board as the command found it,
+/// and the battle through the payload.
+pub struct CombatEvents<'a> {
+    hooks: &'a mut Hooks,
+    rules: &'a RuleSet,
+    state: &'a State,
+    power: PowerId,
+    /// A script failed: the command fails with this.
+    pub error: Option<Rejection>,
+    /// Lines scripts logged, and skipped steps.
+    pub log: Vec<String>,
+}
+
+impl<'a> CombatEvents<'a> {
+    pub fn new(hooks: &'a mut Hooks, rules: &'a RuleSet, state: &'a State, power: PowerId) -> Self {
+        CombatEvents {
+            hooks,
+            rules,
+            state,
+            power,
+            error: None,
+            log: Vec::new(),
+        }
+    }
+
+    fn step_event(&self, kind: EventKind, b: &Battle, step: Step) -> Event {
+        let mut defenders: Vec<PowerId> = b
+            .units
+            .iter()
+            .filter(|c| c.side == Side::Defender)
+            .map(|c| c.owner)
+            .collect();
+        defenders.sort();
+        defenders.dedup();
+        Event::new(kind)
+            .with("space", self.rules.board.space(b.space).name.as_str())
+            .with("attacker", self.rules.power_info(b.attacker).name.as_str())
+            .with(
+                "defenders",
+                Value::list(
+                    defenders
+                        .iter()
+                        .map(|p| Value::from(self.rules.power_info(*p).name.clone())),
+                ),
+            )
+            .with("combat_round", i64::from(b.round))
+            .with("step", step.name())
+    }
+
+    /// Dispatch; `None` after an error (remembered) or a request (not supported yet).
+    fn fire(&mut self, ev: &Event) -> Option<Outcome> {
+        if self.error.is_some() {
+            return None;
+        }
+        let view = View {
+            rules: self.rules,
+            state: self.state,
+            power: self.power,
+        };
+        match self.hooks.host.dispatch(ev, &view) {
+            Ok(d) => {
+                for l in &d.log {
+                    self.log.push(format!(
+                        "[{}] {}",
+                        l.handler.as_deref().unwrap_or(&l.layer),
+                        l.message
+                    ));
+                }
+                if let Some(r) = d.requests.first() {
+                    self.error = Some(
+                        Rejection::new(format!(
+                            "handler `{}` asked for a command ({:?}); script command requests are not supported yet",
+                            r.by, r.command
+                        ))
+                        .by(r.by.clone()),
+                    );
+                    return None;
+                }
+                Some(d.outcome)
+            }
+            Err(e) => {
+                self.error = Some(
+                    Rejection::new(format!("a rule script failed: {e}"))
+                        .by(e.handler.clone().unwrap_or_default()),
+                );
+                None
+            }
+        }
+    }
+}
+
+impl Observer for CombatEvents<'_> {
+    fn before_step(&mut self, b: &Battle, step: Step) -> Gate {
+        if self.error.is_some() {
+            return Gate::Abort;
+        }
+        if !self.hooks.host.listens(EventKind::BeforeCombatStep) {
+            return Gate::Run;
+        }
+        let ev = self.step_event(EventKind::BeforeCombatStep, b, step);
+        match self.fire(&ev) {
+            None => Gate::Abort,
+            Some(Outcome::Veto { by, reason }) => {
+                self.log
+                    .push(format!("{}: {reason} [{by}]", step.name().replace('_', " ")));
+                Gate::Skip
+            }
+            Some(_) => Gate::Run,
+        }
+    }
+
+    fn after_step(&mut self, b: &Battle, step: Step) {
+        if self.hooks.host.listens(EventKind::AfterCombatStep) {
+            let ev = self.step_event(EventKind::AfterCombatStep, b, step);
+            self.fire(&ev);
+        }
+    }
+
+    fn report(&mut self, b: &Battle, r: &Report) {
+        let Report::Casualties { side, units, .. } = r else {
+            return;
+        };
+        if !self.hooks.host.listens(EventKind::Casualties) {
+            return;
+        }
+        let mut owners: Vec<PowerId> = units.iter().map(|&i| b.units[i].owner).collect();
+        owners.sort();
+        owners.dedup();
+        for owner in owners {
+            let mine: Vec<usize> = units
+                .iter()
+                .copied()
+                .filter(|&i| b.units[i].owner == owner)
+                .collect();
+            let mut groups: Vec<(Piece, u32)> = Vec::new();
+            for &i in &mine {
+                let k = Piece::Unit(b.units[i].kind);
+                match groups.iter_mut().find(|(p, _)| *p == k) {
+                    Some((_, n)) => *n += 1,
+                    None => groups.push((k, 1)),
+                }
+            }
+            let ev = Event::new(EventKind::Casualties)
+                .with("space", self.rules.board.space(b.space).name.as_str())
+                .with("power", self.rules.power_info(owner).name.as_str())
+                .with("side", side.name())
+                .with("hits", mine.len() as i64)
+                .with("units", unit_list(self.rules, groups));
+            self.fire(&ev);
+        }
     }
 }

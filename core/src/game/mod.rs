@@ -210,14 +210,45 @@ impl Game {
         let mut out = Vec::new();
         let power = self.current_power();
         let mut moved = None;
-        run(
-            &self.rules,
-            &self.origin.scenario,
-            &mut next,
-            cmd,
-            &mut out,
-            &mut moved,
-        )?;
+        // Battles fire events while they are fought; if the command then fails, what the
+        // scripts stored meanwhile is rolled back with it.
+        let store_before = self.scripts.as_ref().map(hooks::Hooks::store);
+        let ran = match &mut self.scripts {
+            Some(h) => {
+                let mut events = hooks::CombatEvents::new(h, &self.rules, &self.state, power);
+                let r = run(
+                    &self.rules,
+                    &self.origin.scenario,
+                    &mut next,
+                    cmd,
+                    &mut out,
+                    &mut moved,
+                    &mut events,
+                );
+                out.append(&mut events.log);
+                match events.error {
+                    Some(e) => Err(e),
+                    None => r,
+                }
+            }
+            None => run(
+                &self.rules,
+                &self.origin.scenario,
+                &mut next,
+                cmd,
+                &mut out,
+                &mut moved,
+                &mut crate::combat::Quiet,
+            ),
+        };
+        if let Err(e) = ran {
+            if let (Some(h), Some(store)) = (&mut self.scripts, &store_before) {
+                h.restore_store(store).map_err(|e| {
+                    Rejection::new(format!("a rule script's store could not be restored: {e}"))
+                })?;
+            }
+            return Err(e);
+        }
         let snapshot = Snapshot {
             state: self.state.clone(),
             store: self.scripts.as_ref().map(hooks::Hooks::store),
@@ -231,7 +262,18 @@ impl Game {
                 moved.as_ref(),
                 &self.state,
                 &next,
-            )?;
+            );
+            let logged = match logged {
+                Ok(l) => l,
+                Err(e) => {
+                    if let Some(store) = &store_before {
+                        hooks.restore_store(store).map_err(|e| {
+                            Rejection::new(format!("a rule script's store could not be restored: {e}"))
+                        })?;
+                    }
+                    return Err(e);
+                }
+            };
             out.extend(logged);
         }
         let phase = self.current_phase().id.clone();
@@ -316,6 +358,7 @@ fn run(
     cmd: &Command,
     out: &mut Vec<String>,
     moved: &mut Option<movement::Moved>,
+    events: &mut dyn crate::combat::Observer,
 ) -> Result<(), Rejection> {
     if let (Some(side), false) = (&s.winner, matches!(cmd, Command::Edit(_))) {
         return Err(Rejection::new(format!(
@@ -383,12 +426,12 @@ fn run(
                     phase.title
                 )));
             }
-            fight::fight(rules, s, power, *space, &mut crate::combat::Quiet, out)?
+            fight::fight(rules, s, power, *space, events, out)?
         }
         Command::Casualties(_) | Command::Press | Command::Retreat(_) | Command::Submerge(_) => {
-            fight::answer(rules, s, power, cmd, &mut crate::combat::Quiet, out)?
+            fight::answer(rules, s, power, cmd, events, out)?
         }
-        Command::Roll(faces) => fight::roll(rules, s, power, faces, &mut crate::combat::Quiet, out)?,
+        Command::Roll(faces) => fight::roll(rules, s, power, faces, events, out)?,
         Command::ManualDice(manual) => {
             s.manual_dice = *manual;
             out.push(if *manual {

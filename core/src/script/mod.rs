@@ -840,6 +840,11 @@ impl ScriptHost {
         }
     }
 
+    /// Whether any handler listens to `kind` (so a caller can skip building the payload).
+    pub fn listens(&self, kind: EventKind) -> bool {
+        !self.reg.borrow().by_kind[kind.index()].is_empty()
+    }
+
     /// Handlers for `kind`, in dispatch order.
     pub fn handlers(&self, kind: EventKind) -> Vec<HandlerInfo> {
         let reg = self.reg.borrow();
