@@ -361,3 +361,78 @@ fn a_saved_game_with_battles_replays_to_the_same_state() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(loaded.hash(), g.hash());
 }
+
+fn facility_damage(g: &Game, space: &str) -> u32 {
+    let s = g.rules().board.find(space).unwrap();
+    g.state().space(s).facilities.iter().map(|f| f.damage).sum()
+}
+
+#[test]
+fn a_strategic_bombing_raid_damages_the_complex_up_to_twice_the_territory_value_aa50_sbr() {
+    let mut g = game("anniversary", &[], Some("1941"));
+    advance_to(&mut g, "Germany", "combat_move");
+    clear(&mut g, "United Kingdom");
+    ok(&mut g, "edit add \"United Kingdom\" \"United Kingdom\" 1 aa_gun");
+    ok(
+        &mut g,
+        "edit add \"United Kingdom\" \"United Kingdom\" 1 infantry",
+    );
+    ok(&mut g, "edit add Germany Germany 4 bomber");
+    refused(
+        &mut g,
+        "move infantry from Germany to Poland bombing",
+        "strategic-bombing-raid",
+    );
+    let bombers = count(&g, "Germany", "Germany", "bomber");
+    ok(
+        &mut g,
+        &format!("move {bombers} bomber from Germany to \"United Kingdom\" bombing"),
+    );
+    ok(&mut g, "end phase");
+    ok(&mut g, "dice manual");
+    // One antiaircraft die per bomber: the first is shot down (1), the others survive (6).
+    let mut faces = vec!["1".to_string()];
+    faces.extend(std::iter::repeat_n("6".to_string(), bombers - 1));
+    ok(&mut g, &format!("roll {}", faces.join(" ")));
+    let r = refused(&mut g, "fight", "dice-from-the-table");
+    assert!(
+        r.message
+            .contains(&format!("roll {} more dice for the bombing", bombers - 1)),
+        "{r}"
+    );
+    let dmg: Vec<String> = std::iter::repeat_n("6".to_string(), bombers - 1).collect();
+    ok(&mut g, &format!("roll {}", dmg.join(" ")));
+    let out = ok(&mut g, "fight");
+    finished_with_all_faces(&g);
+    assert_eq!(
+        count(&g, "United Kingdom", "Germany", "bomber"),
+        bombers - 1,
+        "{out:?}"
+    );
+    let ipc = g
+        .rules()
+        .board
+        .space(g.rules().board.find("United Kingdom").unwrap())
+        .ipc;
+    // 6 per surviving bomber, never more than twice the territory's value.
+    assert!(6 * (bombers as u32 - 1) > 2 * ipc, "the raid tests the cap");
+    assert_eq!(
+        facility_damage(&g, "United Kingdom"),
+        (6 * (bombers as u32 - 1)).min(2 * ipc),
+        "{out:?}"
+    );
+    // The raiders took no part in a battle: the British infantry is untouched.
+    assert_eq!(count(&g, "United Kingdom", "United Kingdom", "infantry"), 1);
+    ok(&mut g, "end phase");
+}
+
+#[test]
+fn bombing_raids_exist_only_where_the_edition_has_them_1941() {
+    let mut g = game("1941", &[], None);
+    advance_to(&mut g, "Germany", "combat_move");
+    refused(
+        &mut g,
+        "move bomber from Germany to \"United Kingdom\" bombing",
+        "strategic-bombing-raid",
+    );
+}

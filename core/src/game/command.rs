@@ -62,6 +62,9 @@ pub struct Move {
     /// Combat move into a sea zone holding only enemy submarines and transports: pass them by
     /// instead of attacking them (an amphibious assault that ignores them).
     pub ignore: bool,
+    /// Combat move of bombers to an enemy territory to raid its industrial complex (a
+    /// strategic bombing raid) instead of joining the battle there.
+    pub bombing: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -295,6 +298,9 @@ impl Command {
                 if m.ignore {
                     t.push_str(" ignoring");
                 }
+                if m.bombing {
+                    t.push_str(" bombing");
+                }
                 t
             }
             Command::Edit(e) => match e {
@@ -431,17 +437,20 @@ fn parse_picks(rules: &RuleSet, words: &[String]) -> Result<Vec<Pick>, String> {
     Ok(picks)
 }
 
-const MOVE_USAGE: &str = "usage: move UNITS from SPACE to SPACE [via SPACE, SPACE] [ignoring]";
+const MOVE_USAGE: &str = "usage: move UNITS from SPACE to SPACE [via SPACE, SPACE] [ignoring | bombing]";
 
 fn parse_move(rules: &RuleSet, words: &[String]) -> Result<Move, String> {
     let (units, _, rest) = split_at_keyword(words, &["from"]).ok_or(MOVE_USAGE)?;
     let (from, _, rest) = split_at_keyword(rest, &["to"]).ok_or(MOVE_USAGE)?;
-    let (mut to_words, mut via_words, mut ignore) = (rest.to_vec(), Vec::new(), false);
+    let (mut to_words, mut via_words, mut ignore, mut bombing) = (rest.to_vec(), Vec::new(), false, false);
     if to_words
         .last()
         .is_some_and(|w| w.eq_ignore_ascii_case("ignoring"))
     {
         ignore = true;
+        to_words.pop();
+    } else if to_words.last().is_some_and(|w| w.eq_ignore_ascii_case("bombing")) {
+        bombing = true;
         to_words.pop();
     }
     if let Some((to, _, via)) = split_at_keyword(&to_words, &["via"]) {
@@ -461,6 +470,7 @@ fn parse_move(rules: &RuleSet, words: &[String]) -> Result<Move, String> {
         to: find_space(rules, &to_words)?,
         via,
         ignore,
+        bombing,
     })
 }
 

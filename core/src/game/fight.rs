@@ -17,6 +17,7 @@ pub const RULE_ORDER: &str = "conduct-combat-order";
 pub const RULE_ONE_BATTLE: &str = "one-battle-at-a-time";
 pub const RULE_RETREAT: &str = "retreat";
 pub const RULE_CASUALTIES: &str = "casualties";
+pub const RULE_DICE: &str = "dice-from-the-table";
 
 fn reject(rule: &str, msg: impl Into<String>) -> Rejection {
     Rejection::new(msg).by(rule)
@@ -77,6 +78,9 @@ fn sea_battles_first(rules: &RuleSet, s: &State, space: SpaceId) -> Vec<SpaceId>
 /// The battle `fight` picks when no space is named: the first of the earliest sub-step, sea
 /// battles before the assaults they open.
 fn next_battle(rules: &RuleSet, s: &State) -> Option<SpaceId> {
+    if let Some((r, _)) = s.this_turn.raids.iter().find(|(_, fought)| !fought) {
+        return Some(*r);
+    }
     let open: Vec<SpaceId> = s
         .this_turn
         .battles
@@ -123,6 +127,18 @@ pub fn fight(
         }
     };
     let name = &rules.board.space(space).name;
+    if s.this_turn.raids.contains(&(space, false)) {
+        return raid(rules, s, power, space, out);
+    }
+    if let Some((r, _)) = s.this_turn.raids.iter().find(|(_, fought)| !fought) {
+        return Err(reject(
+            RULE_ORDER,
+            format!(
+                "bombing raids come before other battles: fight the raid on {} first",
+                rules.board.space(*r).name
+            ),
+        ));
+    }
     let Some(announced) = s.this_turn.battle(space) else {
         return Err(reject(
             RULE_ORDER,
@@ -181,8 +197,9 @@ fn setup(rules: &RuleSet, p: &Profiles, s: &State, power: PowerId, space: SpaceI
         let pr = p.of(u.kind);
         let hp = pr.hits.saturating_sub(u.damage.min(255) as u8).max(1);
         if u.owner == power {
-            // Cargo (an ally's fighters on an attacking carrier too) does not fight.
-            if u.aboard.is_some() {
+            // Cargo (an ally's fighters on an attacking carrier too) does not fight, nor do
+            // bombers raiding the industrial complex.
+            if u.aboard.is_some() || u.marks.bombing {
                 continue;
             }
             let mut c = Combatant::new(u.id, u.kind, u.owner, Side::Attacker, hp);
@@ -825,4 +842,122 @@ pub fn roll(
             Ok(())
         }
     }
+}
+
+/// A strategic bombing raid, fought in one go: the territory's antiaircraft gun fires one die
+/// at each bomber, then each surviving bomber rolls its bombing dice; the total (plus any
+/// per-bomber bonus) damages the industrial complex, up to its damage cap.
+///
+/// With dice from the table, the faces must all be typed first; if they are not, nothing
+/// happens and the message says how many more are needed (the antiaircraft faces typed stay
+/// queued, so the same faces decide the same survivors).
+fn raid(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    space: SpaceId,
+    out: &mut Vec<String>,
+) -> Result<(), Rejection> {
+    use crate::combat::Roller;
+    let name = rules.board.space(space).name.clone();
+    let p = Profiles::new(rules);
+    let bombers: Vec<u32> = s
+        .space(space)
+        .units
+        .iter()
+        .filter(|u| u.owner == power && u.marks.bombing)
+        .map(|u| u.id)
+        .collect();
+    let gun = s.space(space).units.iter().find_map(|u| {
+        let aa = p.of(u.kind).anti_air.as_ref()?;
+        (at_war(s, power, u.owner) && aa.vs_bombing).then(|| aa.clone())
+    });
+    let mut faces = Vec::new();
+    let short = |need: usize, what: &str| {
+        reject(
+            RULE_DICE,
+            format!("roll {need} more dice for {what} over {name} (`roll F F ...`), then `fight` again"),
+        )
+    };
+    let mut dice = TableDice {
+        queue: &mut s.dice_queue,
+        dice: &mut s.dice,
+        manual: s.manual_dice,
+    };
+    let mut survivors = bombers.clone();
+    if let Some(aa) = &gun {
+        if !dice.roll(bombers.len(), &mut faces) {
+            return Err(short(bombers.len() - dice.queue.len(), "the antiaircraft fire"));
+        }
+        let shown: Vec<String> = faces.iter().map(u8::to_string).collect();
+        survivors = bombers
+            .iter()
+            .zip(&faces)
+            .filter(|(_, f)| **f > aa.hit)
+            .map(|(id, _)| *id)
+            .collect();
+        out.push(format!(
+            "antiaircraft fire over {name}: [{}] → {} bomber{} shot down",
+            shown.join(" "),
+            bombers.len() - survivors.len(),
+            if bombers.len() - survivors.len() == 1 {
+                ""
+            } else {
+                "s"
+            }
+        ));
+    }
+    let kinds: Vec<crate::rules::UnitTypeId> = survivors
+        .iter()
+        .filter_map(|id| s.space(space).units.iter().find(|u| u.id == *id).map(|u| u.kind))
+        .collect();
+    let n: usize = kinds.iter().map(|k| rules.unit(*k).bombing_dice as usize).sum();
+    let mut dice = TableDice {
+        queue: &mut s.dice_queue,
+        dice: &mut s.dice,
+        manual: s.manual_dice,
+    };
+    let mut damage_faces = Vec::new();
+    if !dice.roll(n, &mut damage_faces) {
+        return Err(short(n - dice.queue.len(), "the bombing"));
+    }
+    let bonus: u32 = kinds.iter().map(|k| rules.unit(*k).bombing_bonus).sum();
+    let rolled: u32 = damage_faces.iter().map(|f| u32::from(*f)).sum::<u32>() + bonus;
+    for id in bombers.iter().filter(|id| !survivors.contains(id)) {
+        s.remove_unit(space, *id);
+    }
+    let ipc = rules.board.space(space).ipc;
+    let target = s.spaces[space.index()]
+        .facilities
+        .iter_mut()
+        .find(|f| rules.facilities[f.kind.index()].max_damage.resolve(ipc) > 0);
+    if let Some(f) = target {
+        let cap = rules.facilities[f.kind.index()].max_damage.resolve(ipc);
+        let applied = rolled.min(cap.saturating_sub(f.damage));
+        f.damage += applied;
+        let shown: Vec<String> = damage_faces.iter().map(u8::to_string).collect();
+        out.push(format!(
+            "{} bomber{} raid {name}: [{}]{} → {applied} damage (now {} of at most {cap})",
+            survivors.len(),
+            if survivors.len() == 1 { "" } else { "s" },
+            shown.join(" "),
+            if bonus > 0 {
+                format!(" + {bonus}")
+            } else {
+                String::new()
+            },
+            f.damage
+        ));
+    }
+    for u in s.spaces[space.index()]
+        .units
+        .iter_mut()
+        .filter(|u| survivors.contains(&u.id))
+    {
+        u.marks.fought = true;
+    }
+    if let Some(r) = s.this_turn.raids.iter_mut().find(|(r, _)| *r == space) {
+        r.1 = true;
+    }
+    Ok(())
 }

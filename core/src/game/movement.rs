@@ -30,6 +30,7 @@ pub const RULE_UNLOAD: &str = "transport-offloading";
 pub const RULE_CAPACITY: &str = "transport-capacity";
 pub const RULE_CARGO_ASSAULT: &str = "combat-cargo-must-assault";
 pub const RULE_IGNORED_SUBS: &str = "offload-past-ignored-subs";
+pub const RULE_RAID: &str = "strategic-bombing-raid";
 pub const RULE_NO_FRIENDLY_ATTACK: &str = "no-attack-on-allies";
 pub const RULE_COMBAT_ONLY: &str = "noncombat-only-units";
 
@@ -663,6 +664,12 @@ fn move_along_path(
             (rules.unit(u.kind), remaining(rules, u))
         })
         .collect();
+    if m.bombing {
+        if !combat {
+            return Err(reject(RULE_RAID, "bombing raids are combat moves"));
+        }
+        check_raid(rules, &b, m, ids)?;
+    }
     if m.ignore && !(combat && b.is_sea(m.to)) {
         return Err(Rejection::new(
             "`ignoring` applies to combat moves into sea zones",
@@ -749,7 +756,8 @@ fn move_along_path(
             .any(|id| rules.unit(unit(s, m.from, *id).kind).attack > 0)
             || b.blocked(end);
     }
-    let land_battle = combat && !b.is_sea(end) && (b.hostile_territory(end) || b.has_enemies(end));
+    let land_battle =
+        combat && !m.bombing && !b.is_sea(end) && (b.hostile_territory(end) || b.has_enemies(end));
     if combat
         && !b.is_sea(end)
         && b.s
@@ -782,6 +790,18 @@ fn move_along_path(
         let battle = s.this_turn.battle_mut(end);
         if surface && !battle.entered_from.contains(&prev) {
             battle.entered_from.push(prev);
+        }
+    }
+    if m.bombing {
+        for u in s.spaces[end.index()]
+            .units
+            .iter_mut()
+            .filter(|u| ids.contains(&u.id))
+        {
+            u.marks.bombing = true;
+        }
+        if !s.this_turn.raids.iter().any(|(r, _)| *r == end) {
+            s.this_turn.raids.push((end, false));
         }
     }
     if let Some(z) = promise {
@@ -1605,4 +1625,44 @@ pub fn land_air_units(rules: &RuleSet, s: &mut State, power: PowerId, last: bool
             ));
         }
     }
+}
+
+/// A strategic bombing raid: combat move, units that bomb, an enemy territory with a facility
+/// that can be damaged.
+fn check_raid(rules: &RuleSet, b: &Board, m: &Move, ids: &[u32]) -> Result<(), Rejection> {
+    if !rules
+        .combat
+        .conduct
+        .contains(&crate::rules::ConductStep::BombingRaids)
+    {
+        return Err(reject(RULE_RAID, "this edition has no strategic bombing raids"));
+    }
+    if let Some(id) = ids
+        .iter()
+        .find(|id| rules.unit(unit(b.s, m.from, **id).kind).bombing_dice == 0)
+    {
+        return Err(reject(
+            RULE_RAID,
+            format!(
+                "{} cannot make a bombing raid",
+                rules.unit(unit(b.s, m.from, *id).kind).name
+            ),
+        ));
+    }
+    let target = b.s.space(m.to).facilities.iter().any(|f| {
+        rules.facilities[f.kind.index()]
+            .max_damage
+            .resolve(rules.board.space(m.to).ipc)
+            > 0
+    });
+    if !b.hostile_territory(m.to) || !target {
+        return Err(reject(
+            RULE_RAID,
+            format!(
+                "a bombing raid needs an enemy territory with an industrial complex; {} is not",
+                b.name(m.to)
+            ),
+        ));
+    }
+    Ok(())
 }

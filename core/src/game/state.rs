@@ -52,6 +52,9 @@ pub struct Marks {
     pub captured: bool,
     /// Left a sea zone holding enemy warships in combat move (it may end in a friendly zone).
     pub escaped: bool,
+    /// A bomber raiding the industrial complex of the territory it is in: it takes no other
+    /// part in combat this turn.
+    pub bombing: bool,
 }
 
 /// A battle announced in combat move, to be fought in conduct combat.
@@ -86,6 +89,8 @@ pub struct TurnState {
     pub mobilized: Vec<Mobilized>,
     /// Facilities placed this turn (territory, type): they mobilize nothing until next turn.
     pub new_facilities: Vec<(SpaceId, FacilityTypeId)>,
+    /// Strategic bombing raids announced in combat move: (territory, fought yet).
+    pub raids: Vec<(SpaceId, bool)>,
 }
 
 /// Units mobilized this turn through one factory into one space.
