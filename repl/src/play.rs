@@ -36,8 +36,35 @@ const HELP: &[(&str, &str, &str)] = &[
     ("buy", "buy 3 infantry", "buy units in the purchase phase"),
     (
         "move",
-        "move 2 infantry, tank from Germany to Poland [via A, B] [ignoring]",
+        "move 2 infantry, tank from Germany to Poland [via A, B] [ignoring | bombing]",
         "move units; onto a transport: to its sea zone; ashore: from the sea zone",
+    ),
+    (
+        "fight",
+        "fight Karelia",
+        "fight the next battle (or the one named) in conduct combat",
+    ),
+    (
+        "casualties",
+        "casualties 2 infantry, #12",
+        "choose the casualties asked for (no units: take the suggested ones)",
+    ),
+    ("press", "press", "attacker: fight another round"),
+    (
+        "retreat",
+        "retreat to West Russia",
+        "attacker: retreat (aircraft stay and land in noncombat move)",
+    ),
+    (
+        "submerge",
+        "submerge 2 submarine",
+        "submarines submerge before the dice (`submerge none`: they fire)",
+    ),
+    ("roll", "roll 3 5 1", "type the faces rolled at the table"),
+    (
+        "dice",
+        "dice manual",
+        "dice typed at the table (manual) or from the seeded generator (seeded)",
     ),
     ("place", "place 2 infantry in Germany", "mobilize purchased units"),
     ("undo", "undo", "take back the last command of this phase"),
@@ -303,14 +330,40 @@ impl Shell {
         if !pending.is_empty() {
             out.push_str(&format!("  to mobilize: {}\n", pending.join(", ")));
         }
-        let battles: Vec<&str> = s
+        let mut battles: Vec<String> = s
             .this_turn
-            .battles
+            .raids
             .iter()
-            .map(|b| rules.board.space(b.space).name.as_str())
+            .map(|(r, fought)| {
+                let done = if *fought { " (fought)" } else { "" };
+                format!("raid on {}{done}", rules.board.space(*r).name)
+            })
             .collect();
+        battles.extend(s.this_turn.battles.iter().map(|b| {
+            let done = if b.fought { " (fought)" } else { "" };
+            format!("{}{done}", rules.board.space(b.space).name)
+        }));
         if !battles.is_empty() {
             out.push_str(&format!("  battles: {}\n", battles.join(", ")));
+        }
+        if let Some(b) = &s.combat {
+            out.push_str(&format!(
+                "  fighting in {}, round {}: waiting for {}\n",
+                rules.board.space(b.space).name,
+                b.round,
+                match &b.waiting {
+                    Some(warroom_core::combat::Need::Dice { count, .. }) => format!("{count} dice (`roll`)"),
+                    Some(warroom_core::combat::Need::Casualties(c)) =>
+                        format!("the {}'s casualties", c.side.name()),
+                    Some(warroom_core::combat::Need::Submerge { side }) =>
+                        format!("the {}'s submarines", side.name()),
+                    Some(warroom_core::combat::Need::PressOrRetreat) => "press or retreat".to_string(),
+                    None => "nothing".to_string(),
+                }
+            ));
+        }
+        if s.manual_dice {
+            out.push_str("  dice: typed at the table\n");
         }
         if let Some(w) = &s.winner {
             out.push_str(&format!("  the game is over: {w} won\n"));

@@ -232,3 +232,27 @@ fn play_moves_units_shows_battles_and_undoes() {
         "a refusal names its rule: {t}"
     );
 }
+
+#[test]
+fn play_fights_a_battle_with_dice_typed_at_the_table() {
+    let o = warroom(
+        &["play", "1941"],
+        "end phase\nmove 3 inf from Karelia to \"Eastern Europe\"\nend phase\nend phase\ndice manual\nfight\nstatus\nroll 7\nhelp fight\n",
+    );
+    let t = text(&o);
+    assert!(
+        t.contains("rejected: the battle in Eastern Europe has not been fought: `fight Eastern Europe`"),
+        "{t}"
+    );
+    assert!(
+        t.contains("battle in Eastern Europe: Soviet Union attacks with 3 Infantry"),
+        "{t}"
+    );
+    assert!(
+        t.contains("fighting in Eastern Europe, round 1: waiting for"),
+        "{t}"
+    );
+    assert!(t.contains("dice: typed at the table"), "{t}");
+    assert!(t.contains("`7` is not a die face"), "{t}");
+    assert!(t.contains("fight the next battle"), "{t}");
+}
