@@ -436,3 +436,27 @@ fn bombing_raids_exist_only_where_the_edition_has_them_1941() {
         "strategic-bombing-raid",
     );
 }
+
+#[test]
+fn defenders_of_several_powers_who_disagree_let_the_attacker_choose_1941_multinat() {
+    let mut g = game("1941", &[], None);
+    advance_to(&mut g, "Germany", "combat_move");
+    for s in ["Eastern Europe", "Karelia"] {
+        clear(&mut g, s);
+    }
+    ok(&mut g, "edit add Karelia \"Soviet Union\" 1 infantry");
+    ok(&mut g, "edit add Karelia \"United Kingdom\" 1 tank");
+    ok(&mut g, "edit add \"Eastern Europe\" Germany 2 tank");
+    ok(&mut g, "move 2 tank from \"Eastern Europe\" to Karelia");
+    ok(&mut g, "end phase");
+    ok(&mut g, "dice manual");
+    ok(&mut g, "roll 1 6");
+    let out = ok(&mut g, "fight");
+    assert!(logged(&out, "the defenders choose together"), "{out:?}");
+    let out = ok(&mut g, "disagree");
+    assert!(logged(&out, "Germany chooses for the defenders"), "{out:?}");
+    ok(&mut g, "roll 6 6");
+    ok(&mut g, "casualties tank");
+    assert_eq!(count(&g, "Karelia", "United Kingdom", "tank"), 0);
+    assert_eq!(count(&g, "Karelia", "Soviet Union", "infantry"), 1);
+}

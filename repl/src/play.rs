@@ -51,6 +51,11 @@ const HELP: &[(&str, &str, &str)] = &[
     ),
     ("press", "press", "attacker: fight another round"),
     (
+        "disagree",
+        "disagree",
+        "defenders of several powers disagree on casualties: the attacker chooses",
+    ),
+    (
         "retreat",
         "retreat to West Russia",
         "attacker: retreat (aircraft stay and land in noncombat move)",

@@ -91,6 +91,9 @@ pub struct CasualtyCall {
     /// Destroyed at once (attacker's casualties, antiaircraft and surprise-strike hits) rather
     /// than moved behind the casualty strip to fire back.
     pub remove_now: bool,
+    /// Who chooses: the side taking the hits, or the attacker when defenders of several powers
+    /// disagree.
+    pub chooser: Side,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -687,6 +690,7 @@ impl Battle {
             hits,
             suggested,
             remove_now,
+            chooser: side,
         }))
     }
 
@@ -994,6 +998,26 @@ impl Battle {
         };
         self.waiting = None;
         self.apply_casualties(call.step, call.side, &chosen, call.remove_now, obs);
+        Ok(())
+    }
+
+    /// Defenders of several powers disagree on their casualties: the attacker chooses.
+    pub fn dispute(&mut self) -> Result<(), String> {
+        let Some(Need::Casualties(call)) = &mut self.waiting else {
+            return Err("no casualties are waiting to be chosen".into());
+        };
+        let mut owners: Vec<PowerId> = self
+            .units
+            .iter()
+            .filter(|u| u.side == call.side && u.status == Status::Fighting)
+            .map(|u| u.owner)
+            .collect();
+        owners.sort();
+        owners.dedup();
+        if call.side != Side::Defender || owners.len() < 2 {
+            return Err("only defenders of several powers can disagree on their casualties".into());
+        }
+        call.chooser = Side::Attacker;
         Ok(())
     }
 

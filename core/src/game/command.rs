@@ -30,6 +30,8 @@ pub enum Command {
     Casualties(Vec<Pick>),
     /// The attacker fights another round.
     Press,
+    /// Defenders of several powers disagree on their casualties: the attacker chooses.
+    Disagree,
     /// The attacker retreats (land and sea units to the space; aircraft stay and land later).
     Retreat(Option<SpaceId>),
     /// Submarines that submerge now; empty: none does.
@@ -199,6 +201,7 @@ impl Command {
                 }
             }
             "press" => no_args(rest, "press", Command::Press),
+            "disagree" => no_args(rest, "disagree", Command::Disagree),
             "retreat" => {
                 if rest.is_empty() {
                     Ok(Command::Retreat(None))
@@ -268,6 +271,7 @@ impl Command {
             Command::Casualties(u) if u.is_empty() => "casualties".into(),
             Command::Casualties(u) => format!("casualties {}", picks(u)),
             Command::Press => "press".into(),
+            Command::Disagree => "disagree".into(),
             Command::Retreat(None) => "retreat".into(),
             Command::Retreat(Some(s)) => format!("retreat to {}", sname(*s)),
             Command::Submerge(u) if u.is_empty() => "submerge none".into(),

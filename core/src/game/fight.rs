@@ -560,6 +560,15 @@ pub fn answer(
                 .map_err(Rejection::new)
         }
         (Command::Press, Some(Need::PressOrRetreat)) => b.press().map_err(Rejection::new),
+        (Command::Disagree, Some(Need::Casualties(_))) => b
+            .dispute()
+            .map(|_| {
+                log.lines.push(format!(
+                    "the defenders disagree: {} chooses their casualties",
+                    rules.power_info(b.attacker).name
+                ))
+            })
+            .map_err(|e| reject(RULE_CASUALTIES, e)),
         (Command::Retreat(to), Some(Need::PressOrRetreat)) => {
             b.retreat(&p, *to, &mut log).map_err(|e| reject(RULE_RETREAT, e))
         }
@@ -653,8 +662,26 @@ fn need_text(rules: &RuleSet, b: &Battle, need: &Need) -> String {
         ),
         Need::Casualties(call) => {
             let hits: u32 = call.hits.iter().map(|h| h.count).sum();
+            let mut owners: Vec<PowerId> = b
+                .units
+                .iter()
+                .filter(|c| c.side == call.side && c.status == Status::Fighting)
+                .map(|c| c.owner)
+                .collect();
+            owners.sort();
+            owners.dedup();
+            let chooser = if call.chooser == Side::Attacker && call.side == Side::Defender {
+                format!("{} chooses for the defenders", rules.power_info(b.attacker).name)
+            } else if owners.len() > 1 {
+                "the defenders choose together (`disagree` lets the attacker choose)".to_string()
+            } else {
+                format!(
+                    "{} chooses",
+                    owners.first().map_or("", |p| rules.power_info(*p).name.as_str())
+                )
+            };
             format!(
-                "the {} takes {hits} hit{} ({} can be taken): suggested {}; `casualties` accepts, or `casualties UNITS` (e.g. `casualties 2 infantry` or `#12`)",
+                "the {} takes {hits} hit{} ({} can be taken), {chooser}: suggested {}; `casualties` accepts, or `casualties UNITS` (e.g. `casualties 2 infantry` or `#12`)",
                 call.side.name(),
                 if hits == 1 { "" } else { "s" },
                 call.suggested.len(),

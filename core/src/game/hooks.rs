@@ -125,6 +125,7 @@ impl Hooks {
             | Command::Fight(_)
             | Command::Casualties(_)
             | Command::Press
+            | Command::Disagree
             | Command::Retreat(_)
             | Command::Submerge(_)
             | Command::Roll(_)

@@ -293,6 +293,7 @@ impl Game {
                 | Command::Fight(_)
                 | Command::Casualties(_)
                 | Command::Press
+                | Command::Disagree
                 | Command::Retreat(_)
                 | Command::Submerge(_)
                 | Command::Roll(_)
@@ -428,9 +429,11 @@ fn run(
             }
             fight::fight(rules, s, power, *space, events, out)?
         }
-        Command::Casualties(_) | Command::Press | Command::Retreat(_) | Command::Submerge(_) => {
-            fight::answer(rules, s, power, cmd, events, out)?
-        }
+        Command::Casualties(_)
+        | Command::Press
+        | Command::Disagree
+        | Command::Retreat(_)
+        | Command::Submerge(_) => fight::answer(rules, s, power, cmd, events, out)?,
         Command::Roll(faces) => fight::roll(rules, s, power, faces, events, out)?,
         Command::ManualDice(manual) => {
             s.manual_dice = *manual;
