@@ -7,28 +7,6 @@ mod support;
 use support::*;
 use warroom_core::game::Game;
 
-/// Remove every unit from a space.
-fn clear(g: &mut Game, space: &str) {
-    let r = g.rules().clone();
-    let id = r.board.find(space).unwrap();
-    let mut groups: Vec<(String, String, usize)> = Vec::new();
-    for u in &g.state().space(id).units {
-        let owner = r.power_info(u.owner).name.clone();
-        let kind = r.unit(u.kind).id.clone();
-        match groups.iter_mut().find(|(o, k, _)| *o == owner && *k == kind) {
-            Some(gr) => gr.2 += 1,
-            None => groups.push((owner, kind, 1)),
-        }
-    }
-    for (owner, kind, n) in groups {
-        ok(g, &format!("edit remove \"{space}\" \"{owner}\" {n} {kind}"));
-    }
-}
-
-fn logged(out: &[String], fragment: &str) -> bool {
-    out.iter().any(|l| l.contains(fragment))
-}
-
 /// The battle is over and used exactly the faces typed.
 fn finished_with_all_faces(g: &Game) {
     assert!(

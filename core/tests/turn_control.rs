@@ -7,25 +7,6 @@ mod support;
 use support::*;
 use warroom_core::game::Game;
 
-/// Remove every unit from a space (`edit remove`, one command per owner and type).
-fn clear(g: &mut Game, space: &str) {
-    let r = g.rules().clone();
-    let id = r.board.find(space).unwrap();
-    let mut groups: Vec<(String, String, usize)> = Vec::new();
-    for u in &g.state().space(id).units {
-        let owner = r.power_info(u.owner).name.clone();
-        let kind = r.unit(u.kind).id.clone();
-        match groups.iter_mut().find(|(o, k, _)| *o == owner && *k == kind) {
-            Some(gr) => gr.2 += 1,
-            None => groups.push((owner, kind, 1)),
-        }
-    }
-    for (owner, kind, n) in groups {
-        ok(g, &format!("edit remove {space} {owner} {n} {kind}"));
-    }
-    assert!(g.state().space(id).units.is_empty());
-}
-
 /// End the current phase and the next one (combat move, then conduct combat).
 fn fight(g: &mut Game) -> Vec<String> {
     let mut out = ok(g, "end phase");
@@ -35,10 +16,6 @@ fn fight(g: &mut Game) -> Vec<String> {
 
 fn winner(g: &Game) -> Option<String> {
     g.state().winner.clone()
-}
-
-fn logged(out: &[String], fragment: &str) -> bool {
-    out.iter().any(|l| l.contains(fragment))
 }
 
 fn aa_owner(g: &Game, space: &str) -> Vec<String> {

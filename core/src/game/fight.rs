@@ -888,18 +888,17 @@ fn raid(
     use crate::combat::Roller;
     let name = rules.board.space(space).name.clone();
     let p = Profiles::new(rules);
-    let bombers: Vec<u32> = s
+    let bombers: Vec<(u32, crate::rules::UnitTypeId)> = s
         .space(space)
         .units
         .iter()
         .filter(|u| u.owner == power && u.marks.bombing)
-        .map(|u| u.id)
+        .map(|u| (u.id, u.kind))
         .collect();
     let gun = s.space(space).units.iter().find_map(|u| {
         let aa = p.of(u.kind).anti_air.as_ref()?;
         (at_war(s, power, u.owner) && aa.vs_bombing).then(|| aa.clone())
     });
-    let mut faces = Vec::new();
     let short = |need: usize, what: &str| {
         reject(
             RULE_DICE,
@@ -911,6 +910,7 @@ fn raid(
         dice: &mut s.dice,
         manual: s.manual_dice,
     };
+    let mut faces = Vec::new();
     let mut survivors = bombers.clone();
     if let Some(aa) = &gun {
         if !dice.roll(bombers.len(), &mut faces) {
@@ -921,7 +921,7 @@ fn raid(
             .iter()
             .zip(&faces)
             .filter(|(_, f)| **f > aa.hit)
-            .map(|(id, _)| *id)
+            .map(|(b, _)| *b)
             .collect();
         out.push(format!(
             "antiaircraft fire over {name}: [{}] → {} bomber{} shot down",
@@ -934,22 +934,18 @@ fn raid(
             }
         ));
     }
-    let kinds: Vec<crate::rules::UnitTypeId> = survivors
+    let n: usize = survivors
         .iter()
-        .filter_map(|id| s.space(space).units.iter().find(|u| u.id == *id).map(|u| u.kind))
-        .collect();
-    let n: usize = kinds.iter().map(|k| rules.unit(*k).bombing_dice as usize).sum();
-    let mut dice = TableDice {
-        queue: &mut s.dice_queue,
-        dice: &mut s.dice,
-        manual: s.manual_dice,
-    };
+        .map(|(_, k)| rules.unit(*k).bombing_dice as usize)
+        .sum();
     let mut damage_faces = Vec::new();
     if !dice.roll(n, &mut damage_faces) {
         return Err(short(n - dice.queue.len(), "the bombing"));
     }
-    let bonus: u32 = kinds.iter().map(|k| rules.unit(*k).bombing_bonus).sum();
+    let bonus: u32 = survivors.iter().map(|(_, k)| rules.unit(*k).bombing_bonus).sum();
     let rolled: u32 = damage_faces.iter().map(|f| u32::from(*f)).sum::<u32>() + bonus;
+    let survivors: Vec<u32> = survivors.into_iter().map(|(id, _)| id).collect();
+    let bombers: Vec<u32> = bombers.into_iter().map(|(id, _)| id).collect();
     for id in bombers.iter().filter(|id| !survivors.contains(id)) {
         s.remove_unit(space, *id);
     }

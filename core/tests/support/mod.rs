@@ -76,3 +76,27 @@ pub fn treasury(g: &Game, power: &str) -> i64 {
     let p = g.rules().power(power).unwrap();
     g.state().treasuries[p.index()]
 }
+
+/// Remove every unit from a space (`edit remove`, one command per owner and type).
+pub fn clear(g: &mut Game, space: &str) {
+    let r = g.rules().clone();
+    let id = r.board.find(space).unwrap();
+    let mut groups: Vec<(String, String, usize)> = Vec::new();
+    for u in &g.state().space(id).units {
+        let owner = r.power_info(u.owner).name.clone();
+        let kind = r.unit(u.kind).id.clone();
+        match groups.iter_mut().find(|(o, k, _)| *o == owner && *k == kind) {
+            Some(gr) => gr.2 += 1,
+            None => groups.push((owner, kind, 1)),
+        }
+    }
+    for (owner, kind, n) in groups {
+        ok(g, &format!("edit remove \"{space}\" \"{owner}\" {n} {kind}"));
+    }
+    assert!(g.state().space(id).units.is_empty());
+}
+
+/// A log line contains the fragment.
+pub fn logged(out: &[String], fragment: &str) -> bool {
+    out.iter().any(|l| l.contains(fragment))
+}
