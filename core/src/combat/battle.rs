@@ -88,8 +88,9 @@ pub struct CasualtyCall {
     pub hits: Vec<HitGroup>,
     /// What the owner would lose by default (unit indices into `Battle::units`, one per hit).
     pub suggested: Vec<usize>,
-    /// Destroyed at once (attacker's casualties, antiaircraft and surprise-strike hits) rather
-    /// than moved behind the casualty strip to fire back.
+    /// Destroyed at once (the attacker's casualties, antiaircraft hits) rather than moved
+    /// behind the casualty strip to fire back (the defender's, surprise-strike hits included:
+    /// a defending submarine hit by the attacker's strike still makes its own).
     pub remove_now: bool,
     /// Who chooses: the side taking the hits, or the attacker when defenders of several powers
     /// disagree.
