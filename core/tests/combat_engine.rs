@@ -9,7 +9,7 @@
 //!           options: "dice 26 | 1" (every digit is one face, in the order the engine draws
 //!           them; spaces and bars only group them for the reader, bars between rounds), "may retreat" (the attacker has a
 //!           space to retreat to, and always presses on), "retreat after N" (it retreats when
-//!           asked in round N), "low luck"
+//!           asked in round N), "low luck", "bombard 1 bb"
 //! expected: "<outcome> | A: <survivors> | D: <survivors> | dice N[ | asks: ...]"
 //! ```
 //!
@@ -878,6 +878,22 @@ fn low_luck_turns_each_six_into_a_sure_hit_and_rolls_the_rest() {
     check(
         "anniversary land: 2 tank vs 3 infantry; low luck; retreat after 1",
         "retreated | A: 1 tank retreated | D: 2 infantry | dice 0 | asks: 1 press",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bombardment (Anniversary)
+
+/// 001 · Amphibious Assaults, step 2: battleships hit on 4 or less; "the defender moves a
+/// defending unit to the casualty zone ... These casualties will be able to defend during the
+/// land combat step before they are eliminated."
+#[test]
+fn bombardment_casualties_fire_back_in_the_first_round() {
+    // Bombardment 4: one infantry to the casualty zone. The seaborne infantry roll 1 1 (one hit
+    // left to take); both defenders fire (2 6) and sink one attacker.
+    check(
+        "anniversary land: 2 seaborne infantry vs 2 infantry; bombard 1 battleship; dice 4 | 11 26",
+        "attacker won | A: 1 infantry | D: - | dice 5",
     );
 }
 
