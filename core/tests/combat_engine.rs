@@ -701,7 +701,7 @@ fn choose_casualties_wants_one_fitting_unit_per_hit() {
     let mine = unit(&s, Side::Attacker, "destroyer", 0);
     // The battleship's free hit first, then the cheaper destroyer.
     assert_eq!(call.suggested, vec![bb, dd]);
-    let refused: [&[usize]; 4] = [&[bb], &[bb, dd, dd], &[dd, dd], &[bb, mine]];
+    let refused: [&[usize]; 5] = [&[bb], &[bb, dd, dd], &[dd, dd], &[bb, mine], &[bb, 99]];
     for chosen in refused {
         assert!(
             s.battle

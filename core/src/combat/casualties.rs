@@ -209,7 +209,9 @@ pub fn check(
     let expanded = expand(b, hits);
     for &i in chosen {
         let count = chosen.iter().filter(|&&j| j == i).count();
-        let u = &b.units[i];
+        let Some(u) = b.units.get(i) else {
+            return Err(format!("there is no unit {i} in the battle"));
+        };
         if u.side != side || u.status != Status::Fighting || !p.of(u.kind).takes_hits {
             return Err(format!("unit #{} cannot be a casualty now", u.id));
         }
