@@ -942,3 +942,67 @@ fn auto_waits_when_scripted_dice_run_out() {
     );
     assert_eq!(s.battle.dice_drawn, 1);
 }
+
+/// Dice from the table: when the faces are missing the battle waits without consuming any,
+/// and goes on from the same roll once they are there.
+#[test]
+fn a_battle_waiting_for_dice_goes_on_when_they_come() {
+    let mut s = setup("1941 sea: 1 sub vs 1 sub");
+    let mut none = Scripted::new(&[]);
+    assert_eq!(s.battle.auto(&s.profiles, &mut none, &mut Quiet), Progress::Need);
+    assert!(matches!(s.battle.waiting, Some(Need::Dice { count: 1, .. })));
+    assert_eq!(s.battle.dice_drawn, 0);
+    // Asking again without dice changes nothing.
+    assert_eq!(s.battle.auto(&s.profiles, &mut none, &mut Quiet), Progress::Need);
+    assert_eq!(s.battle.dice_drawn, 0);
+    // The attacker's strike misses (3), the defender's hits (1).
+    let mut dice = Scripted::new(&[3, 1]);
+    assert_eq!(
+        s.battle.auto(&s.profiles, &mut dice, &mut Quiet),
+        Progress::Over(Outcome::DefenderWon)
+    );
+    assert_eq!((s.battle.dice_drawn, dice.left()), (2, 0));
+}
+
+/// 002 · Step 2, Submerge: submarines that submerge are "removed from the rest of that sea
+/// battle"; only subs whose side faces no enemy destroyer may (002 · Destroyer).
+#[test]
+fn submerged_submarines_leave_the_battle() {
+    let mut s = setup("anniversary sea: 1 cruiser vs 2 sub, 1 transport");
+    let mut dice = Scripted::new(&[]);
+    assert_eq!(
+        s.battle.advance(&s.profiles, &mut dice, &mut Quiet),
+        Progress::Need
+    );
+    assert_eq!(s.battle.waiting, Some(Need::Submerge { side: Side::Defender }));
+    let cruiser = unit(&s, Side::Attacker, "cruiser", 0);
+    let transport = unit(&s, Side::Defender, "transport", 0);
+    let (sub0, sub1) = (
+        unit(&s, Side::Defender, "sub", 0),
+        unit(&s, Side::Defender, "sub", 1),
+    );
+    for wrong in [&[transport][..], &[cruiser][..]] {
+        assert!(s
+            .battle
+            .submerge(&s.profiles, Side::Defender, wrong, &mut Quiet)
+            .is_err());
+    }
+    assert!(
+        s.battle
+            .submerge(&s.profiles, Side::Attacker, &[], &mut Quiet)
+            .is_err(),
+        "not its turn"
+    );
+    s.battle
+        .submerge(&s.profiles, Side::Defender, &[sub0, sub1], &mut Quiet)
+        .unwrap();
+    // Only the transport is left: defenseless, destroyed without dice.
+    assert_eq!(
+        s.battle.advance(&s.profiles, &mut dice, &mut Quiet),
+        Progress::Over(Outcome::AttackerWon)
+    );
+    assert_eq!(s.battle.units[sub0].status, Status::Submerged);
+    assert_eq!(s.battle.units[sub1].status, Status::Submerged);
+    assert_eq!(s.battle.units[transport].status, Status::Dead);
+    assert_eq!(s.battle.dice_drawn, 0);
+}

@@ -99,7 +99,8 @@ pub struct CasualtyCall {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Need {
-    /// Manual dice: the player types this many faces.
+    /// Manual dice: the player types this many faces; `advance` again once the roller has
+    /// them.
     Dice {
         count: u32,
         step: Step,
@@ -410,6 +411,11 @@ impl Battle {
 
     /// Fight until a decision is needed or the battle is over.
     pub fn advance(&mut self, p: &Profiles, dice: &mut dyn Roller, obs: &mut dyn Observer) -> Progress {
+        // Dice are answered by the roller, not by a call: try the roll again (nothing was
+        // consumed; the step resumes where it stopped).
+        if matches!(self.waiting, Some(Need::Dice { .. })) {
+            self.waiting = None;
+        }
         loop {
             if let Some(o) = self.outcome {
                 return Progress::Over(o);
