@@ -7,9 +7,10 @@
 //! input:    "<1941|anniversary> <land|sea>: <units> vs <units>[; option]..."
 //!           units: "2 infantry, 1 seaborne tank, 1 bb" (names, ids or abbreviations)
 //!           options: "dice 26 | 1" (every digit is one face, in the order the engine draws
-//!           them; spaces and bars only group them for the reader, bars between rounds), "may retreat" (the attacker has a
-//!           space to retreat to, and always presses on), "retreat after N" (it retreats when
-//!           asked in round N), "low luck", "bombard 1 bb"
+//!           them: by step, then by value; spaces and bars only group them for the reader,
+//!           bars between rounds), "may retreat" (the attacker has a space to retreat to, and
+//!           always presses on), "retreat after N" (it retreats when asked in round N),
+//!           "low luck", "bombard 1 bb"
 //! expected: "<outcome> | A: <survivors> | D: <survivors> | dice N[ | asks: ...]"
 //! ```
 //!
