@@ -3,9 +3,8 @@
 //! it to the end; the dice generator runs on across iterations, so every iteration is a
 //! different battle.
 //!
-//! `cargo bench -p warroom-core --bench battles` (add `-- --quick` for a short run). The
-//! `[combat]` sequence is set here (as in tests/combat_engine.rs) rather than read from the
-//! edition data.
+//! `cargo bench -p warroom-core --bench battles` (add `-- --quick` for a short run). Each
+//! edition fights with its own `[combat]` data.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -14,24 +13,13 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use warroom_core::combat::{Battle, Combatant, Profiles, Progress, Quiet, Side};
 use warroom_core::game::dice::Dice;
 use warroom_core::layers::LoadRequest;
-use warroom_core::rules::{self, CombatRules, PowerId, RuleSet, SpaceId, Step};
+use warroom_core::rules::{self, PowerId, RuleSet, SpaceId, Step};
 
-fn profiles(edition: &str, first_round: Vec<Step>) -> (RuleSet, Profiles) {
+fn profiles(edition: &str) -> (RuleSet, Profiles) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../editions");
     let rules = rules::load(&LoadRequest::new(dir, edition))
         .unwrap_or_else(|e| panic!("{edition}: {:#?}", e.problems));
-    let mut p = Profiles::new(&rules);
-    p.rules = CombatRules {
-        first_round,
-        round: vec![
-            Step::SurpriseStrike,
-            Step::AttackerFires,
-            Step::DefenderFires,
-            Step::RemoveCasualties,
-            Step::PressOrRetreat,
-        ],
-        ..Default::default()
-    };
+    let p = Profiles::new(&rules);
     (rules, p)
 }
 
@@ -63,8 +51,8 @@ fn battle(
 }
 
 fn bench(c: &mut Criterion) {
-    let (aa50, aa50_p) = profiles("anniversary", vec![Step::AntiAir, Step::Bombardment]);
-    let (e1941, e1941_p) = profiles("1941", Vec::new());
+    let (aa50, aa50_p) = profiles("anniversary");
+    let (e1941, e1941_p) = profiles("1941");
     let cases = [
         (
             "anniversary_land",
@@ -110,6 +98,8 @@ fn bench(c: &mut Criterion) {
             ),
         ),
     ];
+    // The antiaircraft gun fires in the Anniversary land battle.
+    assert!(aa50_p.rules.first_round.contains(&Step::AntiAir));
     let mut group = c.benchmark_group("battle");
     group.throughput(Throughput::Elements(1));
     for (name, p, prepared) in &cases {

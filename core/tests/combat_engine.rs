@@ -21,8 +21,9 @@
 //! answered with the engine's suggestion and are tested on their own below).
 //!
 //! The edition's `[combat]` section is set here, not read from editions/, so these tests pin the
-//! engine rather than the data: Anniversary fights antiaircraft fire and bombardment before the
-//! first round (001 · General Combat Sequence; Amphibious Assaults step 2); 1941 has neither
+//! engine rather than the data: Anniversary fights bombardment, then antiaircraft fire, before
+//! the first round (001 · Amphibious Assault Sequence: bombardment is step 2, land combat step
+//! 3; Antiaircraft Guns: "made immediately before normal combat"); 1941 has neither
 //! (002 · General Combat Sequence; 1. Amphibious Assaults). Both have the same round: submarine
 //! surprise strike, attacker fires, defender fires, remove the defender's casualties, press or
 //! retreat (002 · General Combat Sequence steps 2-6; 001 · steps 2-5).
@@ -92,7 +93,7 @@ impl Edition {
 
 fn anniversary() -> &'static Edition {
     static E: OnceLock<Edition> = OnceLock::new();
-    E.get_or_init(|| Edition::load("anniversary", vec![Step::AntiAir, Step::Bombardment]))
+    E.get_or_init(|| Edition::load("anniversary", vec![Step::Bombardment, Step::AntiAir]))
 }
 
 fn e1941() -> &'static Edition {
@@ -895,6 +896,17 @@ fn bombardment_casualties_fire_back_in_the_first_round() {
     check(
         "anniversary land: 2 seaborne infantry vs 2 infantry; bombard 1 battleship; dice 4 | 11 26",
         "attacker won | A: 1 infantry | D: - | dice 5",
+    );
+}
+
+/// Bombardment comes first, then the antiaircraft gun, then the first round (see the header).
+#[test]
+fn bombardment_fires_before_the_antiaircraft_gun() {
+    // Bombardment 1 (a hit), AA 6 (a miss); infantry 1 1 and fighter 3; defenders 6 6. The
+    // other way round, the 1 would shoot the fighter down.
+    check(
+        "anniversary land: 2 seaborne infantry, 1 fighter vs 2 infantry, 1 aa_gun; bombard 1 battleship; dice 1 6 | 11 3 66",
+        "attacker won | A: 2 infantry, 1 fighter | D: 1 aa_gun | dice 7",
     );
 }
 
