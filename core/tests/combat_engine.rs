@@ -1019,3 +1019,16 @@ fn submerged_submarines_leave_the_battle() {
     assert_eq!(s.battle.units[transport].status, Status::Dead);
     assert_eq!(s.battle.dice_drawn, 0);
 }
+
+/// 002 General Combat, Step 3: "if a destroyer and 2 submarines attack a destroyer and a carrier
+/// with a fighter and score 3 hits, the defender must assign the hit from the attacking
+/// destroyer to the fighter and the submarine hits to the ships." The defending destroyer
+/// cancels the surprise strike, so all three fire in step 3; every hit is taken, so nothing is
+/// asked; the defenders fire back from behind the strip (three misses).
+#[test]
+fn the_1941_rulebook_example_destroyer_hit_to_the_fighter_submarine_hits_to_the_ships() {
+    check(
+        "1941 sea: 1 destroyer, 2 sub vs 1 destroyer, 1 carrier, 1 fighter; dice 111 666",
+        "attacker won | A: 2 submarine, 1 destroyer | D: - | dice 6",
+    );
+}
