@@ -438,3 +438,27 @@ fn defenders_of_several_powers_who_disagree_let_the_attacker_choose_1941_multina
     assert_eq!(count(&g, "Karelia", "United Kingdom", "tank"), 0);
     assert_eq!(count(&g, "Karelia", "Soviet Union", "infantry"), 1);
 }
+
+#[test]
+fn a_power_sets_the_order_in_which_it_gives_up_units() {
+    let mut g = game("1941", &[], None);
+    advance_to(&mut g, "Germany", "combat_move");
+    for s in ["Eastern Europe", "Karelia"] {
+        clear(&mut g, s);
+    }
+    ok(&mut g, "edit add Karelia \"Soviet Union\" 1 infantry");
+    ok(&mut g, "edit add \"Eastern Europe\" Germany 2 infantry");
+    ok(&mut g, "edit add \"Eastern Europe\" Germany 1 tank");
+    ok(&mut g, "move 2 infantry, tank from \"Eastern Europe\" to Karelia");
+    ok(&mut g, "end phase");
+    let out = ok(&mut g, "order Germany tank");
+    assert!(logged(&out, "Germany gives up Tank first"), "{out:?}");
+    ok(&mut g, "dice manual");
+    ok(&mut g, "roll 6 6 6 1");
+    let out = ok(&mut g, "fight");
+    assert!(logged(&out, "suggested 1 Tank"), "{out:?}");
+    ok(&mut g, "casualties");
+    assert_eq!(count(&g, "Karelia", "Germany", "tank"), 0);
+    assert_eq!(count(&g, "Karelia", "Germany", "infantry"), 2);
+    assert!(g.execute("order Germany factory").is_err());
+}

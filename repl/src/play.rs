@@ -67,6 +67,11 @@ const HELP: &[(&str, &str, &str)] = &[
     ),
     ("roll", "roll 3 5 1", "type the faces rolled at the table"),
     (
+        "order",
+        "order Germany infantry, artillery, tank",
+        "a power's order of loss for suggested casualties (`default`: cheapest first)",
+    ),
+    (
         "dice",
         "dice manual",
         "dice typed at the table (manual) or from the seeded generator (seeded)",

@@ -40,6 +40,9 @@ pub enum Command {
     Roll(Vec<u8>),
     /// Dice from the table only (`true`) or from the seeded generator.
     ManualDice(bool),
+    /// The order in which a power gives up units when it takes the suggested casualties (unit
+    /// types listed go first; empty: cheapest first).
+    CasualtyOrder { power: PowerId, first: Vec<UnitTypeId> },
 }
 
 /// Which units a move takes: `count` units of a type, or one unit by its id (`#12`).
@@ -241,6 +244,31 @@ impl Command {
                 }
                 Ok(Command::Roll(faces))
             }
+            "order" => {
+                const USAGE: &str = "usage: order POWER UNIT, UNIT, ... (or `order POWER default`)";
+                let (power, n) = take_name(rest, |s| rules.power(s)).ok_or(USAGE)?;
+                let tail = &rest[n..];
+                if tail.len() == 1 && tail[0].eq_ignore_ascii_case("default") {
+                    return Ok(Command::CasualtyOrder {
+                        power,
+                        first: Vec::new(),
+                    });
+                }
+                let mut first = Vec::new();
+                for name in tail.join(" ").split(',').map(str::trim).filter(|x| !x.is_empty()) {
+                    match find_piece(rules, name)? {
+                        Piece::Unit(u) if !first.contains(&u) => first.push(u),
+                        Piece::Unit(_) => return Err(format!("`{name}` is listed twice")),
+                        Piece::Facility(_) => {
+                            return Err(format!("`{name}` is a facility; facilities are never casualties"))
+                        }
+                    }
+                }
+                if first.is_empty() {
+                    return Err(USAGE.into());
+                }
+                Ok(Command::CasualtyOrder { power, first })
+            }
             "dice" => match rest.first().map(|w| w.to_lowercase()).as_deref() {
                 Some("manual") | Some("table") if rest.len() == 1 => Ok(Command::ManualDice(true)),
                 Some("seeded") | Some("auto") if rest.len() == 1 => Ok(Command::ManualDice(false)),
@@ -282,6 +310,13 @@ impl Command {
             }
             Command::ManualDice(true) => "dice manual".into(),
             Command::ManualDice(false) => "dice seeded".into(),
+            Command::CasualtyOrder { power, first } if first.is_empty() => {
+                format!("order {} default", pname(*power))
+            }
+            Command::CasualtyOrder { power, first } => {
+                let names: Vec<String> = first.iter().map(|u| uname(*u)).collect();
+                format!("order {} {}", pname(*power), names.join(", "))
+            }
             Command::Buy { piece, count } => format!("buy {count} {}", piece_id(rules, *piece)),
             Command::EndPhase => "end phase".into(),
             Command::Undo => "undo".into(),

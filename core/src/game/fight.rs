@@ -220,6 +220,19 @@ fn setup(rules: &RuleSet, p: &Profiles, s: &State, power: PowerId, space: SpaceI
         }
     }
     let mut b = Battle::new(space, sea, power, units);
+    // Each side loses units in its owner's order; defenders of several powers follow the one
+    // with most units there.
+    b.orders[0].first = s.casualty_orders[power.index()].clone();
+    let mut owners: Vec<(usize, PowerId)> = Vec::new();
+    for c in b.units.iter().filter(|c| c.side == Side::Defender) {
+        match owners.iter_mut().find(|(_, o)| *o == c.owner) {
+            Some((n, _)) => *n += 1,
+            None => owners.push((1, c.owner)),
+        }
+    }
+    if let Some((_, main)) = owners.iter().max_by_key(|(n, o)| (*n, std::cmp::Reverse(*o))) {
+        b.orders[1].first = s.casualty_orders[main.index()].clone();
+    }
     b.retreat_to = retreat_options(rules, s, power, space);
     if !sea {
         b.bombarding = bombardment(rules, p, s, power, space, &b);

@@ -443,6 +443,19 @@ fn run(
                 "dice come from the seeded generator".into()
             });
         }
+        Command::CasualtyOrder { power: who, first } => {
+            s.casualty_orders[who.index()] = first.clone();
+            let names: Vec<&str> = first.iter().map(|u| rules.unit(*u).name.as_str()).collect();
+            out.push(format!(
+                "{} gives up {} first, then the cheapest",
+                rules.power_info(*who).name,
+                if names.is_empty() {
+                    "nothing in particular".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ));
+        }
         Command::Undo => unreachable!("undo is handled by Game::apply"),
     }
     Ok(())

@@ -184,6 +184,8 @@ pub struct State {
     pub dice_queue: Vec<u8>,
     /// Dice come only from the table: a battle waits for faces instead of rolling.
     pub manual_dice: bool,
+    /// Per power, unit types it gives up first when taking the suggested casualties.
+    pub casualty_orders: Vec<Vec<UnitTypeId>>,
 }
 
 impl State {
@@ -265,6 +267,7 @@ impl State {
             combat: None,
             dice_queue: Vec::new(),
             manual_dice: false,
+            casualty_orders: vec![Vec::new(); n],
         }
     }
 
