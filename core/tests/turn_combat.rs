@@ -276,7 +276,7 @@ fn battles_cannot_be_undone_and_must_all_be_fought() {
 }
 
 #[test]
-fn a_house_rule_can_skip_a_combat_step_and_hear_casualties_and_captures() {
+fn a_house_rule_can_skip_a_combat_step_change_values_and_hear_casualties_and_captures() {
     let layer = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/house/quiet-skies");
     let mut g = game(layer.to_str().unwrap(), &[], Some("1941"));
     advance_to(&mut g, "Germany", "combat_move");
@@ -290,8 +290,9 @@ fn a_house_rule_can_skip_a_combat_step_and_hear_casualties_and_captures() {
     ok(&mut g, "move fighter from Germany to \"Baltic States\"");
     ok(&mut g, "end phase");
     ok(&mut g, "dice manual");
-    // No antiaircraft die: the infantry (1) and the fighter (6) attack, the defender misses (6).
-    ok(&mut g, "roll 1 6 6");
+    // No antiaircraft die; the infantry attacks at 2 this round (a script's combat_value): it
+    // hits with a 2, the fighter misses (6), the defender misses (6).
+    ok(&mut g, "roll 2 6 6");
     let out = ok(&mut g, "fight");
     finished_with_all_faces(&g);
     assert!(

@@ -180,9 +180,21 @@ pub enum Gate {
     Abort,
 }
 
+/// A rule changing a unit type's value for one side, for the rest of the battle.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ValueChange {
+    pub side: Side,
+    pub kind: UnitTypeId,
+    pub value: u8,
+}
+
 pub trait Observer {
     fn before_step(&mut self, _b: &Battle, _step: Step) -> Gate {
         Gate::Run
+    }
+    /// Value changes asked for in `before_step`, applied before the step runs.
+    fn changes(&mut self) -> Vec<ValueChange> {
+        Vec::new()
     }
     fn after_step(&mut self, _b: &Battle, _step: Step) {}
     fn report(&mut self, _b: &Battle, _r: &Report) {}
@@ -226,6 +238,8 @@ pub struct Battle {
     strikers: Vec<u32>,
     /// Units their surprise strike hit this round (unit ids), removed when it ends.
     struck: Vec<u32>,
+    /// Values rules changed for this battle (the last change of a type and side wins).
+    pub changed: Vec<ValueChange>,
 }
 
 enum Fired {
@@ -269,6 +283,7 @@ impl Battle {
             faces: Vec::new(),
             strikers: Vec::new(),
             struck: Vec::new(),
+            changed: Vec::new(),
         }
     }
 
@@ -440,7 +455,12 @@ impl Battle {
             };
             if self.cursor.sub == 0 {
                 match obs.before_step(self, step) {
-                    Gate::Run => {}
+                    Gate::Run => {
+                        for c in obs.changes() {
+                            self.changed.retain(|x| !(x.side == c.side && x.kind == c.kind));
+                            self.changed.push(c);
+                        }
+                    }
                     Gate::Skip => {
                         obs.report(self, &Report::Skipped { step });
                         self.next_step();
@@ -731,11 +751,13 @@ impl Battle {
             .iter()
             .map(|u| {
                 let pr = p.of(u.kind);
-                i16::from(if side == Side::Attacker {
+                let base = if side == Side::Attacker {
                     pr.attack
                 } else {
                     pr.defense
-                })
+                };
+                let changed = self.changed.iter().find(|c| c.side == side && c.kind == u.kind);
+                i16::from(changed.map_or(base, |c| c.value))
             })
             .collect();
         // Supporters present: (targets, delta, count) pools, filled one supported unit each.

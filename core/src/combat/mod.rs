@@ -13,6 +13,7 @@ pub mod roll;
 
 pub use battle::{
     Battle, CasualtyCall, Combatant, Gate, Need, Observer, Outcome, Progress, Quiet, Report, Side, Status,
+    ValueChange,
 };
 pub use casualties::{CasualtyOrder, HitGroup};
 pub use profile::{Profile, Profiles};

@@ -746,6 +746,9 @@ impl Observer for Log<'_, '_> {
     fn before_step(&mut self, b: &Battle, step: Step) -> Gate {
         self.inner.before_step(b, step)
     }
+    fn changes(&mut self) -> Vec<crate::combat::ValueChange> {
+        self.inner.changes()
+    }
     fn after_step(&mut self, b: &Battle, step: Step) {
         self.inner.after_step(b, step)
     }

@@ -4,7 +4,7 @@
 use super::command::Command;
 use super::state::State;
 use super::Rejection;
-use crate::combat::{Battle, Gate, Observer, Report, Side};
+use crate::combat::{Battle, Gate, Observer, Report, Side, ValueChange};
 use crate::rules::Step;
 use crate::rules::{Piece, PowerId, RuleSet};
 use crate::script::{Event, EventKind, Outcome, ScriptError, ScriptHost, ScriptLimits, Value};
@@ -313,6 +313,8 @@ pub struct CombatEvents<'a> {
     pub error: Option<Rejection>,
     /// Lines scripts logged, and skipped steps.
     pub log: Vec<String>,
+    /// `combat_value` requests of the last `before_combat_step`.
+    changes: Vec<ValueChange>,
 }
 
 impl<'a> CombatEvents<'a> {
@@ -324,6 +326,7 @@ impl<'a> CombatEvents<'a> {
             power,
             error: None,
             log: Vec::new(),
+            changes: Vec::new(),
         }
     }
 
@@ -370,15 +373,26 @@ impl<'a> CombatEvents<'a> {
                         l.message
                     ));
                 }
-                if let Some(r) = d.requests.first() {
-                    self.error = Some(
-                        Rejection::new(format!(
-                            "handler `{}` asked for a command ({:?}); script command requests are not supported yet",
-                            r.by, r.command
-                        ))
-                        .by(r.by.clone()),
-                    );
-                    return None;
+                let allowed = ev.kind == EventKind::BeforeCombatStep;
+                for r in &d.requests {
+                    match self.combat_value(&r.command).filter(|_| allowed) {
+                        Some(Ok(c)) => self.changes.push(c),
+                        Some(Err(why)) => {
+                            self.error =
+                                Some(Rejection::new(format!("handler `{}`: {why}", r.by)).by(r.by.clone()));
+                            return None;
+                        }
+                        None => {
+                            self.error = Some(
+                                Rejection::new(format!(
+                                    "handler `{}` asked for a command ({:?}); in battles scripts may ask only for `combat_value`, in before_combat_step",
+                                    r.by, r.command
+                                ))
+                                .by(r.by.clone()),
+                            );
+                            return None;
+                        }
+                    }
                 }
                 Some(d.outcome)
             }
@@ -393,7 +407,44 @@ impl<'a> CombatEvents<'a> {
     }
 }
 
+impl CombatEvents<'_> {
+    /// `{ command = "combat_value", side = "attacker", unit = "infantry", value = 2 }`: `None`
+    /// when it is another command.
+    fn combat_value(&self, cmd: &Value) -> Option<Result<ValueChange, String>> {
+        if cmd.get("command").and_then(Value::as_str) != Some("combat_value") {
+            return None;
+        }
+        let side = match cmd.get("side").and_then(Value::as_str) {
+            Some("attacker") => Side::Attacker,
+            Some("defender") => Side::Defender,
+            _ => {
+                return Some(Err(
+                    "combat_value needs side = \"attacker\" or \"defender\"".into()
+                ))
+            }
+        };
+        let Some(kind) = cmd
+            .get("unit")
+            .and_then(Value::as_str)
+            .and_then(|u| self.rules.unit_type(u))
+        else {
+            return Some(Err(
+                "combat_value needs unit = a unit type id of this edition".into()
+            ));
+        };
+        let value = match cmd.get("value").and_then(Value::as_int) {
+            Some(v @ 0..=6) => v as u8,
+            _ => return Some(Err("combat_value needs value = a whole number from 0 to 6".into())),
+        };
+        Some(Ok(ValueChange { side, kind, value }))
+    }
+}
+
 impl Observer for CombatEvents<'_> {
+    fn changes(&mut self) -> Vec<ValueChange> {
+        std::mem::take(&mut self.changes)
+    }
+
     fn before_step(&mut self, b: &Battle, step: Step) -> Gate {
         if self.error.is_some() {
             return Gate::Abort;
