@@ -304,6 +304,19 @@ impl Battle {
             .filter(move |(_, u)| u.side == side && u.in_battle())
     }
 
+    /// The powers with units on a side, in id order (`fighting`: only those still fighting).
+    pub fn powers(&self, side: Side, fighting: bool) -> Vec<PowerId> {
+        let mut owners: Vec<PowerId> = self
+            .units
+            .iter()
+            .filter(|u| u.side == side && (!fighting || u.status == Status::Fighting))
+            .map(|u| u.owner)
+            .collect();
+        owners.sort();
+        owners.dedup();
+        owners
+    }
+
     fn present(&self, side: Side, set: TypeSet) -> bool {
         self.alive(side).any(|(_, u)| has(set, u.kind))
     }
@@ -1032,21 +1045,16 @@ impl Battle {
 
     /// Defenders of several powers disagree on their casualties: the attacker chooses.
     pub fn dispute(&mut self) -> Result<(), String> {
-        let Some(Need::Casualties(call)) = &mut self.waiting else {
+        let Some(Need::Casualties(call)) = &self.waiting else {
             return Err("no casualties are waiting to be chosen".into());
         };
-        let mut owners: Vec<PowerId> = self
-            .units
-            .iter()
-            .filter(|u| u.side == call.side && u.status == Status::Fighting)
-            .map(|u| u.owner)
-            .collect();
-        owners.sort();
-        owners.dedup();
-        if call.side != Side::Defender || owners.len() < 2 {
+        let side = call.side;
+        if side != Side::Defender || self.powers(side, true).len() < 2 {
             return Err("only defenders of several powers can disagree on their casualties".into());
         }
-        call.chooser = Side::Attacker;
+        if let Some(Need::Casualties(call)) = &mut self.waiting {
+            call.chooser = Side::Attacker;
+        }
         Ok(())
     }
 

@@ -278,6 +278,20 @@ impl Command {
         }
     }
 
+    /// Commands that fight a battle (and may roll dice): `undo` cannot reach past them.
+    pub fn is_battle(&self) -> bool {
+        matches!(
+            self,
+            Command::Fight(_)
+                | Command::Casualties(_)
+                | Command::Press
+                | Command::Disagree
+                | Command::Retreat(_)
+                | Command::Submerge(_)
+                | Command::Roll(_)
+        )
+    }
+
     pub fn to_text(&self, rules: &RuleSet) -> String {
         let pname = |p: PowerId| quote(&rules.power_info(p).name);
         let sname = |s: SpaceId| quote(&rules.board.space(s).name);

@@ -622,14 +622,7 @@ fn summary(rules: &RuleSet, units: impl Iterator<Item = crate::rules::UnitTypeId
 
 fn describe_setup(rules: &RuleSet, s: &State, b: &Battle, out: &mut Vec<String>) {
     let name = &rules.board.space(b.space).name;
-    let mut defenders: Vec<PowerId> = b
-        .units
-        .iter()
-        .filter(|c| c.side == Side::Defender)
-        .map(|c| c.owner)
-        .collect();
-    defenders.sort();
-    defenders.dedup();
+    let defenders = b.powers(Side::Defender, false);
     let dnames: Vec<&str> = defenders
         .iter()
         .map(|p| rules.power_info(*p).name.as_str())
@@ -675,14 +668,7 @@ fn need_text(rules: &RuleSet, b: &Battle, need: &Need) -> String {
         ),
         Need::Casualties(call) => {
             let hits: u32 = call.hits.iter().map(|h| h.count).sum();
-            let mut owners: Vec<PowerId> = b
-                .units
-                .iter()
-                .filter(|c| c.side == call.side && c.status == Status::Fighting)
-                .map(|c| c.owner)
-                .collect();
-            owners.sort();
-            owners.dedup();
+            let owners = b.powers(call.side, true);
             let chooser = if call.chooser == Side::Attacker && call.side == Side::Defender {
                 format!("{} chooses for the defenders", rules.power_info(b.attacker).name)
             } else if owners.len() > 1 {
@@ -756,20 +742,10 @@ impl Observer for Log<'_, '_> {
         let rules = self.rules;
         let who = |side: Side| match side {
             Side::Attacker => rules.power_info(b.attacker).name.clone(),
-            Side::Defender => {
-                let mut owners: Vec<PowerId> = b
-                    .units
-                    .iter()
-                    .filter(|c| c.side == side)
-                    .map(|c| c.owner)
-                    .collect();
-                owners.sort();
-                owners.dedup();
-                match owners.as_slice() {
-                    [one] => rules.power_info(*one).name.clone(),
-                    _ => "the defenders".to_string(),
-                }
-            }
+            Side::Defender => match b.powers(side, false).as_slice() {
+                [one] => rules.power_info(*one).name.clone(),
+                _ => "the defenders".to_string(),
+            },
         };
         let line = match r {
             Report::Rolled {

@@ -331,14 +331,7 @@ impl<'a> CombatEvents<'a> {
     }
 
     fn step_event(&self, kind: EventKind, b: &Battle, step: Step) -> Event {
-        let mut defenders: Vec<PowerId> = b
-            .units
-            .iter()
-            .filter(|c| c.side == Side::Defender)
-            .map(|c| c.owner)
-            .collect();
-        defenders.sort();
-        defenders.dedup();
+        let defenders = b.powers(Side::Defender, false);
         Event::new(kind)
             .with("space", self.rules.board.space(b.space).name.as_str())
             .with("attacker", self.rules.power_info(b.attacker).name.as_str())

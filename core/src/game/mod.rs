@@ -287,18 +287,7 @@ impl Game {
         }
         self.state = next;
         // Dice once seen cannot be taken back: a battle ends what undo can reach.
-        let rolls = matches!(
-            cmd,
-            Command::EndPhase
-                | Command::Fight(_)
-                | Command::Casualties(_)
-                | Command::Press
-                | Command::Disagree
-                | Command::Retreat(_)
-                | Command::Submerge(_)
-                | Command::Roll(_)
-        );
-        if rolls {
+        if *cmd == Command::EndPhase || cmd.is_battle() {
             self.undo.clear();
         } else {
             self.undo.push(snapshot);
