@@ -315,6 +315,85 @@ fn a_house_rule_can_skip_a_combat_step_change_values_and_hear_casualties_and_cap
 }
 
 #[test]
+fn a_house_rule_adds_battle_steps_of_its_own_that_fire_and_deal_hits() {
+    let layer = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/house/spearhead");
+    let mut g = game(layer.to_str().unwrap(), &[], None);
+    advance_to(&mut g, "Germany", "combat_move");
+    for s in ["Eastern Europe", "Karelia"] {
+        clear(&mut g, s);
+    }
+    ok(&mut g, "edit add Karelia \"Soviet Union\" 2 infantry");
+    ok(&mut g, "edit add \"Eastern Europe\" Germany 2 infantry");
+    ok(&mut g, "edit add \"Eastern Europe\" Germany 1 tank");
+    ok(&mut g, "move 2 infantry, tank from \"Eastern Europe\" to Karelia");
+    ok(&mut g, "end phase");
+    ok(&mut g, "dice manual");
+    // Spearhead: the tank's one die at 2 hits (1), and that defender never fires. Round 1:
+    // three attacking dice and one defending die miss. Round 2 the same, then attrition costs
+    // each side a unit: the last defender, and an attacker of the attacker's choice.
+    ok(&mut g, "roll 1 6 6 6 6 6 6 6 6");
+    let out = ok(&mut g, "fight");
+    assert!(logged(&out, "spearhead: Germany rolls @2 [1] → 1 hit"), "{out:?}");
+    assert_eq!(waiting(&g), Some(warroom_core::combat::Need::PressOrRetreat));
+    let out = ok(&mut g, "press");
+    assert!(
+        matches!(waiting(&g), Some(warroom_core::combat::Need::Casualties(_))),
+        "{out:?}"
+    );
+    ok(&mut g, "casualties tank");
+    finished_with_all_faces(&g);
+    assert_eq!(controller(&g, "Karelia").as_deref(), Some("Germany"));
+    assert_eq!(count(&g, "Karelia", "Germany", "infantry"), 2);
+    assert_eq!(count(&g, "Karelia", "Germany", "tank"), 0);
+    assert_eq!(count(&g, "Karelia", "Soviet Union", "infantry"), 0);
+}
+
+#[test]
+fn hits_requested_in_an_engine_step_fail_the_fight_and_leave_the_battle_unfought() {
+    let layer =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/house/misplaced-hits");
+    let mut g = game(layer.to_str().unwrap(), &[], None);
+    advance_to(&mut g, "Germany", "combat_move");
+    ok(&mut g, "move 3 infantry, tank from \"Eastern Europe\" to Karelia");
+    ok(&mut g, "end phase");
+    let before = g.hash();
+    let err = refused(&mut g, "fight", "misplaced.hits");
+    assert!(err.message.contains("script_steps"), "{}", err.message);
+    assert_eq!(g.hash(), before);
+    assert!(g.state().combat.is_none());
+}
+
+#[test]
+fn a_bombing_raid_fires_its_steps_to_scripts_which_change_the_gun_and_veto_the_damage() {
+    let layer = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/house/radar");
+    let mut g = game(layer.to_str().unwrap(), &[], Some("1941"));
+    advance_to(&mut g, "Germany", "combat_move");
+    clear(&mut g, "United Kingdom");
+    ok(&mut g, "edit add \"United Kingdom\" \"United Kingdom\" 1 aa_gun");
+    clear(&mut g, "Germany");
+    ok(&mut g, "edit add Germany Germany 3 bomber");
+    ok(&mut g, "move 3 bomber from Germany to \"United Kingdom\" bombing");
+    ok(&mut g, "end phase");
+    ok(&mut g, "dice manual");
+    // Radar: the gun hits on 2 as well as 1, so one bomber of three falls; the damage step is
+    // vetoed, so no damage dice are drawn at all.
+    ok(&mut g, "roll 2 3 5");
+    let out = ok(&mut g, "fight");
+    finished_with_all_faces(&g);
+    assert!(logged(&out, "[2 3 5] → 1 bomber shot down"), "{out:?}");
+    assert!(logged(&out, "Germany loses 1 over United Kingdom"), "{out:?}");
+    assert!(
+        logged(
+            &out,
+            "raid damage: decoy factories: the bombs fall on empty fields [radar.decoys]"
+        ),
+        "{out:?}"
+    );
+    assert_eq!(count(&g, "United Kingdom", "Germany", "bomber"), 2);
+    assert_eq!(facility_damage(&g, "United Kingdom"), 0);
+}
+
+#[test]
 fn a_saved_game_with_battles_replays_to_the_same_state() {
     let mut g = game("1941", &[], None);
     advance_to(&mut g, "Germany", "combat_move");

@@ -188,12 +188,26 @@ pub struct ValueChange {
     pub value: u8,
 }
 
+/// What a rule script does in a step of its own (`Step::Script`), in the order asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScriptAction {
+    /// The side takes this many hits, without dice; its owner chooses the casualties.
+    Hits { side: Side, count: u32 },
+    /// The side's units of this type roll one die each, hitting at `value` or less; the
+    /// hits go to the other side as the units' own would.
+    Fire { side: Side, kind: UnitTypeId, value: u8 },
+}
+
 pub trait Observer {
     fn before_step(&mut self, _b: &Battle, _step: Step) -> Gate {
         Gate::Run
     }
     /// Value changes asked for in `before_step`, applied before the step runs.
     fn changes(&mut self) -> Vec<ValueChange> {
+        Vec::new()
+    }
+    /// What a script step does, asked for in its `before_step`.
+    fn actions(&mut self) -> Vec<ScriptAction> {
         Vec::new()
     }
     fn after_step(&mut self, _b: &Battle, _step: Step) {}
@@ -240,6 +254,8 @@ pub struct Battle {
     struck: Vec<u32>,
     /// Values rules changed for this battle (the last change of a type and side wins).
     pub changed: Vec<ValueChange>,
+    /// What is left to do of the script step in progress.
+    scripted: Vec<ScriptAction>,
 }
 
 enum Fired {
@@ -284,6 +300,7 @@ impl Battle {
             strikers: Vec::new(),
             struck: Vec::new(),
             changed: Vec::new(),
+            scripted: Vec::new(),
         }
     }
 
@@ -473,6 +490,7 @@ impl Battle {
                             self.changed.retain(|x| !(x.side == c.side && x.kind == c.kind));
                             self.changed.push(c);
                         }
+                        self.scripted = obs.actions();
                     }
                     Gate::Skip => {
                         obs.report(self, &Report::Skipped { step });
@@ -549,7 +567,80 @@ impl Battle {
                 }
                 None
             }
+            Step::Script(_) => self.script_step(step, p, dice, obs),
+            // Fought by the game's raid, never listed in a battle's rounds.
+            Step::RaidDamage => None,
         }
+    }
+
+    /// A script step: its actions one by one; an action is dropped once its dice are rolled,
+    /// so the step resumes at the next one after casualties are chosen.
+    fn script_step(
+        &mut self,
+        step: Step,
+        p: &Profiles,
+        dice: &mut dyn Roller,
+        obs: &mut dyn Observer,
+    ) -> Option<Need> {
+        // Units hit here fire back only if the round still has a step removing them.
+        let list = if self.cursor.first_round {
+            &p.rules.first_round
+        } else {
+            &p.rules.round
+        };
+        let remove_now = !list[self.cursor.index..].contains(&Step::RemoveCasualties);
+        while let Some(&action) = self.scripted.first() {
+            if self.outcome.is_some() {
+                return None;
+            }
+            let (side, hits) = match action {
+                ScriptAction::Hits { side, count } => {
+                    self.scripted.remove(0);
+                    (side, vec![HitGroup { count, targets: !0 }])
+                }
+                ScriptAction::Fire { side, kind, value } => {
+                    let n = self
+                        .alive(side)
+                        .filter(|(_, u)| {
+                            u.kind == kind && !(side == Side::Attacker && u.status == Status::Hit)
+                        })
+                        .count();
+                    if n > 0 {
+                        if let Some(need) = self.roll(n, step, dice) {
+                            return Some(need);
+                        }
+                    }
+                    self.scripted.remove(0);
+                    if n == 0 {
+                        continue;
+                    }
+                    let faces = self.faces.clone();
+                    let count = faces.iter().filter(|f| **f <= value).count() as u32;
+                    obs.report(
+                        self,
+                        &Report::Rolled {
+                            side,
+                            step,
+                            groups: vec![(value, faces)],
+                            hits: count,
+                        },
+                    );
+                    let targets = self.targets(p, kind, side);
+                    (side.other(), vec![HitGroup { count, targets }])
+                }
+            };
+            if hits[0].count == 0 {
+                continue;
+            }
+            if let Some(need) = self.call_casualties(step, side, hits, remove_now, p, obs) {
+                return Some(need);
+            }
+            self.check_over(p, obs);
+        }
+        if self.outcome.is_none() {
+            self.check_over(p, obs);
+        }
+        None
     }
 
     /// Roll `n` dice for the step, or wait for them.
@@ -818,7 +909,16 @@ impl Battle {
             .map(|(i, _)| i)
             .collect();
         let &first = guns.first()?;
-        let aa = p.of(self.units[first].kind).anti_air.clone().expect("a gun");
+        let gun = self.units[first].kind;
+        let mut aa = p.of(gun).anti_air.clone().expect("a gun");
+        // A rule's `combat_value` for the gun changes what it hits on (radar).
+        if let Some(c) = self
+            .changed
+            .iter()
+            .find(|c| c.side == Side::Defender && c.kind == gun)
+        {
+            aa.hit = c.value;
+        }
         let mut targets: Vec<usize> = self
             .alive(Side::Attacker)
             .filter(|(_, u)| has(aa.targets, u.kind))

@@ -12,8 +12,8 @@ pub mod profile;
 pub mod roll;
 
 pub use battle::{
-    Battle, CasualtyCall, Combatant, Gate, Need, Observer, Outcome, Progress, Quiet, Report, Side, Status,
-    ValueChange,
+    Battle, CasualtyCall, Combatant, Gate, Need, Observer, Outcome, Progress, Quiet, Report, ScriptAction,
+    Side, Status, ValueChange,
 };
 pub use casualties::{CasualtyOrder, HitGroup};
 pub use profile::{Profile, Profiles};

@@ -128,7 +128,7 @@ pub fn fight(
     };
     let name = &rules.board.space(space).name;
     if s.this_turn.raids.contains(&(space, false)) {
-        return raid(rules, s, power, space, out);
+        return raid(rules, s, power, space, obs, out);
     }
     if let Some((r, _)) = s.this_turn.raids.iter().find(|(_, fought)| !fought) {
         return Err(reject(
@@ -664,7 +664,7 @@ fn need_text(rules: &RuleSet, b: &Battle, need: &Need) -> String {
     match need {
         Need::Dice { count, step } => format!(
             "roll {count} dice for {} and type the faces: `roll F F ...`",
-            step.name().replace('_', " ")
+            rules.combat.step_name(*step).replace('_', " ")
         ),
         Need::Casualties(call) => {
             let hits: u32 = call.hits.iter().map(|h| h.count).sum();
@@ -735,6 +735,9 @@ impl Observer for Log<'_, '_> {
     fn changes(&mut self) -> Vec<crate::combat::ValueChange> {
         self.inner.changes()
     }
+    fn actions(&mut self) -> Vec<crate::combat::ScriptAction> {
+        self.inner.actions()
+    }
     fn after_step(&mut self, b: &Battle, step: Step) {
         self.inner.after_step(b, step)
     }
@@ -764,7 +767,7 @@ impl Observer for Log<'_, '_> {
                 format!(
                     "round {}, {}: {} rolls {} → {hits} hit{}",
                     b.round,
-                    step.name().replace('_', " "),
+                    rules.combat.step_name(*step).replace('_', " "),
                     who(*side),
                     g.join(" "),
                     if *hits == 1 { "" } else { "s" }
@@ -810,7 +813,9 @@ impl Observer for Log<'_, '_> {
                 to.map(|t| format!(" to {}", rules.board.space(t).name))
                     .unwrap_or_default()
             ),
-            Report::Skipped { step } => format!("{} skipped", step.name().replace('_', " ")),
+            Report::Skipped { step } => {
+                format!("{} skipped", rules.combat.step_name(*step).replace('_', " "))
+            }
             Report::Over(_) => String::new(),
         };
         if !line.is_empty() {
@@ -870,26 +875,41 @@ pub fn roll(
 /// With dice from the table, the faces must all be typed first; if they are not, nothing
 /// happens and the message says how many more are needed (the antiaircraft faces typed stay
 /// queued, so the same faces decide the same survivors).
+/// A strategic bombing raid, fought in one go. It is announced to scripts like a battle's
+/// steps: `anti_air` (a veto: no antiaircraft fire; `combat_value` changes what the gun hits
+/// on) and `raid_damage` (a veto: no damage), with `casualties` for the bombers shot down.
 fn raid(
     rules: &RuleSet,
     s: &mut State,
     power: PowerId,
     space: SpaceId,
+    obs: &mut dyn Observer,
     out: &mut Vec<String>,
 ) -> Result<(), Rejection> {
     use crate::combat::Roller;
     let name = rules.board.space(space).name.clone();
     let p = Profiles::new(rules);
-    let bombers: Vec<(u32, crate::rules::UnitTypeId)> = s
+    // The raid as scripts see it: the bombers attack, the enemy units there defend.
+    let units: Vec<Combatant> = s
         .space(space)
         .units
         .iter()
-        .filter(|u| u.owner == power && u.marks.bombing)
-        .map(|u| (u.id, u.kind))
+        .filter(|u| (u.owner == power && u.marks.bombing) || at_war(s, power, u.owner))
+        .map(|u| {
+            let side = if u.owner == power {
+                Side::Attacker
+            } else {
+                Side::Defender
+            };
+            Combatant::new(u.id, u.kind, u.owner, side, 1)
+        })
         .collect();
-    let gun = s.space(space).units.iter().find_map(|u| {
+    let mut seen = Battle::new(space, false, power, units);
+    let bombers: Vec<(u32, crate::rules::UnitTypeId)> =
+        seen.alive(Side::Attacker).map(|(_, u)| (u.id, u.kind)).collect();
+    let gun = seen.alive(Side::Defender).find_map(|(_, u)| {
         let aa = p.of(u.kind).anti_air.as_ref()?;
-        (at_war(s, power, u.owner) && aa.vs_bombing).then(|| aa.clone())
+        aa.vs_bombing.then_some((u.kind, aa.hit))
     });
     let short = |need: usize, what: &str| {
         reject(
@@ -897,35 +917,81 @@ fn raid(
             format!("roll {need} more dice for {what} over {name} (`roll F F ...`), then `fight` again"),
         )
     };
+    let announce = |obs: &mut dyn Observer, seen: &Battle, step: Step| match obs.before_step(seen, step) {
+        Gate::Abort => Err(Rejection::new("a rule script stopped the raid")),
+        Gate::Skip => Ok(None),
+        Gate::Run => Ok(Some(obs.changes())),
+    };
+    let mut survivors = bombers.clone();
+    if let Some((kind, hit)) = gun {
+        if let Some(changes) = announce(obs, &seen, Step::AntiAir)? {
+            let hit = changes
+                .iter()
+                .rev()
+                .find(|c| c.side == Side::Defender && c.kind == kind)
+                .map_or(hit, |c| c.value);
+            let mut dice = TableDice {
+                queue: &mut s.dice_queue,
+                dice: &mut s.dice,
+                manual: s.manual_dice,
+            };
+            let mut faces = Vec::new();
+            if !dice.roll(bombers.len(), &mut faces) {
+                return Err(short(bombers.len() - dice.queue.len(), "the antiaircraft fire"));
+            }
+            let shown: Vec<String> = faces.iter().map(u8::to_string).collect();
+            survivors = bombers
+                .iter()
+                .zip(&faces)
+                .filter(|(_, f)| **f > hit)
+                .map(|(b, _)| *b)
+                .collect();
+            let lost = bombers.len() - survivors.len();
+            out.push(format!(
+                "antiaircraft fire over {name}: [{}] → {lost} bomber{} shot down",
+                shown.join(" "),
+                if lost == 1 { "" } else { "s" }
+            ));
+            let down: Vec<usize> = (0..seen.units.len())
+                .filter(|&i| {
+                    let u = &seen.units[i];
+                    u.side == Side::Attacker && !survivors.iter().any(|(id, _)| *id == u.id)
+                })
+                .collect();
+            for &i in &down {
+                seen.units[i].hp = 0;
+                seen.units[i].status = Status::Dead;
+            }
+            if !down.is_empty() {
+                obs.report(
+                    &seen,
+                    &Report::Casualties {
+                        side: Side::Attacker,
+                        step: Step::AntiAir,
+                        units: down,
+                    },
+                );
+            }
+            obs.after_step(&seen, Step::AntiAir);
+        }
+    }
+    let survivors: Vec<(u32, crate::rules::UnitTypeId)> = survivors;
+    let bombers: Vec<u32> = bombers.into_iter().map(|(id, _)| id).collect();
+    for id in bombers
+        .iter()
+        .filter(|id| !survivors.iter().any(|(s, _)| s == *id))
+    {
+        s.remove_unit(space, *id);
+    }
+    if survivors.is_empty() || announce(obs, &seen, Step::RaidDamage)?.is_none() {
+        finish_raid(s, space, &survivors);
+        return Ok(());
+    }
     let mut dice = TableDice {
         queue: &mut s.dice_queue,
         dice: &mut s.dice,
         manual: s.manual_dice,
     };
-    let mut faces = Vec::new();
-    let mut survivors = bombers.clone();
-    if let Some(aa) = &gun {
-        if !dice.roll(bombers.len(), &mut faces) {
-            return Err(short(bombers.len() - dice.queue.len(), "the antiaircraft fire"));
-        }
-        let shown: Vec<String> = faces.iter().map(u8::to_string).collect();
-        survivors = bombers
-            .iter()
-            .zip(&faces)
-            .filter(|(_, f)| **f > aa.hit)
-            .map(|(b, _)| *b)
-            .collect();
-        out.push(format!(
-            "antiaircraft fire over {name}: [{}] → {} bomber{} shot down",
-            shown.join(" "),
-            bombers.len() - survivors.len(),
-            if bombers.len() - survivors.len() == 1 {
-                ""
-            } else {
-                "s"
-            }
-        ));
-    }
     let n: usize = survivors
         .iter()
         .map(|(_, k)| rules.unit(*k).bombing_dice as usize)
@@ -936,11 +1002,6 @@ fn raid(
     }
     let bonus: u32 = survivors.iter().map(|(_, k)| rules.unit(*k).bombing_bonus).sum();
     let rolled: u32 = damage_faces.iter().map(|f| u32::from(*f)).sum::<u32>() + bonus;
-    let survivors: Vec<u32> = survivors.into_iter().map(|(id, _)| id).collect();
-    let bombers: Vec<u32> = bombers.into_iter().map(|(id, _)| id).collect();
-    for id in bombers.iter().filter(|id| !survivors.contains(id)) {
-        s.remove_unit(space, *id);
-    }
     let ipc = rules.board.space(space).ipc;
     let target = s.spaces[space.index()]
         .facilities
@@ -964,15 +1025,21 @@ fn raid(
             f.damage
         ));
     }
+    obs.after_step(&seen, Step::RaidDamage);
+    finish_raid(s, space, &survivors);
+    Ok(())
+}
+
+/// The surviving bombers have fought (they land in noncombat move), and the raid is over.
+fn finish_raid(s: &mut State, space: SpaceId, survivors: &[(u32, crate::rules::UnitTypeId)]) {
     for u in s.spaces[space.index()]
         .units
         .iter_mut()
-        .filter(|u| survivors.contains(&u.id))
+        .filter(|u| survivors.iter().any(|(id, _)| *id == u.id))
     {
         u.marks.fought = true;
     }
     if let Some(r) = s.this_turn.raids.iter_mut().find(|(r, _)| *r == space) {
         r.1 = true;
     }
-    Ok(())
 }

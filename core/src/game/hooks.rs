@@ -4,7 +4,7 @@
 use super::command::Command;
 use super::state::State;
 use super::Rejection;
-use crate::combat::{Battle, Gate, Observer, Report, Side, ValueChange};
+use crate::combat::{Battle, Gate, Observer, Report, ScriptAction, Side, ValueChange};
 use crate::rules::Step;
 use crate::rules::{Piece, PowerId, RuleSet};
 use crate::script::{Event, EventKind, Outcome, ScriptError, ScriptHost, ScriptLimits, Value};
@@ -315,6 +315,10 @@ pub struct CombatEvents<'a> {
     pub log: Vec<String>,
     /// `combat_value` requests of the last `before_combat_step`.
     changes: Vec<ValueChange>,
+    /// `hits` and `fire` requests of the last `before_combat_step` of a script step.
+    actions: Vec<ScriptAction>,
+    /// The step being announced is a script step (where `hits` and `fire` may be asked).
+    script_step: bool,
 }
 
 impl<'a> CombatEvents<'a> {
@@ -327,6 +331,8 @@ impl<'a> CombatEvents<'a> {
             error: None,
             log: Vec::new(),
             changes: Vec::new(),
+            actions: Vec::new(),
+            script_step: false,
         }
     }
 
@@ -344,7 +350,7 @@ impl<'a> CombatEvents<'a> {
                 ),
             )
             .with("combat_round", i64::from(b.round))
-            .with("step", step.name())
+            .with("step", self.rules.combat.step_name(step))
     }
 
     /// Dispatch; `None` after an error (remembered) or a request (not supported yet).
@@ -366,25 +372,13 @@ impl<'a> CombatEvents<'a> {
                         l.message
                     ));
                 }
-                let allowed = ev.kind == EventKind::BeforeCombatStep;
+                let before = ev.kind == EventKind::BeforeCombatStep;
                 for r in &d.requests {
-                    match self.combat_value(&r.command).filter(|_| allowed) {
-                        Some(Ok(c)) => self.changes.push(c),
-                        Some(Err(why)) => {
-                            self.error =
-                                Some(Rejection::new(format!("handler `{}`: {why}", r.by)).by(r.by.clone()));
-                            return None;
-                        }
-                        None => {
-                            self.error = Some(
-                                Rejection::new(format!(
-                                    "handler `{}` asked for a command ({:?}); in battles scripts may ask only for `combat_value`, in before_combat_step",
-                                    r.by, r.command
-                                ))
-                                .by(r.by.clone()),
-                            );
-                            return None;
-                        }
+                    let asked = self.request(&r.command, before);
+                    if let Err(why) = asked {
+                        self.error =
+                            Some(Rejection::new(format!("handler `{}`: {why}", r.by)).by(r.by.clone()));
+                        return None;
                     }
                 }
                 Some(d.outcome)
@@ -401,41 +395,65 @@ impl<'a> CombatEvents<'a> {
 }
 
 impl CombatEvents<'_> {
-    /// `{ command = "combat_value", side = "attacker", unit = "infantry", value = 2 }`: `None`
-    /// when it is another command.
-    fn combat_value(&self, cmd: &Value) -> Option<Result<ValueChange, String>> {
-        if cmd.get("command").and_then(Value::as_str) != Some("combat_value") {
-            return None;
+    /// A script's request during a battle: `combat_value` in any `before_combat_step`; `hits`
+    /// and `fire` in the `before_combat_step` of a script step.
+    fn request(&mut self, cmd: &Value, before: bool) -> Result<(), String> {
+        let what = cmd.get("command").and_then(Value::as_str).unwrap_or("");
+        let known = ["combat_value", "hits", "fire"];
+        if !before || !known.contains(&what) {
+            return Err(format!(
+                "asked for a command ({cmd:?}); in battles scripts may ask only for {}, in before_combat_step",
+                "`combat_value`, and `hits` or `fire` in a script step"
+            ));
+        }
+        if what != "combat_value" && !self.script_step {
+            return Err(format!(
+                "`{what}` is for steps of a script's own (declared in `[combat] script_steps`); use a veto or `combat_value` in the engine's steps"
+            ));
         }
         let side = match cmd.get("side").and_then(Value::as_str) {
             Some("attacker") => Side::Attacker,
             Some("defender") => Side::Defender,
-            _ => {
-                return Some(Err(
-                    "combat_value needs side = \"attacker\" or \"defender\"".into()
-                ))
+            _ => return Err(format!("{what} needs side = \"attacker\" or \"defender\"")),
+        };
+        let value = |field: &str| match cmd.get(field).and_then(Value::as_int) {
+            Some(v @ 0..=6) => Ok(v as u8),
+            _ => Err(format!("{what} needs {field} = a whole number from 0 to 6")),
+        };
+        let kind = || {
+            cmd.get("unit")
+                .and_then(Value::as_str)
+                .and_then(|u| self.rules.unit_type(u))
+                .ok_or_else(|| format!("{what} needs unit = a unit type id of this edition"))
+        };
+        match what {
+            "combat_value" => {
+                let (kind, value) = (kind()?, value("value")?);
+                self.changes.push(ValueChange { side, kind, value });
             }
-        };
-        let Some(kind) = cmd
-            .get("unit")
-            .and_then(Value::as_str)
-            .and_then(|u| self.rules.unit_type(u))
-        else {
-            return Some(Err(
-                "combat_value needs unit = a unit type id of this edition".into()
-            ));
-        };
-        let value = match cmd.get("value").and_then(Value::as_int) {
-            Some(v @ 0..=6) => v as u8,
-            _ => return Some(Err("combat_value needs value = a whole number from 0 to 6".into())),
-        };
-        Some(Ok(ValueChange { side, kind, value }))
+            "fire" => {
+                let (kind, value) = (kind()?, value("value")?);
+                self.actions.push(ScriptAction::Fire { side, kind, value });
+            }
+            _ => {
+                let count = match cmd.get("count").and_then(Value::as_int) {
+                    Some(n @ 1..=99) => n as u32,
+                    _ => return Err("hits needs count = a whole number from 1 to 99".into()),
+                };
+                self.actions.push(ScriptAction::Hits { side, count });
+            }
+        }
+        Ok(())
     }
 }
 
 impl Observer for CombatEvents<'_> {
     fn changes(&mut self) -> Vec<ValueChange> {
         std::mem::take(&mut self.changes)
+    }
+
+    fn actions(&mut self) -> Vec<ScriptAction> {
+        std::mem::take(&mut self.actions)
     }
 
     fn before_step(&mut self, b: &Battle, step: Step) -> Gate {
@@ -445,12 +463,18 @@ impl Observer for CombatEvents<'_> {
         if !self.hooks.host.listens(EventKind::BeforeCombatStep) {
             return Gate::Run;
         }
+        self.script_step = matches!(step, Step::Script(_));
+        self.actions.clear();
         let ev = self.step_event(EventKind::BeforeCombatStep, b, step);
         match self.fire(&ev) {
             None => Gate::Abort,
             Some(Outcome::Veto { by, reason }) => {
-                self.log
-                    .push(format!("{}: {reason} [{by}]", step.name().replace('_', " ")));
+                self.actions.clear();
+                self.changes.clear();
+                self.log.push(format!(
+                    "{}: {reason} [{by}]",
+                    self.rules.combat.step_name(step).replace('_', " ")
+                ));
                 Gate::Skip
             }
             Some(_) => Gate::Run,

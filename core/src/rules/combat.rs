@@ -19,6 +19,12 @@ pub enum Step {
     DefenderFires,
     RemoveCasualties,
     PressOrRetreat,
+    /// The damage bombers deal in a strategic bombing raid (raids only: not placed in a
+    /// round).
+    RaidDamage,
+    /// A step with no engine logic, declared in `combat.script_steps` (the index into that
+    /// list): rule scripts act in it through `before_combat_step` requests (`hits`, `fire`).
+    Script(u8),
 }
 
 impl Step {
@@ -41,11 +47,18 @@ impl Step {
             Step::DefenderFires => "defender_fires",
             Step::RemoveCasualties => "remove_casualties",
             Step::PressOrRetreat => "press_or_retreat",
+            Step::RaidDamage => "raid_damage",
+            Step::Script(_) => "script",
         }
     }
 
-    fn first_round_only(self) -> bool {
-        matches!(self, Step::AntiAir | Step::Bombardment)
+    /// Script steps may stand in either list.
+    fn first_round_only(self) -> Option<bool> {
+        match self {
+            Step::AntiAir | Step::Bombardment | Step::RaidDamage => Some(true),
+            Step::Script(_) => None,
+            _ => Some(false),
+        }
     }
 }
 
@@ -95,6 +108,21 @@ pub struct CombatRules {
     pub round: Vec<Step>,
     pub bombard_limit: BombardLimit,
     pub dice: DiceRule,
+    /// Names of the steps rule scripts define (`Step::Script` indexes this).
+    pub script_steps: Vec<String>,
+}
+
+impl CombatRules {
+    /// A step's name as `[combat]` and the events spell it.
+    pub fn step_name(&self, step: Step) -> &str {
+        match step {
+            Step::Script(i) => self
+                .script_steps
+                .get(usize::from(i))
+                .map_or("script", String::as_str),
+            s => s.name(),
+        }
+    }
 }
 
 impl Default for CombatRules {
@@ -110,11 +138,19 @@ impl Default for CombatRules {
             ],
             bombard_limit: BombardLimit::None,
             dice: DiceRule::Standard,
+            script_steps: Vec::new(),
         }
     }
 }
 
-const FIELDS: &[&str] = &["conduct", "first_round", "round", "bombard_limit", "dice"];
+const FIELDS: &[&str] = &[
+    "conduct",
+    "first_round",
+    "round",
+    "bombard_limit",
+    "dice",
+    "script_steps",
+];
 
 pub(super) fn read_combat(ctx: &mut Ctx, e: Option<&Entry>) -> CombatRules {
     let mut c = CombatRules::default();
@@ -156,11 +192,42 @@ pub(super) fn read_combat(ctx: &mut Ctx, e: Option<&Entry>) -> CombatRules {
         }
         c.conduct = out;
     }
+    for (name, node) in f.str_list(ctx, "script_steps") {
+        if Step::ALL.iter().any(|s| s.name() == name) {
+            ctx.error_at(
+                node,
+                "schema::bad-value",
+                format!("`{name}` is a step of the engine; a script step needs a name of its own"),
+                "taken",
+            );
+        } else if c.script_steps.contains(&name) {
+            ctx.error_at(
+                node,
+                "schema::bad-value",
+                format!("`{name}` is listed twice"),
+                "again here",
+            );
+        } else if c.script_steps.len() >= 32 {
+            ctx.error_at(
+                node,
+                "schema::bad-value",
+                "at most 32 script steps".into(),
+                "one too many",
+            );
+        } else {
+            c.script_steps.push(name);
+        }
+    }
+    let known: Vec<Step> = Step::ALL
+        .iter()
+        .copied()
+        .chain((0..c.script_steps.len()).map(|i| Step::Script(i as u8)))
+        .collect();
     for (key, first) in [("first_round", true), ("round", false)] {
         let Some(n) = f.get(key) else { continue };
         let mut out: Vec<Step> = Vec::new();
         for (name, node) in str_list(ctx, n, &format!("combat.{key}")) {
-            match Step::ALL.iter().find(|s| s.name() == name) {
+            match known.iter().find(|s| c.step_name(**s) == name) {
                 Some(s) if out.contains(s) => {
                     ctx.error_at(
                         node,
@@ -169,7 +236,7 @@ pub(super) fn read_combat(ctx: &mut Ctx, e: Option<&Entry>) -> CombatRules {
                         "again here",
                     );
                 }
-                Some(s) if s.first_round_only() != first => {
+                Some(s) if s.first_round_only().is_some_and(|f| f != first) => {
                     let msg = if first {
                         format!("`{name}` is a step of every round; list it in `combat.round`")
                     } else {
@@ -181,8 +248,13 @@ pub(super) fn read_combat(ctx: &mut Ctx, e: Option<&Entry>) -> CombatRules {
                 }
                 Some(s) => out.push(*s),
                 None => {
-                    let names: Vec<String> = Step::ALL.iter().map(|s| s.name().to_string()).collect();
+                    let names: Vec<String> = known.iter().map(|s| c.step_name(*s).to_string()).collect();
                     super::build::unknown_name(ctx, node, "combat step", &name, &names);
+                    if let Some(p) = ctx.problems.0.last_mut().filter(|p| p.help.is_none()) {
+                        p.help = Some(format!(
+                            "a step of a rule script is declared first: `script_steps = [\"{name}\"]`"
+                        ));
+                    }
                 }
             }
         }
