@@ -843,7 +843,9 @@ impl Battle {
                 }
             }
         }
+        // A unit taking two hits (a battleship's both) is reported once.
         let mut units = chosen.to_vec();
+        units.sort_unstable();
         units.dedup();
         obs.report(self, &Report::Casualties { side, step, units });
     }

@@ -338,11 +338,12 @@ pub fn check_victory(rules: &RuleSet, sc: &Scenario, s: &mut State, power: Power
             VictoryCheck::EndOfRound => format!("the end of round {}", s.round),
         };
         out.push(format!(
-            "{} win: they hold {} of the {} needed ({}) at {when} [victory.{}]",
+            "{} win: they hold {} ({} of {}, {} needed) at {when} [victory.{}]",
             c.side,
-            held.len(),
-            c.count,
             names.join(", "),
+            held.len(),
+            c.spaces.len(),
+            c.count,
             c.id
         ));
         s.winner = Some(c.side.clone());

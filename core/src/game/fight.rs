@@ -620,6 +620,40 @@ fn summary(rules: &RuleSet, units: impl Iterator<Item = crate::rules::UnitTypeId
         .join(", ")
 }
 
+/// Casualties as the owner would read them: a unit taking more than one hit is named once,
+/// with its hits (`1 Battleship (2 hits)`).
+fn hits_summary(rules: &RuleSet, b: &Battle, chosen: &[usize]) -> String {
+    let mut per_unit: Vec<(usize, u32)> = Vec::new();
+    for &i in chosen {
+        match per_unit.iter_mut().find(|(u, _)| *u == i) {
+            Some((_, n)) => *n += 1,
+            None => per_unit.push((i, 1)),
+        }
+    }
+    let mut groups: Vec<(crate::rules::UnitTypeId, u32, u32)> = Vec::new();
+    for (i, hits) in per_unit {
+        let k = b.units[i].kind;
+        match groups.iter_mut().find(|(g, h, _)| *g == k && *h == hits) {
+            Some((_, _, n)) => *n += 1,
+            None => groups.push((k, hits, 1)),
+        }
+    }
+    groups.sort();
+    groups
+        .iter()
+        .map(|(k, hits, n)| {
+            let name = &rules.unit(*k).name;
+            if *hits > 1 {
+                let each = if *n > 1 { " each" } else { "" };
+                format!("{n} {name} ({hits} hits{each})")
+            } else {
+                format!("{n} {name}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn describe_setup(rules: &RuleSet, s: &State, b: &Battle, out: &mut Vec<String>) {
     let name = &rules.board.space(b.space).name;
     let defenders = b.powers(Side::Defender, false);
@@ -684,7 +718,7 @@ fn need_text(rules: &RuleSet, b: &Battle, need: &Need) -> String {
                 call.side.name(),
                 if hits == 1 { "" } else { "s" },
                 call.suggested.len(),
-                summary(rules, call.suggested.iter().map(|&i| b.units[i].kind)),
+                hits_summary(rules, b, &call.suggested),
             )
         }
         Need::Submerge { side } => format!(

@@ -1,0 +1,128 @@
+//! Whole games played through `warroom play` in batch mode, as checked-in scripts under
+//! tests/games/. Each script's first line names the arguments it is played with
+//! (`# args: play 1941 --seed 1`); it runs with `--strict`, so any rejected command fails the
+//! test, and the final state is asserted from what the script's last views print.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn warroom(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warroom"))
+        .args(args)
+        .arg("--editions")
+        .arg(root().join("editions"))
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run warroom");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Play a script with `--strict`; its output, after asserting every command was accepted.
+fn play(script: &str, extra_input: &str) -> String {
+    let text = std::fs::read_to_string(root().join("tests/games").join(script)).expect("game script");
+    let args: Vec<&str> = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("# args:"))
+        .unwrap_or_else(|| panic!("{script}: the first line must be `# args: play EDITION ...`"))
+        .split_whitespace()
+        .collect();
+    let mut args = args;
+    args.push("--strict");
+    let out = warroom(&args, &format!("{text}{extra_input}"));
+    let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{script}: a command was rejected:\n{}\n{}",
+        shown.lines().rev().take(15).collect::<Vec<_>>().join("\n"),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    shown
+}
+
+fn has(out: &str, fragment: &str) {
+    assert!(out.contains(fragment), "missing {fragment:?} in:\n{out}");
+}
+
+/// The lines the last run of a view printed: from its echoed command to the next command.
+fn view<'a>(out: &'a str, command: &str) -> Vec<&'a str> {
+    let echo = format!("> {command}");
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines
+        .iter()
+        .rposition(|l| *l == echo)
+        .unwrap_or_else(|| panic!("`{command}` was not run:\n{out}"));
+    lines[at + 1..]
+        .iter()
+        .copied()
+        .take_while(|l| !l.starts_with("> "))
+        .collect()
+}
+
+#[test]
+fn a_whole_game_of_1941_is_played_from_the_first_soviet_purchase_to_an_axis_victory() {
+    let out = play("1941-axis-victory.txt", "");
+    // The rulebook's win: two Allied capitals at the end of the United States' turn.
+    has(
+        &out,
+        "Axis win: they hold United Kingdom, Russia (2 of 3, 2 needed) at the end of United States's turn",
+    );
+    let status = view(&out, "status");
+    assert!(status.contains(&"  the game is over: Axis won"), "{status:#?}");
+    assert!(
+        status.contains(&"  Germany          treasury   43  income  19"),
+        "{status:#?}"
+    );
+    // Capitals held by the enemy collect nothing.
+    assert!(
+        status.contains(&"  United Kingdom   treasury    0  income   0"),
+        "{status:#?}"
+    );
+    assert_eq!(
+        view(&out, "show Russia")[0],
+        "Russia (3 IPC), held by Germany, capital"
+    );
+    let london = view(&out, "show \"United Kingdom\"");
+    assert_eq!(london[0], "United Kingdom (3 IPC), held by Germany, capital");
+    assert!(london.contains(&"  Germany 5 Infantry"), "{london:#?}");
+    // On the way: a capital lost and its treasury taken, transports sunk without dice.
+    has(&out, "Germany takes 22 IPCs from United Kingdom's treasury");
+    has(&out, "Germany's defenseless 3 Transport destroyed");
+    has(
+        &out,
+        "United Kingdom skips Purchase Units (capital held by the enemy)",
+    );
+}
+
+#[test]
+fn a_whole_game_replays_from_its_save_to_the_same_state() {
+    let dir = std::env::temp_dir().join(format!("warroom-games-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("1941.toml");
+    let out = play(
+        "1941-axis-victory.txt",
+        &format!("save {}\nstatus\n", save.display()),
+    );
+    let before = view(&out, "status").join("\n");
+    let loaded = warroom(&["play", "--load", save.to_str().unwrap()], "status\n");
+    let after = String::from_utf8_lossy(&loaded.stdout).into_owned();
+    assert!(loaded.status.success(), "{after}");
+    assert_eq!(view(&after, "status").join("\n"), before);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_same_script_and_seed_play_the_same_game() {
+    let a = play("1941-axis-victory.txt", "");
+    let b = play("1941-axis-victory.txt", "");
+    assert_eq!(a, b);
+}
