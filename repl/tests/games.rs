@@ -126,3 +126,42 @@ fn the_same_script_and_seed_play_the_same_game() {
     let b = play("1941-axis-victory.txt", "");
     assert_eq!(a, b);
 }
+
+#[test]
+fn two_full_rounds_of_anniversary_1941_are_played_with_every_power() {
+    let out = play("anniversary-two-rounds.txt", "");
+    let status = view(&out, "status");
+    assert_eq!(status[0], "round 3, Germany (Axis), phase: Purchase Units");
+    // Incomes follow the captures: Germany 31 + East Poland, the Baltic States (Belorussia
+    // taken and lost again) - Finland; the United Kingdom lost Hong Kong (Kwangtung), held Egypt.
+    for line in [
+        "  Germany          treasury   33  income  31",
+        "  Soviet Union     treasury   39  income  30",
+        "  Japan            treasury   20  income  20",
+        "  United Kingdom   treasury  100  income  42",
+        "  Italy            treasury   11  income  10",
+        "  United States    treasury   55  income  40",
+    ] {
+        assert!(status.contains(&line), "{line:?} not in {status:#?}");
+    }
+    // Two raids of 5 on London's complex: it can mobilize nothing now (AA50-SBR).
+    let london = view(&out, "show \"United Kingdom\"");
+    assert_eq!(london[1], "  Industrial Complex (damage 10)");
+    has(
+        &out,
+        "antiaircraft fire over United Kingdom: [4] → 0 bombers shot down",
+    );
+    has(
+        &out,
+        "1 bomber raid United Kingdom: [5] → 5 damage (now 10 of at most 16)",
+    );
+    let held = |space: &str| view(&out, &format!("show {space}"))[0].to_string();
+    assert!(held("\"Baltic States\"").ends_with("held by Germany"));
+    assert!(held("Belorussia").ends_with("held by Soviet Union"));
+    assert!(held("Finland").ends_with("held by Soviet Union"));
+    assert!(held("Egypt").ends_with("held by United Kingdom"));
+    assert!(held("Kwangtung").contains("held by Japan"));
+    // The amphibious assaults were supported from the sea, one ship per unit offloaded.
+    has(&out, "bombarding from the sea: 1 Cruiser, 1 Battleship");
+    has(&out, "Germany's defenseless 1 Transport destroyed");
+}

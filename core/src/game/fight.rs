@@ -731,7 +731,12 @@ fn need_text(rules: &RuleSet, b: &Battle, need: &Need) -> String {
                 .iter()
                 .map(|s| rules.board.space(*s).name.as_str())
                 .collect();
-            if to.is_empty() {
+            // Only aircraft left to retreat (the land units that came overland are gone, the
+            // seaborne ones cannot): no space to name.
+            let walkers = b
+                .alive(Side::Attacker)
+                .any(|(_, u)| !u.seaborne && rules.unit(u.kind).domain != crate::rules::Domain::Air);
+            if to.is_empty() || !walkers {
                 "the attacker may `press` on, or `retreat` (aircraft only: they stay and land in noncombat move)".into()
             } else {
                 format!(

@@ -188,6 +188,35 @@ pub struct State {
     pub casualty_orders: Vec<Vec<UnitTypeId>>,
 }
 
+/// Put land units that are at sea without a ride aboard their owner's transports, heaviest
+/// first, filling one transport before the next.
+fn board_cargo(rules: &RuleSet, units: &mut [Unit]) {
+    let mut cargo: Vec<usize> = (0..units.len())
+        .filter(|&i| {
+            let t = rules.unit(units[i].kind);
+            units[i].aboard.is_none() && t.domain == crate::rules::Domain::Land && t.transport_cost.is_some()
+        })
+        .collect();
+    cargo.sort_by_key(|&i| std::cmp::Reverse(rules.unit(units[i].kind).transport_cost));
+    for i in cargo {
+        let cost = rules.unit(units[i].kind).transport_cost.unwrap_or(0);
+        let owner = units[i].owner;
+        let ride = units
+            .iter()
+            .filter(|t| t.owner == owner && rules.unit(t.kind).transport_capacity > 0)
+            .find(|t| {
+                let used: u32 = units
+                    .iter()
+                    .filter(|c| c.aboard == Some(t.id))
+                    .filter_map(|c| rules.unit(c.kind).transport_cost)
+                    .sum();
+                used + cost <= rules.unit(t.kind).transport_capacity
+            })
+            .map(|t| t.id);
+        units[i].aboard = ride;
+    }
+}
+
 impl State {
     /// The starting position of a scenario.
     pub fn setup(rules: &RuleSet, scenario: &Scenario, seed: u64) -> State {
@@ -222,6 +251,12 @@ impl State {
                             .push(Facility { kind, damage: 0 });
                     }
                 }
+            }
+        }
+        // Land units a setup puts at sea start aboard their power's transports there.
+        for (i, sp) in spaces.iter_mut().enumerate() {
+            if rules.board.spaces[i].is_sea() {
+                board_cargo(rules, &mut sp.units);
             }
         }
         for (space, kind, dmg) in &scenario.damage {
