@@ -174,7 +174,7 @@ impl Names {
 
 /// What may follow a verb.
 #[derive(Default)]
-struct Context_ {
+struct Offer {
     verbs: bool,
     powers: bool,
     pieces: bool,
@@ -182,60 +182,60 @@ struct Context_ {
     keywords: &'static [&'static str],
 }
 
-fn context(verb: &str, words_after_verb: usize) -> Context_ {
-    let c = Context_::default();
+fn offer(verb: &str, words_after_verb: usize) -> Offer {
+    let c = Offer::default();
     match verb {
-        "help" | "?" => Context_ { verbs: true, ..c },
-        "end" | "done" => Context_ {
+        "help" | "?" => Offer { verbs: true, ..c },
+        "end" | "done" => Offer {
             keywords: &["phase"],
             ..c
         },
-        "dice" => Context_ {
+        "dice" => Offer {
             keywords: &["manual", "seeded", "auto"],
             ..c
         },
-        "edit" if words_after_verb == 0 => Context_ {
+        "edit" if words_after_verb == 0 => Offer {
             keywords: EDIT_WHAT,
             ..c
         },
-        "edit" => Context_ {
+        "edit" => Offer {
             powers: true,
             pieces: true,
             spaces: true,
             keywords: &["none", "war", "peace", "allied"],
             ..c
         },
-        "units" | "map" => Context_ { powers: true, ..c },
-        "order" => Context_ {
+        "units" | "map" => Offer { powers: true, ..c },
+        "order" => Offer {
             powers: true,
             pieces: true,
             keywords: &["default"],
             ..c
         },
-        "buy" | "why" => Context_ { pieces: true, ..c },
-        "casualties" => Context_ {
+        "buy" | "why" => Offer { pieces: true, ..c },
+        "casualties" => Offer {
             pieces: true,
             keywords: &["all"],
             ..c
         },
-        "submerge" => Context_ {
+        "submerge" => Offer {
             pieces: true,
             keywords: &["none", "all"],
             ..c
         },
-        "place" => Context_ {
+        "place" => Offer {
             pieces: true,
             spaces: true,
             keywords: &["in"],
             ..c
         },
-        "show" | "fight" => Context_ { spaces: true, ..c },
-        "retreat" => Context_ {
+        "show" | "fight" => Offer { spaces: true, ..c },
+        "retreat" => Offer {
             spaces: true,
             keywords: &["to"],
             ..c
         },
-        "move" => Context_ {
+        "move" => Offer {
             pieces: true,
             spaces: true,
             keywords: &["from", "to", "via", "bombing", "ignoring", "all"],
@@ -243,7 +243,7 @@ fn context(verb: &str, words_after_verb: usize) -> Context_ {
         },
         "status" | "press" | "disagree" | "roll" | "undo" | "log" | "layers" | "quit" | "exit" | "save"
         | "load" => c,
-        _ => Context_ {
+        _ => Offer {
             powers: true,
             pieces: true,
             spaces: true,
@@ -339,7 +339,7 @@ pub fn candidates(line: &str, pos: usize, names: &Names) -> (usize, Vec<String>)
         return (partial_start, out);
     };
     let verb = head[first.start..first.end].to_lowercase();
-    let ctx = context(&verb, done.len() - 1);
+    let ctx = offer(&verb, done.len() - 1);
     let gather = |typed: &Typed, quote_open: bool| -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         if ctx.verbs {
