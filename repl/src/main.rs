@@ -1,6 +1,7 @@
 //! `warroom`: the only place that prints. Everything it shows comes from warroom-core.
 
 mod check;
+mod complete;
 mod play;
 mod render;
 

@@ -187,29 +187,50 @@ fn batch(shell: &mut Shell, strict: bool) -> ExitCode {
 }
 
 fn interactive(shell: &mut Shell) -> ExitCode {
-    let mut rl = match rustyline::DefaultEditor::new() {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("cannot start the line editor: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let history = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".warroom_history"));
+    use crate::complete::{Names, TermHelper};
+    use rustyline::config::{CompletionType, Config};
+    let config = Config::builder()
+        .completion_type(CompletionType::List)
+        .auto_add_history(false)
+        .build();
+    let mut rl: rustyline::Editor<TermHelper, rustyline::history::DefaultHistory> =
+        match rustyline::Editor::with_config(config) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("cannot start the line editor: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+    let mut names_of = shell.rules().clone();
+    rl.set_helper(Some(TermHelper::new(Names::new(&names_of, HELP))));
+    let history = history_file();
     if let Some(h) = &history {
         let _ = rl.load_history(h);
     }
     println!("{}", shell.banner());
-    println!("type `help` for commands");
+    println!("type `help` for commands; Tab completes names, the right arrow takes a hint");
     let mut warned = false;
+    let mut reminded = false;
     loop {
+        let default = enter_default(&shell.game);
+        if default.is_some() && !reminded {
+            println!(
+                "(an empty line answers the battle's question: it takes the suggested casualties, or presses on)"
+            );
+            reminded = true;
+        }
         let prompt = shell.prompt();
         match rl.readline(&prompt) {
             Ok(line) => {
                 let line = line.trim();
-                if line.is_empty() {
-                    continue;
-                }
-                let _ = rl.add_history_entry(line);
+                let line = match (line.is_empty(), default) {
+                    (false, _) => {
+                        let _ = rl.add_history_entry(line);
+                        line
+                    }
+                    (true, Some(cmd)) => cmd,
+                    (true, None) => continue,
+                };
                 match shell.handle(line) {
                     Outcome::Ok(t) => {
                         if !t.is_empty() {
@@ -224,6 +245,13 @@ fn interactive(shell: &mut Shell) -> ExitCode {
                             continue;
                         }
                         break;
+                    }
+                }
+                // `load` may bring another edition: complete its names.
+                if !Arc::ptr_eq(&names_of, shell.rules()) {
+                    names_of = shell.rules().clone();
+                    if let Some(h) = rl.helper_mut() {
+                        h.names = Names::new(&names_of, HELP);
                     }
                 }
             }
@@ -253,8 +281,16 @@ impl Shell {
 
     fn prompt(&self) -> String {
         let p = self.game.current_power();
+        let question = self
+            .game
+            .state()
+            .combat
+            .as_ref()
+            .and_then(|b| question(self.rules(), b))
+            .map(|q| format!(" | {q}"))
+            .unwrap_or_default();
         format!(
-            "[{} {} {}]> ",
+            "[{} {} {}{question}]> ",
             self.game.state().round,
             self.rules().power_info(p).name,
             self.game.current_phase().title
@@ -593,4 +629,70 @@ fn help(topic: &str) -> String {
         .map(|(n, ex, what)| format!("  {n:<8} {what:<60} e.g. {ex}"))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Where the shell keeps its history: $WARROOM_HISTORY, or ~/.warroom_history.
+fn history_file() -> Option<PathBuf> {
+    match std::env::var_os("WARROOM_HISTORY") {
+        Some(p) if !p.is_empty() => Some(PathBuf::from(p)),
+        _ => std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".warroom_history")),
+    }
+}
+
+/// The command an empty line stands for while a battle waits: take the suggested casualties,
+/// or press on.
+fn enter_default(game: &Game) -> Option<&'static str> {
+    use warroom_core::combat::Need;
+    match game.state().combat.as_ref()?.waiting.as_ref()? {
+        Need::Casualties(_) => Some("casualties"),
+        Need::PressOrRetreat => Some("press"),
+        Need::Dice { .. } | Need::Submerge { .. } => None,
+    }
+}
+
+/// What the battle being fought waits for, for the prompt: `Karelia: roll 3 dice`.
+fn question(rules: &RuleSet, b: &warroom_core::combat::Battle) -> Option<String> {
+    use warroom_core::combat::{Need, Side};
+    let what = match b.waiting.as_ref()? {
+        Need::Dice { count, .. } => format!("roll {count} {}", if *count == 1 { "die" } else { "dice" }),
+        Need::Casualties(call) => {
+            let hits: u32 = call.hits.iter().map(|h| h.count).sum();
+            let mut kinds: Vec<(warroom_core::rules::UnitTypeId, u32)> = Vec::new();
+            for &i in &call.suggested {
+                let k = b.units[i].kind;
+                match kinds.iter_mut().find(|(x, _)| *x == k) {
+                    Some((_, n)) => *n += 1,
+                    None => kinds.push((k, 1)),
+                }
+            }
+            let takes: Vec<String> = kinds
+                .iter()
+                .map(|(k, n)| format!("{n} {}", rules.unit(*k).name.to_lowercase()))
+                .collect();
+            let whose = match b.powers(call.side, true).as_slice() {
+                _ if call.chooser != call.side => {
+                    format!(
+                        "{} chooses the {}'s ",
+                        rules.power_info(b.attacker).name,
+                        call.side.name()
+                    )
+                }
+                [one] => format!("{}'s ", rules.power_info(*one).name),
+                _ if call.side == Side::Defender => "the defenders' ".to_string(),
+                _ => String::new(),
+            };
+            format!(
+                "{whose}casualties ({hits} hit{}; Enter takes {})",
+                if hits == 1 { "" } else { "s" },
+                if takes.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    takes.join(", ")
+                }
+            )
+        }
+        Need::Submerge { side } => format!("submerge the {}'s submarines?", side.name()),
+        Need::PressOrRetreat => "press or retreat (Enter presses)".to_string(),
+    };
+    Some(format!("{}: {what}", rules.board.space(b.space).name))
 }
