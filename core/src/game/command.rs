@@ -185,17 +185,10 @@ fn take_name<T>(
 
 /// `"east" could be: East Indies, Eastern Europe, ...` (at most 12 names).
 fn could_be(typed: &str, candidates: &[String]) -> String {
-    const SHOWN: usize = 12;
-    let mut list = candidates
-        .iter()
-        .take(SHOWN)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(", ");
-    if candidates.len() > SHOWN {
-        list.push_str(&format!(" and {} more", candidates.len() - SHOWN));
-    }
-    format!("\"{typed}\" could be: {list}")
+    format!(
+        "\"{typed}\" could be: {}",
+        crate::rules::name_list(candidates, 12)
+    )
 }
 
 /// The verbs [`Command::parse`] knows, each once (what a mistyped verb is matched against).

@@ -690,7 +690,6 @@ fn with_reach(
     ignore: bool,
     mut e: Rejection,
 ) -> Rejection {
-    const SHOWN: usize = 12;
     let mut names: Vec<&str> = reachable(b, units, from, combat, ignore)
         .into_iter()
         .map(|s| b.name(s))
@@ -707,15 +706,8 @@ fn with_reach(
         e.message
             .push_str(&format!("; {who} can reach no space this phase"));
     } else {
-        let more = names.len().saturating_sub(SHOWN);
-        names.truncate(SHOWN);
-        let more = if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
-        };
-        e.message
-            .push_str(&format!("; {who} can reach: {}{more}", names.join(", ")));
+        let list = crate::rules::name_list(&names, 12);
+        e.message.push_str(&format!("; {who} can reach: {list}"));
     }
     e
 }

@@ -363,6 +363,18 @@ pub fn name_order(name: &str) -> String {
     key
 }
 
+/// Names joined with commas, at most `shown` of them and then how many more.
+pub fn name_list<S: AsRef<str>>(names: &[S], shown: usize) -> String {
+    let list: Vec<&str> = names.iter().take(shown).map(AsRef::as_ref).collect();
+    let more = names.len().saturating_sub(shown);
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    format!("{}{more}", list.join(", "))
+}
+
 /// Whether `typed` abbreviates `name` word by word: each typed word a prefix of the name's word
 /// at the same place (`kar` for Karelia, `w rus` for West Russia). Case is ignored.
 pub fn abbreviates(typed: &str, name: &str) -> bool {
