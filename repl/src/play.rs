@@ -23,6 +23,11 @@ pub struct Options {
 const HELP: &[(&str, &str, &str)] = &[
     ("status", "status", "round, power, phase, treasury and income"),
     (
+        "battles",
+        "battles",
+        "this turn's battles and raids (units on each side) and the one being fought",
+    ),
+    (
         "show",
         "show Western Europe",
         "who holds a space and what is in it",
@@ -73,8 +78,8 @@ const HELP: &[(&str, &str, &str)] = &[
     ),
     (
         "dice",
-        "dice manual",
-        "dice typed at the table (manual) or from the seeded generator (seeded)",
+        "dice seeded 42",
+        "dice typed at the table (manual), from the generator (auto), or reseeded (seeded N)",
     ),
     ("place", "place 2 infantry in Germany", "mobilize purchased units"),
     ("undo", "undo", "take back the last command of this phase"),
@@ -298,18 +303,37 @@ impl Shell {
     }
 
     fn handle(&mut self, line: &str) -> Outcome {
-        let words = match warroom_core::game::command::tokenize(line) {
+        use warroom_core::game::command;
+        let words = match command::tokenize(line) {
             Ok(w) => w,
             Err(e) => return Outcome::Rejected(e),
         };
-        let verb = words[0].to_lowercase();
+        let Some(verb) = words.first().map(|w| w.to_lowercase()) else {
+            return Outcome::Rejected("empty command".into());
+        };
         let rest = words[1..].join(" ");
+        // Names are resolved here (prefixes, abbreviations) and the views get the full name.
+        let space = |rules: &RuleSet| {
+            command::resolve_space(rules, &rest).map(|id| rules.board.space(id).name.clone())
+        };
+        let power =
+            |rules: &RuleSet| command::resolve_power(rules, &rest).map(|p| rules.power_info(p).name.clone());
         match verb.as_str() {
             "help" | "?" => Outcome::Ok(help(&rest)),
             "status" => Outcome::Ok(self.status()),
-            "show" => self.show(&rest),
-            "units" => self.units(&rest),
-            "map" => self.map(&rest),
+            "battles" => Outcome::Ok(self.battles()),
+            "show" => match space(self.rules()) {
+                Ok(name) => self.show(&name),
+                Err(e) => Outcome::Rejected(e),
+            },
+            "units" => match power(self.rules()) {
+                Ok(name) => self.units(&name),
+                Err(e) => Outcome::Rejected(e),
+            },
+            "map" => match power(self.rules()) {
+                Ok(name) => self.map(&name),
+                Err(e) => Outcome::Rejected(e),
+            },
             "log" => Outcome::Ok(
                 self.game
                     .log()
@@ -345,6 +369,10 @@ impl Shell {
                 Err(e) => Outcome::Rejected(e),
             },
             "quit" | "exit" => Outcome::Quit,
+            v if !command::is_verb(v) => {
+                let shell: Vec<&str> = HELP.iter().map(|(n, _, _)| *n).collect();
+                Outcome::Rejected(command::unknown_verb(&words[0], &shell))
+            }
             _ => match self.game.execute(line) {
                 Ok(lines) => Outcome::Ok(lines.join("\n")),
                 Err(r) => Outcome::Rejected(r.to_string()),
@@ -397,15 +425,7 @@ impl Shell {
                 "  fighting in {}, round {}: waiting for {}\n",
                 rules.board.space(b.space).name,
                 b.round,
-                match &b.waiting {
-                    Some(warroom_core::combat::Need::Dice { count, .. }) => format!("{count} dice (`roll`)"),
-                    Some(warroom_core::combat::Need::Casualties(c)) =>
-                        format!("the {}'s casualties", c.side.name()),
-                    Some(warroom_core::combat::Need::Submerge { side }) =>
-                        format!("the {}'s submarines", side.name()),
-                    Some(warroom_core::combat::Need::PressOrRetreat) => "press or retreat".to_string(),
-                    None => "nothing".to_string(),
-                }
+                waiting_for(b)
             ));
         }
         if s.manual_dice {
@@ -423,6 +443,112 @@ impl Shell {
             ));
         }
         out.trim_end().to_string()
+    }
+
+    /// The battles and raids of this turn, the units on each side, and the battle in progress.
+    fn battles(&self) -> String {
+        use warroom_core::combat::Side;
+        use warroom_core::game::state::Relation;
+        use warroom_core::rules::{Domain, UnitTypeId};
+        let s = self.game.state();
+        let rules = self.rules();
+        let power = self.game.current_power();
+        let at_war = |o: PowerId| s.relations[power.index()][o.index()] == Relation::War;
+        let fighting = s.combat.as_ref().map(|b| b.space);
+        let state = |space, fought: bool| {
+            if fighting == Some(space) {
+                "being fought".to_string()
+            } else if !fought {
+                "to fight".to_string()
+            } else if rules.board.space(space).is_sea() {
+                "fought".to_string()
+            } else {
+                let holder = s.space(space).controller;
+                format!(
+                    "fought, held by {}",
+                    holder.map_or("nobody", |p| rules.power_info(p).name.as_str())
+                )
+            }
+        };
+        let mut out = Vec::new();
+        for (space, fought) in &s.this_turn.raids {
+            let here = s.space(*space);
+            let bombers = side_text(
+                rules,
+                here.units
+                    .iter()
+                    .filter(|u| u.owner == power && u.marks.bombing)
+                    .map(|u| (u.owner, u.kind)),
+            );
+            let targets: Vec<String> = here
+                .facilities
+                .iter()
+                .map(|f| format!("{} (damage {})", rules.facilities[f.kind.index()].name, f.damage))
+                .collect();
+            out.push(format!(
+                "  raid on {} ({}): {bombers}  vs  {}",
+                rules.board.space(*space).name,
+                state(*space, *fought),
+                if targets.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    targets.join(", ")
+                }
+            ));
+        }
+        for b in &s.this_turn.battles {
+            let here = &s.space(b.space).units;
+            let mut attackers: Vec<(PowerId, UnitTypeId)> = here
+                .iter()
+                .filter(|u| u.owner == power && u.aboard.is_none() && !u.marks.bombing)
+                .map(|u| (u.owner, u.kind))
+                .collect();
+            // Cargo waiting at sea to come ashore once the sea zone is cleared.
+            for z in &b.amphibious_from {
+                attackers.extend(
+                    s.space(*z)
+                        .units
+                        .iter()
+                        .filter(|u| u.owner == power && u.marks.assault == Some(b.space))
+                        .map(|u| (u.owner, u.kind)),
+                );
+            }
+            let defenders = here
+                .iter()
+                .filter(|u| at_war(u.owner))
+                .filter(|u| u.aboard.is_none() || rules.unit(u.kind).domain == Domain::Air)
+                .map(|u| (u.owner, u.kind));
+            out.push(format!(
+                "  {} ({}): {}  vs  {}",
+                rules.board.space(b.space).name,
+                state(b.space, b.fought),
+                side_text(rules, attackers.into_iter()),
+                side_text(rules, defenders)
+            ));
+        }
+        if out.is_empty() {
+            return "no battles or raids this turn".into();
+        }
+        out.insert(
+            0,
+            format!(
+                "battles this turn, {} attacking (attacker  vs  defender):",
+                rules.power_info(power).name
+            ),
+        );
+        if let Some(b) = &s.combat {
+            out.push(format!(
+                "in progress: {}, round {}, waiting for {}",
+                rules.board.space(b.space).name,
+                b.round,
+                waiting_for(b)
+            ));
+            for side in [Side::Attacker, Side::Defender] {
+                let units = b.alive(side).map(|(_, c)| (c.owner, c.kind));
+                out.push(format!("  {}: {}", side.name(), side_text(rules, units)));
+            }
+        }
+        out.join("\n")
     }
 
     fn find_power(&self, name: &str) -> Result<PowerId, String> {
@@ -617,18 +743,82 @@ fn stacks(units: &[warroom_core::game::state::Unit]) -> Vec<(PowerId, warroom_co
     out
 }
 
+/// What a battle waits for, in words.
+fn waiting_for(b: &warroom_core::combat::Battle) -> String {
+    use warroom_core::combat::Need;
+    match &b.waiting {
+        Some(Need::Dice { count, .. }) => format!("{count} dice (`roll`)"),
+        Some(Need::Casualties(c)) => format!("the {}'s casualties (`casualties`)", c.side.name()),
+        Some(Need::Submerge { side }) => format!("the {}'s submarines (`submerge`)", side.name()),
+        Some(Need::PressOrRetreat) => "press or retreat".to_string(),
+        None => "nothing".to_string(),
+    }
+}
+
+/// Units of a side by owner and type: `Germany 2 Infantry, 1 Tank + Italy 1 Fighter`.
+fn side_text(
+    rules: &RuleSet,
+    units: impl Iterator<Item = (PowerId, warroom_core::rules::UnitTypeId)>,
+) -> String {
+    use warroom_core::rules::UnitTypeId;
+    let mut groups: Vec<(PowerId, Vec<(UnitTypeId, u32)>)> = Vec::new();
+    for (owner, kind) in units {
+        let i = match groups.iter().position(|(o, _)| *o == owner) {
+            Some(i) => i,
+            None => {
+                groups.push((owner, Vec::new()));
+                groups.len() - 1
+            }
+        };
+        match groups[i].1.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += 1,
+            None => groups[i].1.push((kind, 1)),
+        }
+    }
+    if groups.is_empty() {
+        return "nothing".into();
+    }
+    groups.sort_by_key(|(o, _)| *o);
+    groups
+        .into_iter()
+        .map(|(owner, mut kinds)| {
+            kinds.sort();
+            let kinds: Vec<String> = kinds
+                .iter()
+                .map(|(k, n)| format!("{n} {}", rules.unit(*k).name))
+                .collect();
+            format!("{} {}", rules.power_info(owner).name, kinds.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
 fn help(topic: &str) -> String {
     let topic = topic.trim().to_lowercase();
     if !topic.is_empty() {
         if let Some((name, ex, what)) = HELP.iter().find(|(n, _, _)| *n == topic) {
-            return format!("{name}: {what}\n  e.g. {ex}");
+            let mut text = format!("{name}: {what}\n  e.g. {ex}");
+            if *name == "dice" {
+                text.push_str(&format!("\n  {}", warroom_core::game::command::DICE_USAGE));
+            }
+            return text;
         }
-        return format!("no command `{topic}`; `help` lists them");
+        let names: Vec<&str> = HELP.iter().map(|(n, _, _)| *n).collect();
+        let hint = warroom_core::tree::closest_key(&topic, names.iter().copied())
+            .map(|n| format!("; did you mean `{n}`?"))
+            .unwrap_or_else(|| "; `help` lists them".to_string());
+        return format!("no command `{topic}`{hint}");
     }
-    HELP.iter()
-        .map(|(n, ex, what)| format!("  {n:<8} {what:<60} e.g. {ex}"))
+    let mut text = HELP
+        .iter()
+        .map(|(n, ex, what)| format!("  {n:<10} {what:<60} e.g. {ex}"))
         .collect::<Vec<_>>()
-        .join("\n")
+        .join("\n");
+    text.push_str(
+        "\nNames: any case; unit abbreviations (inf, arm, ftr) and plurals; sea zones as `sz 5`; \
+         a space, power or unit by an unambiguous prefix (`kar`, `eastern eu`, `w rus`, `ger`).",
+    );
+    text
 }
 
 /// Where the shell keeps its history: $WARROOM_HISTORY, or ~/.warroom_history.

@@ -256,3 +256,154 @@ fn play_fights_a_battle_with_dice_typed_at_the_table() {
     assert!(t.contains("`7` is not a die face"), "{t}");
     assert!(t.contains("fight the next battle"), "{t}");
 }
+
+#[test]
+fn battles_lists_each_battle_with_both_sides_and_what_the_one_in_progress_waits_for() {
+    let o = warroom(
+        &["play", "1941"],
+        "battles\nend phase\nmove 3 inf from kar to eastern eu\nmove arm from cauc to ukr\nbattles\n\
+         end phase\ndice manual\nfight eastern europe\nbattles\nhelp battles\n",
+    );
+    let t = text(&o);
+    assert!(t.contains("no battles or raids this turn"), "{t}");
+    assert!(
+        t.contains("Eastern Europe (to fight): Soviet Union 3 Infantry  vs  Germany 4 Infantry, 2 Tank"),
+        "{t}"
+    );
+    assert!(
+        t.contains("Ukraine (to fight): Soviet Union 1 Tank  vs  Germany 3 Infantry, 2 Tank"),
+        "{t}"
+    );
+    assert!(t.contains("Eastern Europe (being fought)"), "{t}");
+    assert!(
+        t.contains("in progress: Eastern Europe, round 1, waiting for 3 dice (`roll`)"),
+        "{t}"
+    );
+    assert!(t.contains("  attacker: Soviet Union 3 Infantry"), "{t}");
+    assert!(t.contains("  defender: Germany 4 Infantry, 2 Tank"), "{t}");
+    assert!(t.contains("battles: this turn's battles and raids"), "{t}");
+}
+
+#[test]
+fn dice_seeded_n_gives_the_same_battle_whatever_the_game_seed_and_replays_from_a_save() {
+    let dir = std::env::temp_dir().join(format!("warroom-dice-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("dice.toml");
+    let script = |save: &str| {
+        format!(
+            "end phase\nmove 3 inf from kar to eastern eu\nend phase\ndice seeded 42\nfight\n\
+             casualties\npress\ncasualties\npress\ncasualties\npress\nsave {save}\n"
+        )
+    };
+    let run = |seed: &str| {
+        let o = warroom(&["play", "1941", "--seed", seed], &script(save.to_str().unwrap()));
+        let t = String::from_utf8_lossy(&o.stdout).to_string();
+        // From the reseed on, the game seed makes no difference.
+        t[t.find("> dice seeded 42").expect("the reseed ran")..].to_string()
+    };
+    let a = run("1");
+    let b = run("977");
+    assert!(a.contains("Soviet Union rolls @1 ["), "{a}");
+    assert_eq!(a, b);
+    assert_eq!(run("1"), a, "same seed, same script, same game");
+    let saved = std::fs::read_to_string(&save).unwrap();
+    assert!(saved.contains("dice seeded 42"), "{saved}");
+    // Loading replays the reseed: the log shows the same rolls.
+    let o = warroom(&["play", "--load", save.to_str().unwrap()], "log\n");
+    let log = text(&o);
+    let rolls: Vec<&str> = a.lines().filter(|l| l.contains(" rolls ")).collect();
+    assert!(!rolls.is_empty(), "{a}");
+    for r in rolls {
+        assert!(log.contains(r), "`{r}` missing after load:\n{log}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_move_out_of_reach_is_refused_with_the_spaces_the_units_can_reach() {
+    let o = warroom(
+        &["play", "1941"],
+        "end phase\nmove inf from kar to Japan\nend phase\nend phase\nmove inf from kar to ukr\n",
+    );
+    let t = text(&o);
+    // Combat move: only hostile spaces.
+    assert!(
+        t.contains(
+            "no path from Karelia to Japan within the units' movement; \
+             Infantry in Karelia can reach: Eastern Europe, Norway Finland, West Russia [movement-range]"
+        ),
+        "{t}"
+    );
+    // Noncombat move: only friendly ones.
+    assert!(
+        t.contains("Infantry in Karelia can reach: Archangel [movement-range]"),
+        "{t}"
+    );
+}
+
+#[test]
+fn a_mistyped_command_suggests_the_closest_one() {
+    let o = warroom(
+        &["play", "1941"],
+        "mvoe 3 inf from kar to eastern eu\nstatsu\nbatles\nxyzzy\nhelp fihgt\n",
+    );
+    let t = text(&o);
+    assert!(
+        t.contains("rejected: unknown command `mvoe`; did you mean `move`?"),
+        "{t}"
+    );
+    assert!(
+        t.contains("rejected: unknown command `statsu`; did you mean `status`?"),
+        "{t}"
+    );
+    assert!(
+        t.contains("rejected: unknown command `batles`; did you mean `battles`?"),
+        "{t}"
+    );
+    assert!(
+        t.contains("rejected: unknown command `xyzzy`; `help` lists the commands"),
+        "{t}"
+    );
+    assert!(t.contains("no command `fihgt`; did you mean `fight`?"), "{t}");
+}
+
+#[test]
+fn views_take_prefixes_and_list_an_ambiguous_one() {
+    let o = warroom(&["play", "1941"], "show kar\nshow east\nunits jap\nmap united\n");
+    let t = text(&o);
+    assert!(t.contains("Karelia (1 IPC), held by Soviet Union"), "{t}");
+    assert!(
+        t.contains("rejected: \"east\" could be: East Indies, East Mexico, Eastern Canada, Eastern Europe"),
+        "{t}"
+    );
+    assert!(t.contains("Japan: "), "{t}");
+    assert!(
+        t.contains("rejected: \"united\" could be: United Kingdom, United States"),
+        "{t}"
+    );
+}
+
+#[test]
+fn batch_quit_leaves_at_once_and_save_and_load_work_in_batch() {
+    let ed = fixtures().join("editions");
+    let dir = std::env::temp_dir().join(format!("warroom-batch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("b.toml");
+    let o = warroom(
+        &["--editions", ed.to_str().unwrap(), "play", "mini"],
+        &format!(
+            "buy 1 tank\nsave {s}\nend phase\nstatus\nload {s}\nstatus\nbuy 1 inf\nquit\nstatus\n",
+            s = save.display()
+        ),
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let t = text(&o);
+    assert!(t.contains("saved 1 command(s)"), "{t}");
+    assert!(t.contains("phase: Combat Move"), "{t}");
+    assert!(t.contains(&format!("loaded {}", save.display())), "{t}");
+    let after_load = &t[t.find("loaded").unwrap()..];
+    assert!(after_load.contains("phase: Purchase"), "{t}");
+    assert!(!t.contains("unsaved"), "no warning in batch: {t}");
+    assert_eq!(t.matches("> status").count(), 2, "nothing runs after quit: {t}");
+    std::fs::remove_dir_all(&dir).ok();
+}

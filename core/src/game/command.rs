@@ -1,7 +1,7 @@
 //! Commands: the only way a game changes. Each has one canonical text form, which is what the
 //! REPL reads, what saves store and what scenario files will be written in.
 
-use crate::rules::{Piece, PowerId, RuleSet, SpaceId, UnitTypeId};
+use crate::rules::{Lookup, Piece, PowerId, RuleSet, SpaceId, UnitTypeId};
 
 use super::state::Relation;
 
@@ -38,11 +38,22 @@ pub enum Command {
     Submerge(Vec<Pick>),
     /// Dice faces rolled at the table, used by the next rolls.
     Roll(Vec<u8>),
-    /// Dice from the table only (`true`) or from the seeded generator.
-    ManualDice(bool),
+    /// Where dice come from from now on.
+    Dice(DiceMode),
     /// The order in which a power gives up units when it takes the suggested casualties (unit
     /// types listed go first; empty: cheapest first).
     CasualtyOrder { power: PowerId, first: Vec<UnitTypeId> },
+}
+
+/// Where a battle's dice come from (`dice manual|auto|seeded N`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiceMode {
+    /// Only from the table: a battle waits for the faces typed with `roll`.
+    Manual,
+    /// From the game's seeded generator, continuing its sequence.
+    Auto,
+    /// From the generator, reseeded with this number now (a save replays the same dice).
+    Seeded(u64),
 }
 
 /// Which units a move takes: `count` units of a type, or one unit by its id (`#12`).
@@ -142,11 +153,88 @@ fn quote(s: &str) -> String {
     }
 }
 
-/// Take the longest run of leading words that `find` recognises.
-fn take_name<T>(words: &[String], find: impl Fn(&str) -> Option<T>) -> Option<(T, usize)> {
-    (1..=words.len())
+/// The name at the start of `words` and how many words it took: the longest run of leading
+/// words that names something exactly (`exact`), else the longest that names one thing by a
+/// prefix (`lookup`). A run naming several things is an error listing them, unless a longer
+/// run names one.
+fn take_name<T>(
+    words: &[String],
+    what: &str,
+    exact: impl Fn(&str) -> Option<T>,
+    lookup: impl Fn(&str) -> Lookup<T>,
+) -> Result<(T, usize), String> {
+    if let Some(found) = (1..=words.len())
         .rev()
-        .find_map(|n| find(&words[..n].join(" ")).map(|v| (v, n)))
+        .find_map(|n| exact(&words[..n].join(" ")).map(|v| (v, n)))
+    {
+        return Ok(found);
+    }
+    let mut ambiguous = None;
+    for n in (1..=words.len()).rev() {
+        let typed = words[..n].join(" ");
+        match lookup(&typed) {
+            Lookup::Found(v) => return Ok((v, n)),
+            Lookup::Ambiguous(c) => {
+                ambiguous.get_or_insert_with(|| could_be(&typed, &c));
+            }
+            Lookup::Missing => {}
+        }
+    }
+    Err(ambiguous.unwrap_or_else(|| not_found(what, words)))
+}
+
+/// `"east" could be: East Indies, Eastern Europe, ...` (at most 12 names).
+fn could_be(typed: &str, candidates: &[String]) -> String {
+    format!(
+        "\"{typed}\" could be: {}",
+        crate::rules::name_list(candidates, 12)
+    )
+}
+
+/// The verbs [`Command::parse`] knows, each once (what a mistyped verb is matched against).
+pub const VERBS: &[&str] = &[
+    "buy",
+    "end",
+    "move",
+    "place",
+    "undo",
+    "edit",
+    "fight",
+    "casualties",
+    "press",
+    "disagree",
+    "retreat",
+    "submerge",
+    "roll",
+    "order",
+    "dice",
+];
+
+/// Other words [`Command::parse`] takes for some of [`VERBS`].
+pub const ALIASES: &[&str] = &["done", "end-phase", "mv", "mobilize", "battle", "lose"];
+
+/// Whether [`Command::parse`] knows this verb (any case).
+pub fn is_verb(verb: &str) -> bool {
+    let v = verb.to_lowercase();
+    VERBS.iter().chain(ALIASES).any(|k| *k == v)
+}
+
+/// The refusal of a verb nobody knows, with the closest of [`VERBS`] and `also` (a shell's
+/// own commands): a near spelling, else the only one it is a prefix of.
+pub fn unknown_verb(verb: &str, also: &[&str]) -> String {
+    let all = || VERBS.iter().chain(also).copied();
+    let lower = verb.to_lowercase();
+    let near = crate::tree::closest_key(&lower, all()).or_else(|| {
+        let mut starts = all().filter(|v| v.starts_with(lower.as_str()));
+        match (starts.next(), starts.next()) {
+            (Some(one), None) => Some(one),
+            _ => None,
+        }
+    });
+    match near {
+        Some(v) => format!("unknown command `{verb}`; did you mean `{v}`?"),
+        None => format!("unknown command `{verb}`; `help` lists the commands"),
+    }
 }
 
 impl Command {
@@ -246,7 +334,10 @@ impl Command {
             }
             "order" => {
                 const USAGE: &str = "usage: order POWER UNIT, UNIT, ... (or `order POWER default`)";
-                let (power, n) = take_name(rest, |s| rules.power(s)).ok_or(USAGE)?;
+                if rest.is_empty() {
+                    return Err(USAGE.into());
+                }
+                let (power, n) = take_name(rest, "power", |s| rules.power(s), |s| rules.lookup_power(s))?;
                 let tail = &rest[n..];
                 if tail.len() == 1 && tail[0].eq_ignore_ascii_case("default") {
                     return Ok(Command::CasualtyOrder {
@@ -269,12 +360,23 @@ impl Command {
                 }
                 Ok(Command::CasualtyOrder { power, first })
             }
-            "dice" => match rest.first().map(|w| w.to_lowercase()).as_deref() {
-                Some("manual") | Some("table") if rest.len() == 1 => Ok(Command::ManualDice(true)),
-                Some("seeded") | Some("auto") if rest.len() == 1 => Ok(Command::ManualDice(false)),
-                _ => Err("usage: dice manual (type the faces rolled at the table) | dice seeded".into()),
-            },
-            other => Err(format!("unknown command `{other}`; try `help`")),
+            "dice" => {
+                let mode = rest.first().map(|w| w.to_lowercase());
+                let seed = rest.get(1).map(|w| w.parse::<u64>());
+                match (mode.as_deref(), seed, rest.len()) {
+                    (Some("manual" | "table"), None, _) => Ok(Command::Dice(DiceMode::Manual)),
+                    // `dice seeded` alone is what saves before `dice auto` wrote.
+                    (Some("auto" | "seeded"), None, _) => Ok(Command::Dice(DiceMode::Auto)),
+                    (Some("seeded" | "seed"), Some(Ok(n)), 2) => Ok(Command::Dice(DiceMode::Seeded(n))),
+                    (Some("seeded" | "seed"), Some(Err(_)), _) => Err(format!(
+                        "`{}` is not a seed: a whole number from 0 to {}",
+                        rest[1],
+                        u64::MAX
+                    )),
+                    _ => Err(DICE_USAGE.into()),
+                }
+            }
+            _ => Err(unknown_verb(verb, &[])),
         }
     }
 
@@ -322,8 +424,9 @@ impl Command {
                 let f: Vec<String> = f.iter().map(u8::to_string).collect();
                 format!("roll {}", f.join(" "))
             }
-            Command::ManualDice(true) => "dice manual".into(),
-            Command::ManualDice(false) => "dice seeded".into(),
+            Command::Dice(DiceMode::Manual) => "dice manual".into(),
+            Command::Dice(DiceMode::Auto) => "dice auto".into(),
+            Command::Dice(DiceMode::Seeded(n)) => format!("dice seeded {n}"),
             Command::CasualtyOrder { power, first } if first.is_empty() => {
                 format!("order {} default", pname(*power))
             }
@@ -395,6 +498,10 @@ impl Command {
     }
 }
 
+/// How `dice` is used (also the shell's help).
+pub const DICE_USAGE: &str = "usage: dice manual (faces typed at the table with `roll`) | dice auto (the \
+     seeded generator) | dice seeded N (reseed the generator with N)";
+
 fn no_args(rest: &[String], verb: &str, cmd: Command) -> Result<Command, String> {
     if rest.is_empty() {
         Ok(cmd)
@@ -419,17 +526,39 @@ fn split_at_keyword<'a>(words: &'a [String], keys: &[&str]) -> Option<(&'a [Stri
 }
 
 fn find_space(rules: &RuleSet, words: &[String]) -> Result<SpaceId, String> {
-    let name = words.join(" ");
+    resolve_space(rules, &words.join(" "))
+}
+
+/// A space named as a user types it: exact, an `sz 5` form, or an unambiguous prefix (`kar`,
+/// `w rus`); the refusal lists what an ambiguous prefix could be, or the nearest name.
+pub fn resolve_space(rules: &RuleSet, name: &str) -> Result<SpaceId, String> {
     let name = name.trim_matches(',').trim();
     if name.is_empty() {
         return Err("missing space name".into());
     }
-    rules.board.find(name).ok_or_else(|| {
-        let hint = crate::tree::closest_key(name, rules.board.spaces.iter().map(|s| s.name.as_str()))
-            .map(|s| format!("; did you mean `{s}`?"))
-            .unwrap_or_default();
-        format!("no space `{name}`{hint}")
-    })
+    match rules.board.lookup(name) {
+        Lookup::Found(id) => Ok(id),
+        Lookup::Ambiguous(c) => Err(could_be(name, &c)),
+        Lookup::Missing => {
+            let hint = crate::tree::closest_key(name, rules.board.spaces.iter().map(|s| s.name.as_str()))
+                .map(|s| format!("; did you mean `{s}`?"))
+                .unwrap_or_default();
+            Err(format!("no space `{name}`{hint}"))
+        }
+    }
+}
+
+/// A power named as a user types it: name, abbreviation or an unambiguous prefix.
+pub fn resolve_power(rules: &RuleSet, name: &str) -> Result<PowerId, String> {
+    let name = name.trim();
+    match rules.lookup_power(name) {
+        Lookup::Found(p) => Ok(p),
+        Lookup::Ambiguous(c) => Err(could_be(name, &c)),
+        Lookup::Missing => {
+            let names: Vec<&str> = rules.powers.iter().map(|p| p.name.as_str()).collect();
+            Err(format!("no power `{name}`; powers: {}", names.join(", ")))
+        }
+    }
 }
 
 /// `2 infantry, tank, all fighters, #12` — counts default to one; commas are optional between
@@ -548,15 +677,17 @@ fn parse_place(rules: &RuleSet, words: &[String]) -> Result<Command, String> {
 }
 
 fn find_piece(rules: &RuleSet, name: &str) -> Result<Piece, String> {
-    let singular = name.strip_suffix('s').unwrap_or(name);
-    if let Some(u) = rules.unit_type(name).or_else(|| rules.unit_type(singular)) {
-        return Ok(Piece::Unit(u));
-    }
-    if let Some(f) = rules
-        .facility_type(name)
-        .or_else(|| rules.facility_type(singular))
-    {
-        return Ok(Piece::Facility(f));
+    resolve_piece(rules, name)
+}
+
+/// A unit or facility type named as a user types it: id, name or abbreviation (also plural),
+/// or an unambiguous prefix.
+pub fn resolve_piece(rules: &RuleSet, name: &str) -> Result<Piece, String> {
+    let name = name.trim();
+    match rules.lookup_piece(name) {
+        Lookup::Found(p) => return Ok(p),
+        Lookup::Ambiguous(c) => return Err(could_be(name, &c)),
+        Lookup::Missing => {}
     }
     let names: Vec<&str> = rules
         .units
@@ -575,8 +706,8 @@ fn parse_edit(rules: &RuleSet, words: &[String]) -> Result<Edit, String> {
         return Err("edit what? treasury, control, add, remove or relation".into());
     };
     let rest = &words[1..];
-    let power = |w: &[String]| take_name(w, |s| rules.power(s)).ok_or_else(|| not_found("power", w));
-    let space = |w: &[String]| take_name(w, |s| rules.board.find(s)).ok_or_else(|| not_found("space", w));
+    let power = |w: &[String]| take_name(w, "power", |s| rules.power(s), |s| rules.lookup_power(s));
+    let space = |w: &[String]| take_name(w, "space", |s| rules.board.find(s), |s| rules.board.lookup(s));
     match what.to_lowercase().as_str() {
         "treasury" => {
             let (p, n) = power(rest)?;

@@ -29,6 +29,13 @@ impl Dice {
         }
     }
 
+    /// Start the sequence again from `seed` (`dice seeded N`); the count of dice rolled goes on.
+    pub fn reseed(&mut self, seed: u64) {
+        let rolled = self.rolled;
+        *self = Dice::seeded(seed);
+        self.rolled = rolled;
+    }
+
     pub fn state(&self) -> [u64; 4] {
         self.s
     }
@@ -91,6 +98,19 @@ mod tests {
         assert_eq!(fa, fb);
         assert!(fa.iter().all(|f| (1..=6).contains(f)));
         assert_eq!(a.rolled, 100);
+    }
+
+    #[test]
+    fn reseeding_replays_a_fresh_generator_and_keeps_counting() {
+        let mut a = Dice::seeded(7);
+        let before: Vec<u32> = (0..5).map(|_| a.d6()).collect();
+        a.reseed(42);
+        let mut fresh = Dice::seeded(42);
+        let after: Vec<u32> = (0..20).map(|_| a.d6()).collect();
+        let expected: Vec<u32> = (0..20).map(|_| fresh.d6()).collect();
+        assert_eq!(after, expected);
+        assert_eq!(a.state(), fresh.state());
+        assert_eq!(a.rolled, 25, "{before:?}");
     }
 
     #[test]

@@ -129,7 +129,7 @@ impl Hooks {
             | Command::Retreat(_)
             | Command::Submerge(_)
             | Command::Roll(_)
-            | Command::ManualDice(_)
+            | Command::Dice(_)
             | Command::CasualtyOrder { .. } => {}
         }
         if !matches!(cmd, Command::Edit(_) | Command::Undo) && self.host.listens(EventKind::TerritoryCaptured)

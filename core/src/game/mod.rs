@@ -424,12 +424,17 @@ fn run(
         | Command::Retreat(_)
         | Command::Submerge(_) => fight::answer(rules, s, power, cmd, events, out)?,
         Command::Roll(faces) => fight::roll(rules, s, power, faces, events, out)?,
-        Command::ManualDice(manual) => {
-            s.manual_dice = *manual;
-            out.push(if *manual {
-                "dice come from the table: battles wait for the faces you type (`roll 3 5 1`)".into()
-            } else {
-                "dice come from the seeded generator".into()
+        Command::Dice(mode) => {
+            s.manual_dice = *mode == command::DiceMode::Manual;
+            out.push(match mode {
+                command::DiceMode::Manual => {
+                    "dice come from the table: battles wait for the faces you type (`roll 3 5 1`)".into()
+                }
+                command::DiceMode::Auto => "dice come from the seeded generator".into(),
+                command::DiceMode::Seeded(seed) => {
+                    s.dice.reseed(*seed);
+                    format!("dice come from the generator, seeded with {seed} from now on")
+                }
             });
         }
         Command::CasualtyOrder { power: who, first } => {

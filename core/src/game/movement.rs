@@ -633,6 +633,85 @@ fn find_path(
     }))
 }
 
+/// Every space a group of units could end a move in this phase: some path to it passes
+/// [`check_path`] for each unit. (What is checked after the path, such as a landing place for
+/// air units in combat move, is not.)
+fn reachable(
+    b: &Board,
+    units: &[(&UnitType, u32)],
+    from: SpaceId,
+    combat: bool,
+    ignore: bool,
+) -> Vec<SpaceId> {
+    let range = units.iter().map(|(_, l)| *l).min().unwrap_or(0);
+    let mut kinds: Vec<(&UnitType, u32)> = Vec::new();
+    for (t, left) in units {
+        if !kinds.iter().any(|(k, l)| k.id == t.id && l == left) {
+            kinds.push((t, *left));
+        }
+    }
+    let mut found = Vec::new();
+    let mut queue: VecDeque<Vec<SpaceId>> = VecDeque::from([vec![from]]);
+    while let Some(path) = queue.pop_front() {
+        let here = *path.last().expect("paths are never empty");
+        if here != from
+            && !found.contains(&here)
+            && kinds
+                .iter()
+                .all(|(t, left)| check_path(b, t, *left, &path, combat, ignore).is_ok())
+        {
+            found.push(here);
+        }
+        if path.len() as u32 > range {
+            continue;
+        }
+        for next in &b.rules.board.space(here).adjacent {
+            let passable = kinds.iter().all(|(t, _)| match t.domain {
+                Domain::Land => !b.is_sea(*next) && !b.impassable(*next),
+                Domain::Sea => b.is_sea(*next),
+                Domain::Air => !b.impassable(*next),
+            });
+            if passable && !path.contains(next) {
+                let mut p = path.clone();
+                p.push(*next);
+                queue.push_back(p);
+            }
+        }
+    }
+    found
+}
+
+/// A move refused for want of a legal path, with where the units can go this phase instead.
+fn with_reach(
+    b: &Board,
+    units: &[(&UnitType, u32)],
+    from: SpaceId,
+    combat: bool,
+    ignore: bool,
+    mut e: Rejection,
+) -> Rejection {
+    let mut names: Vec<&str> = reachable(b, units, from, combat, ignore)
+        .into_iter()
+        .map(|s| b.name(s))
+        .collect();
+    names.sort_by_cached_key(|n| crate::rules::name_order(n));
+    let mut kinds: Vec<&str> = Vec::new();
+    for (t, _) in units {
+        if !kinds.contains(&t.name.as_str()) {
+            kinds.push(&t.name);
+        }
+    }
+    let who = format!("{} in {}", kinds.join(", "), b.name(from));
+    if names.is_empty() {
+        e.message
+            .push_str(&format!("; {who} can reach no space this phase"));
+    } else {
+        let list = crate::rules::name_list(&names, 12);
+        e.message.push_str(&format!("; {who} can reach: {list}"));
+    }
+    e
+}
+
 fn move_along_path(
     rules: &RuleSet,
     s: &mut State,
@@ -685,14 +764,21 @@ fn move_along_path(
         ));
     }
     let plan = if m.via.is_empty() {
-        find_path(&b, &group, m.from, m.to, combat, m.ignore)?
+        find_path(&b, &group, m.from, m.to, combat, m.ignore)
+            .map_err(|e| with_reach(&b, &group, m.from, combat, m.ignore, e))?
     } else {
         let mut path = vec![m.from];
         path.extend(&m.via);
         path.push(m.to);
         let mut blitzed: Vec<SpaceId> = Vec::new();
         for (t, left) in &group {
-            let bl = check_path(&b, t, *left, &path, combat, m.ignore)?;
+            let bl = check_path(&b, t, *left, &path, combat, m.ignore).map_err(|e| {
+                if e.rule.as_deref() == Some(RULE_RANGE) {
+                    with_reach(&b, &group, m.from, combat, m.ignore, e)
+                } else {
+                    e
+                }
+            })?;
             if bl.len() > blitzed.len() {
                 blitzed = bl;
             }

@@ -282,6 +282,142 @@ impl Board {
     pub fn ids(&self) -> impl Iterator<Item = SpaceId> + '_ {
         (0..self.spaces.len()).map(|i| SpaceId(i as u16))
     }
+
+    /// A space as a user types it: exactly (see [`find`](Self::find)), else by an unambiguous
+    /// prefix (`kar`, `eastern eu`, `w rus`; see [`lookup_named`]).
+    pub fn lookup(&self, name: &str) -> Lookup<SpaceId> {
+        if let Some(id) = self.find(name) {
+            return Lookup::Found(id);
+        }
+        lookup_named(
+            name,
+            &self.spaces,
+            |s| std::iter::once(s.name.as_str()),
+            |s| s.name.clone(),
+        )
+        .map(|i| SpaceId(i as u16))
+    }
+}
+
+/// What a name typed by a user stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lookup<T> {
+    Found(T),
+    /// Several things start with what was typed: their names, sorted.
+    Ambiguous(Vec<String>),
+    Missing,
+}
+
+impl<T> Lookup<T> {
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Lookup<U> {
+        match self {
+            Lookup::Found(t) => Lookup::Found(f(t)),
+            Lookup::Ambiguous(c) => Lookup::Ambiguous(c),
+            Lookup::Missing => Lookup::Missing,
+        }
+    }
+
+    pub fn found(self) -> Option<T> {
+        match self {
+            Lookup::Found(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// `Missing` only: try `other`.
+    fn or_else(self, other: impl FnOnce() -> Lookup<T>) -> Lookup<T> {
+        match self {
+            Lookup::Missing => other(),
+            found_or_ambiguous => found_or_ambiguous,
+        }
+    }
+}
+
+/// The words of a name as prefixes are matched against them: split at spaces, hyphens and
+/// underscores (`Anglo-Egypt Sudan`, `aircraft_carrier`), lower-cased.
+fn name_words(s: &str) -> Vec<String> {
+    s.split(|c: char| c.is_whitespace() || c == '-' || c == '_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// A key that sorts names as people do: case ignored, numbers by value (`SZ 2` before
+/// `SZ 10`).
+pub fn name_order(name: &str) -> String {
+    let mut key = String::new();
+    let mut digits = String::new();
+    for c in name.chars().chain(std::iter::once('\0')) {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        if !digits.is_empty() {
+            key.push_str(&format!("{digits:0>10}"));
+            digits.clear();
+        }
+        if c != '\0' {
+            key.extend(c.to_lowercase());
+        }
+    }
+    key
+}
+
+/// Names joined with commas, at most `shown` of them and then how many more.
+pub fn name_list<S: AsRef<str>>(names: &[S], shown: usize) -> String {
+    let list: Vec<&str> = names.iter().take(shown).map(AsRef::as_ref).collect();
+    let more = names.len().saturating_sub(shown);
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    format!("{}{more}", list.join(", "))
+}
+
+/// Whether `typed` abbreviates `name` word by word: each typed word a prefix of the name's word
+/// at the same place (`kar` for Karelia, `w rus` for West Russia). Case is ignored.
+pub fn abbreviates(typed: &str, name: &str) -> bool {
+    let t = name_words(typed);
+    let n = name_words(name);
+    !t.is_empty() && t.len() <= n.len() && t.iter().zip(&n).all(|(t, n)| n.starts_with(t.as_str()))
+}
+
+/// Index of the one item that `name` names: one of its names equal (ignoring case), else the
+/// only item with a name that `name` is a prefix of, else the only one it abbreviates word by
+/// word ([`abbreviates`]). Several items at the first level that has any: ambiguous, with
+/// their `display` names.
+pub fn lookup_named<'a, T, I: Iterator<Item = &'a str>>(
+    name: &str,
+    items: &'a [T],
+    names: impl Fn(&'a T) -> I,
+    display: impl Fn(&'a T) -> String,
+) -> Lookup<usize> {
+    if let Some(i) = find_named(name, items, &names) {
+        return Lookup::Found(i);
+    }
+    let typed = name_words(name).join(" ");
+    if typed.is_empty() {
+        return Lookup::Missing;
+    }
+    let whole = |n: &str| name_words(n).join(" ").starts_with(&typed);
+    let by_words = |n: &str| abbreviates(&typed, n);
+    let level = |matches: &dyn Fn(&str) -> bool| -> Lookup<usize> {
+        let hits: Vec<usize> = (0..items.len())
+            .filter(|&i| names(&items[i]).any(matches))
+            .collect();
+        match hits.as_slice() {
+            [] => Lookup::Missing,
+            [one] => Lookup::Found(*one),
+            many => {
+                let mut shown: Vec<String> = many.iter().map(|&i| display(&items[i])).collect();
+                shown.sort_by_cached_key(|n| name_order(n));
+                shown.dedup();
+                Lookup::Ambiguous(shown)
+            }
+        }
+    };
+    level(&whole).or_else(|| level(&by_words))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -393,14 +529,14 @@ impl std::fmt::Debug for RuleSet {
 
 impl RuleSet {
     pub fn power(&self, name: &str) -> Option<PowerId> {
-        find_named(name, &self.powers, |p| {
+        find_named(name, &self.powers, &|p| {
             std::iter::once(p.name.as_str()).chain(p.abbrev.as_deref())
         })
         .map(|i| PowerId(i as u8))
     }
 
     pub fn unit_type(&self, name: &str) -> Option<UnitTypeId> {
-        find_named(name, &self.units, |u| {
+        find_named(name, &self.units, &|u| {
             [u.id.as_str(), u.name.as_str()]
                 .into_iter()
                 .chain(u.abbrevs.iter().map(String::as_str))
@@ -408,8 +544,73 @@ impl RuleSet {
         .map(|i| UnitTypeId(i as u16))
     }
 
+    /// A power as a user types it: name or abbreviation, else an unambiguous prefix.
+    pub fn lookup_power(&self, name: &str) -> Lookup<PowerId> {
+        lookup_named(
+            name,
+            &self.powers,
+            |p| std::iter::once(p.name.as_str()).chain(p.abbrev.as_deref()),
+            |p| p.name.clone(),
+        )
+        .map(|i| PowerId(i as u8))
+    }
+
+    /// A unit or facility type as a user types it: its id, name or an abbreviation, also in
+    /// the plural (`tanks`), else an unambiguous prefix of one of them (`bat`, `ind comp`).
+    /// Units come before facilities when a name is exact.
+    pub fn lookup_piece(&self, name: &str) -> Lookup<Piece> {
+        let name = name.trim();
+        let singular = name
+            .strip_suffix('s')
+            .or_else(|| name.strip_suffix('S'))
+            .filter(|s| !s.is_empty());
+        let forms: Vec<&str> = std::iter::once(name).chain(singular).collect();
+        for form in &forms {
+            if let Some(u) = self.unit_type(form) {
+                return Lookup::Found(Piece::Unit(u));
+            }
+        }
+        for form in &forms {
+            if let Some(f) = self.facility_type(form) {
+                return Lookup::Found(Piece::Facility(f));
+            }
+        }
+        let pieces: Vec<(Piece, Vec<&str>, &str)> = self
+            .units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| {
+                let names = [u.id.as_str(), u.name.as_str()]
+                    .into_iter()
+                    .chain(u.abbrevs.iter().map(String::as_str));
+                (
+                    Piece::Unit(UnitTypeId(i as u16)),
+                    names.collect(),
+                    u.name.as_str(),
+                )
+            })
+            .chain(self.facilities.iter().enumerate().map(|(i, f)| {
+                let names = [f.id.as_str(), f.name.as_str()]
+                    .into_iter()
+                    .chain(f.abbrevs.iter().map(String::as_str));
+                (
+                    Piece::Facility(FacilityTypeId(i as u16)),
+                    names.collect(),
+                    f.name.as_str(),
+                )
+            }))
+            .collect();
+        let mut found = Lookup::Missing;
+        for form in &forms {
+            found = found.or_else(|| {
+                lookup_named(form, &pieces, |p| p.1.iter().copied(), |p| p.2.to_string()).map(|i| pieces[i].0)
+            });
+        }
+        found
+    }
+
     pub fn facility_type(&self, name: &str) -> Option<FacilityTypeId> {
-        find_named(name, &self.facilities, |f| {
+        find_named(name, &self.facilities, &|f| {
             [f.id.as_str(), f.name.as_str()]
                 .into_iter()
                 .chain(f.abbrevs.iter().map(String::as_str))
@@ -475,7 +676,7 @@ impl RuleSet {
 fn find_named<'a, T, I: Iterator<Item = &'a str>>(
     name: &str,
     items: &'a [T],
-    names: impl Fn(&'a T) -> I,
+    names: &impl Fn(&'a T) -> I,
 ) -> Option<usize> {
     let key = name.trim();
     items
