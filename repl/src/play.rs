@@ -83,7 +83,11 @@ const HELP: &[(&str, &str, &str)] = &[
     ),
     ("place", "place 2 infantry in Germany", "mobilize purchased units"),
     ("undo", "undo", "take back the last command of this phase"),
-    ("end", "end phase", "finish the current phase"),
+    (
+        "end",
+        "end phase",
+        "finish the current phase (noncombat move first lists aircraft with nowhere to land)",
+    ),
     (
         "edit",
         "edit treasury Germany 40",
@@ -102,6 +106,9 @@ struct Shell {
     game: Game,
     editions: PathBuf,
     saved_at: usize,
+    /// The last line was an `end phase` refused because aircraft had not landed: the same
+    /// command again ends the phase and loses them.
+    landing_warned: bool,
 }
 
 enum Outcome {
@@ -149,6 +156,7 @@ pub fn run(opts: Options) -> ExitCode {
         game,
         editions: opts.editions.clone(),
         saved_at,
+        landing_warned: false,
     };
     if std::io::stdin().is_terminal() {
         interactive(&mut shell)
@@ -373,11 +381,50 @@ impl Shell {
                 let shell: Vec<&str> = HELP.iter().map(|(n, _, _)| *n).collect();
                 Outcome::Rejected(command::unknown_verb(&words[0], &shell))
             }
-            _ => match self.game.execute(line) {
-                Ok(lines) => Outcome::Ok(lines.join("\n")),
-                Err(r) => Outcome::Rejected(r.to_string()),
-            },
+            _ => {
+                let warned = std::mem::take(&mut self.landing_warned);
+                if !warned && command::Command::parse(self.rules(), line) == Ok(command::Command::EndPhase) {
+                    if let Some(question) = self.where_to_land() {
+                        self.landing_warned = true;
+                        return Outcome::Rejected(question);
+                    }
+                }
+                match self.game.execute(line) {
+                    Ok(lines) => Outcome::Ok(lines.join("\n")),
+                    Err(r) => Outcome::Rejected(r.to_string()),
+                }
+            }
         }
+    }
+
+    /// Before noncombat move ends: the aircraft that would be lost, and where each can land.
+    fn where_to_land(&self) -> Option<String> {
+        let unlanded = self.game.unlanded_air();
+        if unlanded.is_empty() {
+            return None;
+        }
+        let rules = self.rules();
+        let mut out = String::from("aircraft without a safe landing place would be lost [air-landing]:");
+        for u in &unlanded {
+            let kind = &rules.unit(u.kind).name;
+            let here = &rules.board.space(u.space).name;
+            let names: Vec<&str> = u
+                .landings
+                .iter()
+                .map(|s| rules.board.space(*s).name.as_str())
+                .collect();
+            if names.is_empty() {
+                out.push_str(&format!("\n  {kind} #{} in {here}: nowhere within reach", u.id));
+            } else {
+                out.push_str(&format!(
+                    "\n  {kind} #{} in {here} can land in {}",
+                    u.id,
+                    warroom_core::rules::name_list(&names, 12)
+                ));
+            }
+        }
+        out.push_str("\nland them with `move`, or `end phase` again to lose them");
+        Some(out)
     }
 
     fn status(&self) -> String {

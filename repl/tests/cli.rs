@@ -407,3 +407,32 @@ fn batch_quit_leaves_at_once_and_save_and_load_work_in_batch() {
     assert_eq!(t.matches("> status").count(), 2, "nothing runs after quit: {t}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn ending_noncombat_move_asks_where_to_land_aircraft_before_losing_them() {
+    // A Soviet fighter left over German-held West Russia when noncombat move ends.
+    let setup = "end phase\nend phase\nend phase\nedit add \"West Russia\" \"Soviet Union\" 1 fighter\n";
+    let o = warroom(
+        &["play", "1941"],
+        &format!("{setup}end phase\nmove fighter from \"West Russia\" to Karelia\nend phase\nunits \"Soviet Union\"\n"),
+    );
+    let t = text(&o);
+    assert!(
+        t.contains("rejected: aircraft without a safe landing place would be lost [air-landing]"),
+        "{t}"
+    );
+    // Nearest first: the four Soviet territories one space away.
+    assert!(
+        t.contains("in West Russia can land in Archangel, Caucasus, Karelia, Russia, "),
+        "{t}"
+    );
+    assert!(t.contains("Soviet Union: Mobilize New Units"), "{t}");
+    assert!(t.contains("Karelia: 3 Infantry, 1 Fighter"), "{t}");
+    // Asked once: the same `end phase` again ends the phase and the fighter is lost.
+    let o = warroom(&["play", "1941"], &format!("{setup}end phase\nend phase\n"));
+    let t = text(&o);
+    assert!(
+        t.contains("Soviet Union Fighter in West Russia has no safe landing place and is lost"),
+        "{t}"
+    );
+}

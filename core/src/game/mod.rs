@@ -190,6 +190,15 @@ impl Game {
         control::income(&self.rules, &self.state, power)
     }
 
+    /// In noncombat move: the current power's air units that ending the phase now would lose,
+    /// with where each could still land (so a player can be asked first).
+    pub fn unlanded_air(&self) -> Vec<movement::Unlanded> {
+        if self.current_phase().kind != PhaseKind::NoncombatMove || self.state.winner.is_some() {
+            return Vec::new();
+        }
+        movement::unlanded_air(&self.rules, &self.state, self.current_power())
+    }
+
     /// Texts of the commands `undo` can take back, oldest first.
     pub fn undoable(&self) -> Vec<&str> {
         self.undo.iter().map(|s| s.text.as_str()).collect()

@@ -1665,10 +1665,9 @@ fn carrier_room_for_owner(b: &Board, space: SpaceId) -> u32 {
     side_carrier_room(b, space, |u| u.owner != b.power)
 }
 
-/// Air units of `power` with no safe landing place are lost: at the end of noncombat move
-/// (sparing fighters over a sea zone where a carrier bought this turn can still be mobilized),
-/// and finally at the end of mobilization.
-pub fn land_air_units(rules: &RuleSet, s: &mut State, power: PowerId, last: bool, out: &mut Vec<String>) {
+/// Air units of `power` with no safe landing place now: (space, unit id). `last`: at the end
+/// of mobilization, when a carrier still to be placed no longer spares a fighter at sea.
+fn doomed_air(rules: &RuleSet, s: &State, power: PowerId, last: bool) -> Vec<(SpaceId, u32)> {
     let mut lost: Vec<(SpaceId, u32)> = Vec::new();
     for space in rules.board.ids() {
         let b = Board { rules, s, power };
@@ -1699,6 +1698,50 @@ pub fn land_air_units(rules: &RuleSet, s: &mut State, power: PowerId, last: bool
             }
         }
     }
+    lost
+}
+
+/// An air unit that would be lost if noncombat move ended now, and the territories it could
+/// still land in (friendly since the start of the turn, within its movement left), nearest
+/// first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unlanded {
+    pub space: SpaceId,
+    pub id: u32,
+    pub kind: crate::rules::UnitTypeId,
+    pub landings: Vec<SpaceId>,
+}
+
+/// The air units `land_air_units` would remove at the end of noncombat move, so a player can
+/// be asked where to land them first.
+pub fn unlanded_air(rules: &RuleSet, s: &State, power: PowerId) -> Vec<Unlanded> {
+    let b = Board { rules, s, power };
+    doomed_air(rules, s, power, false)
+        .into_iter()
+        .filter_map(|(space, id)| {
+            let u = s.space(space).units.iter().find(|u| u.id == id)?;
+            let t = rules.unit(u.kind);
+            let left = t.movement.saturating_sub(u.moved);
+            // `reachable` searches breadth first: the nearest landing places come first.
+            let landings: Vec<SpaceId> = reachable(&b, &[(t, left)], space, false, false)
+                .into_iter()
+                .filter(|sp| !b.is_sea(*sp) && b.friendly_at_start(*sp) && b.friendly_territory(*sp))
+                .collect();
+            Some(Unlanded {
+                space,
+                id,
+                kind: u.kind,
+                landings,
+            })
+        })
+        .collect()
+}
+
+/// Air units of `power` with no safe landing place are lost: at the end of noncombat move
+/// (sparing fighters over a sea zone where a carrier bought this turn can still be mobilized),
+/// and finally at the end of mobilization.
+pub fn land_air_units(rules: &RuleSet, s: &mut State, power: PowerId, last: bool, out: &mut Vec<String>) {
+    let lost = doomed_air(rules, s, power, last);
     for (space, id) in lost {
         let units = &mut s.spaces[space.index()].units;
         if let Some(i) = units.iter().position(|u| u.id == id) {
