@@ -3,28 +3,8 @@
 //! (`# args: play 1941 --seed 1`); it runs with `--strict`, so any rejected command fails the
 //! test, and the final state is asserted from what the script's last views print.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn warroom(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_warroom"))
-        .args(args)
-        .arg("--editions")
-        .arg(root().join("editions"))
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run warroom");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
-}
+mod support;
+use support::{root, warroom};
 
 /// Play a script with `--strict`; its output, after asserting every command was accepted.
 fn play(script: &str, extra_input: &str) -> String {
