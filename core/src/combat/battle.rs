@@ -306,12 +306,16 @@ impl Battle {
 
     /// The step in progress (or next), if the battle is not over.
     pub fn step(&self, p: &Profiles) -> Option<Step> {
-        let list = if self.cursor.first_round {
+        self.steps(p).get(self.cursor.index).copied()
+    }
+
+    /// The step list the battle is in: the first round's preliminaries, or a round's.
+    fn steps<'p>(&self, p: &'p Profiles) -> &'p [Step] {
+        if self.cursor.first_round {
             &p.rules.first_round
         } else {
             &p.rules.round
-        };
-        list.get(self.cursor.index).copied()
+        }
     }
 
     pub fn alive(&self, side: Side) -> impl Iterator<Item = (usize, &Combatant)> {
@@ -583,12 +587,7 @@ impl Battle {
         obs: &mut dyn Observer,
     ) -> Option<Need> {
         // Units hit here fire back only if the round still has a step removing them.
-        let list = if self.cursor.first_round {
-            &p.rules.first_round
-        } else {
-            &p.rules.round
-        };
-        let remove_now = !list[self.cursor.index..].contains(&Step::RemoveCasualties);
+        let remove_now = !self.steps(p)[self.cursor.index..].contains(&Step::RemoveCasualties);
         while let Some(&action) = self.scripted.first() {
             if self.outcome.is_some() {
                 return None;
