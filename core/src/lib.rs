@@ -6,5 +6,6 @@ pub mod diag;
 pub mod game;
 pub mod layers;
 pub mod rules;
+pub mod scenario;
 pub mod script;
 pub mod tree;

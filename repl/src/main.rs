@@ -4,6 +4,7 @@ mod check;
 mod complete;
 mod play;
 mod render;
+mod test;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -51,6 +52,22 @@ enum Cmd {
     },
     /// List editions, their scenarios and optional layers.
     Editions,
+    /// Run regression scenarios (default: tests/scenarios); `--diff LAYER` lists what a layer
+    /// changes.
+    Test {
+        /// Scenario files and folders.
+        paths: Vec<PathBuf>,
+        /// Run the scenarios with this layer too: NAME, NAME=VALUE or a folder.
+        #[arg(long = "with", value_name = "LAYER")]
+        with: Vec<String>,
+        /// Run each scenario without and with this layer and list the ones whose outcome
+        /// changes, and how.
+        #[arg(long, value_name = "LAYER")]
+        diff: Option<String>,
+        /// Scenarios run at once (default: one per core).
+        #[arg(long)]
+        jobs: Option<usize>,
+    },
     /// Convert another engine's game file into a warroom layer.
     Import {
         #[command(subcommand)]
@@ -132,6 +149,18 @@ fn main() -> ExitCode {
         }),
         Cmd::Check { targets } => check::check(&editions, &targets),
         Cmd::Editions => check::list(&editions),
+        Cmd::Test {
+            paths,
+            with,
+            diff,
+            jobs,
+        } => test::run(test::Options {
+            editions,
+            paths,
+            with,
+            diff,
+            jobs,
+        }),
         Cmd::Import {
             from: ImportFrom::Triplea { file, out, name },
         } => check::import_triplea(&file, &out, name),

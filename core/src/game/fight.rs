@@ -462,6 +462,7 @@ fn conclude(
     }
     if let Some(bt) = s.this_turn.battles.iter_mut().find(|bt| bt.space == space) {
         bt.fought = true;
+        bt.outcome = Some(outcome);
     }
 }
 

@@ -4,6 +4,7 @@
 //! the state and swaps it in only when every check (the engine's and the scripts') passed, so
 //! a rejected command leaves no trace but its message.
 
+pub mod arrange;
 pub mod command;
 pub mod control;
 pub mod dice;

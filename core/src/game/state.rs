@@ -67,6 +67,8 @@ pub struct Battle {
     pub amphibious_from: Vec<SpaceId>,
     /// Fought to its end in conduct combat.
     pub fought: bool,
+    /// How it ended, once fought (scenarios assert on it).
+    pub outcome: Option<crate::combat::Outcome>,
 }
 
 /// Facts about the turn in progress that rules refer back to ("friendly at the start of the
@@ -122,6 +124,7 @@ impl TurnState {
             entered_from: Vec::new(),
             amphibious_from: Vec::new(),
             fought: false,
+            outcome: None,
         });
         self.battles.last_mut().expect("just pushed")
     }
@@ -190,7 +193,7 @@ pub struct State {
 
 /// Put land units that are at sea without a ride aboard their owner's transports, heaviest
 /// first, filling one transport before the next.
-fn board_cargo(rules: &RuleSet, units: &mut [Unit]) {
+pub(crate) fn board_cargo(rules: &RuleSet, units: &mut [Unit]) {
     let mut cargo: Vec<usize> = (0..units.len())
         .filter(|&i| {
             let t = rules.unit(units[i].kind);

@@ -1,0 +1,167 @@
+//! Arranging a position before play: what a regression scenario changes about a scenario's
+//! setup (an empty board, units placed, control, treasuries, relations) and where in the turn
+//! it starts.
+//!
+//! Arranging is not a command: it happens before the first command, leaves no history and is
+//! not undoable, because a scenario's start is part of its definition, like the setup itself.
+
+use super::state::{Facility, Relation, TurnState, Unit};
+use super::Game;
+use crate::rules::{Piece, PowerId, SpaceId};
+
+/// Where in the turn a position starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub round: u32,
+    pub power: PowerId,
+    /// The phase's id (`combat_move`, ...).
+    pub phase: String,
+}
+
+/// Changes to a scenario's setup, applied in the order of the fields.
+#[derive(Clone, Debug, Default)]
+pub struct Arrangement {
+    /// Start from a board without units or facilities (control stays as the setup has it).
+    pub empty_board: bool,
+    /// Spaces emptied of units (facilities stay).
+    pub clear: Vec<SpaceId>,
+    pub position: Option<Position>,
+    pub units: Vec<(SpaceId, PowerId, Piece, u32)>,
+    /// `None` leaves a territory uncontrolled.
+    pub control: Vec<(SpaceId, Option<PowerId>)>,
+    pub treasury: Vec<(PowerId, i64)>,
+    pub relations: Vec<(PowerId, PowerId, Relation)>,
+    pub techs: Vec<(PowerId, Vec<String>)>,
+    /// Damage on a facility of a space, by the facility's piece.
+    pub damage: Vec<(SpaceId, Piece, u32)>,
+    /// Faces rolled at the table, used in order; the game then takes dice only from the table
+    /// (a battle waits for more faces rather than rolling).
+    pub dice: Option<Vec<u8>>,
+}
+
+impl Game {
+    /// Change the starting position. Only before the first command: a game under way has a
+    /// history that must replay from its origin.
+    pub fn arrange(&mut self, a: &Arrangement) -> Result<(), String> {
+        if !self.history.is_empty() {
+            return Err("a game under way cannot be rearranged".into());
+        }
+        let rules = self.rules.clone();
+        let mut s = self.state.clone();
+        if a.empty_board {
+            for sp in &mut s.spaces {
+                sp.units.clear();
+                sp.facilities.clear();
+            }
+        }
+        for space in &a.clear {
+            s.spaces[space.index()].units.clear();
+        }
+        if let Some(p) = &a.position {
+            let turn = self
+                .scenario()
+                .turn_order
+                .iter()
+                .position(|x| *x == p.power)
+                .ok_or_else(|| format!("{} has no turn in this scenario", rules.power_info(p.power).name))?;
+            let phase = rules
+                .turn
+                .iter()
+                .position(|id| rules.phases[id.index()].id == p.phase)
+                .ok_or_else(|| {
+                    let ids: Vec<&str> = rules
+                        .turn
+                        .iter()
+                        .map(|id| rules.phases[id.index()].id.as_str())
+                        .collect();
+                    format!("no phase `{}`; phases: {}", p.phase, ids.join(", "))
+                })?;
+            if p.round == 0 {
+                return Err("rounds count from 1".into());
+            }
+            s.round = p.round;
+            s.turn = turn;
+            s.phase = phase;
+        }
+        let mut sea_touched = Vec::new();
+        for (space, owner, piece, count) in &a.units {
+            match piece {
+                Piece::Unit(kind) => {
+                    for _ in 0..*count {
+                        let id = s.next_unit_id;
+                        s.next_unit_id += 1;
+                        s.spaces[space.index()].units.push(Unit::new(id, *kind, *owner));
+                    }
+                    if rules.board.space(*space).is_sea() {
+                        sea_touched.push(*space);
+                    }
+                }
+                Piece::Facility(kind) => {
+                    if rules.board.space(*space).is_sea() {
+                        return Err(format!(
+                            "a facility cannot stand in sea zone {}",
+                            rules.board.space(*space).name
+                        ));
+                    }
+                    let f = &mut s.spaces[space.index()].facilities;
+                    if !f.iter().any(|x| x.kind == *kind) {
+                        f.push(Facility {
+                            kind: *kind,
+                            damage: 0,
+                        });
+                    }
+                }
+            }
+        }
+        for space in sea_touched {
+            super::state::board_cargo(&rules, &mut s.spaces[space.index()].units);
+        }
+        for (space, power) in &a.control {
+            if rules.board.space(*space).is_sea() {
+                return Err(format!(
+                    "{} is a sea zone: sea zones are not controlled",
+                    rules.board.space(*space).name
+                ));
+            }
+            s.spaces[space.index()].controller = *power;
+        }
+        for (power, ipcs) in &a.treasury {
+            s.treasuries[power.index()] = *ipcs;
+        }
+        for (x, y, relation) in &a.relations {
+            if x == y {
+                return Err("a power has no relation with itself".into());
+            }
+            s.relations[x.index()][y.index()] = *relation;
+            s.relations[y.index()][x.index()] = *relation;
+        }
+        for (power, techs) in &a.techs {
+            s.techs[power.index()] = techs.clone();
+        }
+        for (space, piece, damage) in &a.damage {
+            let Piece::Facility(kind) = piece else {
+                return Err("damage is set on facilities only".into());
+            };
+            let sp = &mut s.spaces[space.index()];
+            match sp.facilities.iter_mut().find(|f| f.kind == *kind) {
+                Some(f) => f.damage = *damage,
+                None => {
+                    return Err(format!(
+                        "{} has no {}",
+                        rules.board.space(*space).name,
+                        rules.facilities[kind.index()].name
+                    ))
+                }
+            }
+        }
+        if let Some(faces) = &a.dice {
+            s.manual_dice = true;
+            s.dice_queue = faces.clone();
+        }
+        // The arranged position is what "at the start of the turn" means from now on.
+        s.this_turn = TurnState::begin(&s.spaces);
+        self.state = s;
+        self.undo.clear();
+        Ok(())
+    }
+}

@@ -1,0 +1,785 @@
+//! Reading a scenario file: every problem located at its key or value, all reported at once.
+
+use super::{Case, Expect, Expectation, Step, OUTCOMES};
+use crate::diag::{Problem, Problems, Sources};
+use crate::game::arrange::{Arrangement, Position};
+use crate::game::command::{self, Command};
+use crate::game::state::Relation;
+use crate::rules::read::{as_int, as_str, as_uint, Ctx, Fields};
+use crate::rules::{Piece, PowerId, RuleSet, SpaceId};
+use crate::tree::{self, Node, Origin, Table, Value};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Every top-level field of a scenario file.
+pub const SCENARIO_FIELDS: &[&str] = &[
+    "rule", "rules", "title", "edition", "scenario", "with", "seed", "start", "dice", "steps", "expect",
+];
+const START_FIELDS: &[&str] = &[
+    "board",
+    "round",
+    "power",
+    "phase",
+    "clear",
+    "units",
+    "control",
+    "treasury",
+    "relations",
+    "techs",
+    "damage",
+];
+const EXPECT_FIELDS: &[&str] = &[
+    "owner",
+    "units",
+    "units_at_least",
+    "treasury",
+    "battles",
+    "battle",
+    "dice_drawn",
+    "winner",
+    "round",
+    "power",
+    "phase",
+    "relations",
+    "log",
+];
+const STEP_FIELDS: &[&str] = &["command", "rejected", "output"];
+
+/// What a scenario needs to pick its rule set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub edition: String,
+    pub with: Vec<String>,
+    pub scenario: Option<String>,
+    pub seed: u64,
+}
+
+/// Units of one power in one space, as `[x.SPACE.POWER]` tables list them.
+type UnitsAt = (SpaceId, PowerId, Vec<(Piece, u32)>);
+
+struct Reader<'a> {
+    ctx: Ctx<'a>,
+    rules: Option<&'a RuleSet>,
+}
+
+/// Read a scenario file's text into a tree, registering it in `sources`.
+fn parse(path: &Path, sources: &mut Sources) -> Result<Node, Problems> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Problems(vec![Problem::new(
+            "scenario::io",
+            format!("cannot read {}: {e}", path.display()),
+        )])
+    })?;
+    let file = sources.add(path, path.display().to_string(), text);
+    tree::parse_file(sources, file, &Arc::from("scenario")).map_err(|p| Problems(vec![p]))
+}
+
+/// Just the header (edition, layers, scenario, seed) — what `record` and `replay` share.
+pub fn read_header(path: &Path) -> Result<Header, Problems> {
+    let mut sources = Sources::default();
+    let root = parse(path, &mut sources)?;
+    let mut r = Reader {
+        ctx: Ctx {
+            sources: &sources,
+            problems: Problems::default(),
+        },
+        rules: None,
+    };
+    let h = Fields::of(&mut r.ctx, &root, "").and_then(|mut f| header(&mut r.ctx, &mut f));
+    match h {
+        Some(h) if r.ctx.problems.is_empty() => Ok(h),
+        _ => Err(r.ctx.problems),
+    }
+}
+
+fn header<'n>(ctx: &mut Ctx, f: &mut Fields<'n>) -> Option<Header> {
+    let edition = f.req_str(ctx, "edition");
+    let with = f.str_list(ctx, "with").into_iter().map(|(s, _)| s).collect();
+    let scenario = f.str(ctx, "scenario");
+    let seed = match f.get("seed") {
+        Some(n) => match as_int(ctx, n, "seed").map(u64::try_from) {
+            Some(Ok(s)) => s,
+            Some(Err(_)) => {
+                ctx.error_at(
+                    n,
+                    "schema::bad-value",
+                    "`seed` must be zero or more".into(),
+                    "negative",
+                );
+                1
+            }
+            None => 1,
+        },
+        None => 1,
+    };
+    Some(Header {
+        edition: edition?,
+        with,
+        scenario,
+        seed,
+    })
+}
+
+/// Read a scenario file and check every name in it against its rule set (`extra_with` adds
+/// layers after the file's own). The rule set comes from `rules_for`, which may cache.
+pub fn load(
+    path: &Path,
+    extra_with: &[String],
+    rules_for: &dyn Fn(&Header) -> Result<Arc<RuleSet>, String>,
+) -> Result<Case, (Sources, Problems)> {
+    let mut sources = Sources::default();
+    let root = match parse(path, &mut sources) {
+        Ok(r) => r,
+        Err(p) => return Err((sources, p)),
+    };
+    let result = read_case(path, &root, &sources, extra_with, rules_for);
+    result.map_err(|p| (sources, p))
+}
+
+fn read_case(
+    path: &Path,
+    root: &Node,
+    sources: &Sources,
+    extra_with: &[String],
+    rules_for: &dyn Fn(&Header) -> Result<Arc<RuleSet>, String>,
+) -> Result<Case, Problems> {
+    let mut r = Reader {
+        ctx: Ctx {
+            sources,
+            problems: Problems::default(),
+        },
+        rules: None,
+    };
+    let Some(mut f) = Fields::of(&mut r.ctx, root, "") else {
+        return Err(r.ctx.problems);
+    };
+    let mut rule_ids: Vec<String> = f
+        .str_list(&mut r.ctx, "rules")
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect();
+    if let Some(id) = f.str(&mut r.ctx, "rule") {
+        rule_ids.insert(0, id);
+    }
+    if rule_ids.is_empty() {
+        r.ctx.problems.push(
+            Problem::new(
+                "scenario::no-rule",
+                "a scenario names the rule it checks: `rule = \"1941-CAP-CAPTURE\"` (IDs from special.md)",
+            )
+            .at(root.origin.label(sources, "in this file")),
+        );
+    }
+    let title = f.str(&mut r.ctx, "title");
+    let header = header(&mut r.ctx, &mut f);
+    let Some(mut header) = header else {
+        f.finish_with(&mut r.ctx, SCENARIO_FIELDS);
+        return Err(r.ctx.problems);
+    };
+    header.with.extend(extra_with.iter().cloned());
+    let rules = match rules_for(&header) {
+        Ok(rs) => rs,
+        Err(e) => {
+            let at = f.table.entries.get("edition").map(|e| e.node.origin.clone());
+            let mut p = Problem::new("scenario::rules", e);
+            if let Some(o) = at {
+                p = p.at(o.label(sources, "this edition (with its layers) does not load"));
+            }
+            r.ctx.problems.push(p);
+            return Err(r.ctx.problems);
+        }
+    };
+    if let Some(sc) = &header.scenario {
+        if rules.scenario(sc).is_none() {
+            if let Some(n) = f.get("scenario") {
+                let names: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
+                r.ctx
+                    .error_at(
+                        n,
+                        "scenario::unknown",
+                        format!("no scenario `{sc}`"),
+                        "not a scenario of the edition",
+                    )
+                    .help = Some(format!("scenarios: {}", names.join(", ")));
+            }
+        }
+    }
+    r.rules = Some(&rules);
+    let mut arrangement = match f.table(&mut r.ctx, "start") {
+        Some(s) => r.start(s),
+        None => Arrangement::default(),
+    };
+    arrangement.dice = f.get("dice").map(|n| r.dice(n));
+    let steps = f.get("steps").map(|n| r.steps(n)).unwrap_or_default();
+    let expect = match f.table(&mut r.ctx, "expect") {
+        Some(e) => r.expect(e),
+        None => Vec::new(),
+    };
+    f.finish_with(&mut r.ctx, SCENARIO_FIELDS);
+    if !r.ctx.problems.is_empty() {
+        return Err(r.ctx.problems);
+    }
+    Ok(Case {
+        path: PathBuf::from(path),
+        display: path.display().to_string(),
+        rule_ids,
+        title,
+        header,
+        rules: rules.clone(),
+        arrangement,
+        steps,
+        expect,
+    })
+}
+
+impl Reader<'_> {
+    fn rules(&self) -> &RuleSet {
+        self.rules.expect("names are read after the rule set is loaded")
+    }
+
+    fn at(&self, o: &Origin) -> String {
+        self.ctx.sources.location(o.file, o.span.start)
+    }
+
+    fn name_error(&mut self, o: &Origin, msg: String) {
+        let p = Problem::new("scenario::unknown-name", msg).at(o.label(self.ctx.sources, "here"));
+        self.ctx.problems.push(p);
+    }
+
+    fn space_named(&mut self, name: &str, o: &Origin) -> Option<SpaceId> {
+        command::resolve_space(self.rules(), name)
+            .map_err(|e| self.name_error(o, e))
+            .ok()
+    }
+
+    fn power_named(&mut self, name: &str, o: &Origin) -> Option<PowerId> {
+        command::resolve_power(self.rules(), name)
+            .map_err(|e| self.name_error(o, e))
+            .ok()
+    }
+
+    /// A power, or `nobody` / `""` for none.
+    fn holder_named(&mut self, name: &str, o: &Origin) -> Option<Option<PowerId>> {
+        if name.is_empty() || name.eq_ignore_ascii_case("nobody") {
+            return Some(None);
+        }
+        self.power_named(name, o).map(Some)
+    }
+
+    fn piece_named(&mut self, name: &str, o: &Origin) -> Option<Piece> {
+        command::resolve_piece(self.rules(), name)
+            .map_err(|e| self.name_error(o, e))
+            .ok()
+    }
+
+    fn table_of<'n>(&mut self, n: &'n Node, what: &str) -> Option<&'n Table> {
+        match &n.value {
+            Value::Table(t) => Some(t),
+            _ => {
+                self.ctx.type_error(n, what, "a table");
+                None
+            }
+        }
+    }
+
+    /// `{ "Karelia" = { "Germany" = { infantry = 2 } } }` as (space, power, piece, count).
+    fn unit_table(&mut self, n: &Node, what: &str) -> Vec<UnitsAt> {
+        let mut out = Vec::new();
+        let Some(spaces) = self.table_of(n, what) else {
+            return out;
+        };
+        for (sname, se) in &spaces.entries {
+            let space = self.space_named(sname, &se.key);
+            let Some(powers) = self.table_of(&se.node, &format!("{what}.{sname}")) else {
+                continue;
+            };
+            for (pname, pe) in &powers.entries {
+                let power = self.power_named(pname, &pe.key);
+                let Some(units) = self.table_of(&pe.node, &format!("{what}.{sname}.{pname}")) else {
+                    continue;
+                };
+                let mut list = Vec::new();
+                for (uname, ue) in &units.entries {
+                    let piece = self.piece_named(uname, &ue.key);
+                    let count = as_uint(
+                        &mut self.ctx,
+                        &ue.node,
+                        &format!("{what}.{sname}.{pname}.{uname}"),
+                    );
+                    if let (Some(p), Some(c)) = (piece, count) {
+                        list.push((p, c));
+                    }
+                }
+                if let (Some(s), Some(p)) = (space, power) {
+                    out.push((s, p, list));
+                }
+            }
+        }
+        out
+    }
+
+    fn relations(&mut self, n: &Node, what: &str) -> Vec<(PowerId, PowerId, Relation)> {
+        let mut out = Vec::new();
+        let Value::Array(items) = &n.value else {
+            self.ctx
+                .type_error(n, what, "a list of [POWER, POWER, \"war\"|\"peace\"|\"allied\"]");
+            return out;
+        };
+        for item in items {
+            let words = crate::rules::read::str_list(&mut self.ctx, item, what);
+            let [(a, an), (b, bn), (rel, rn)] = words.as_slice() else {
+                self.ctx
+                    .type_error(item, what, "[POWER, POWER, \"war\"|\"peace\"|\"allied\"]");
+                continue;
+            };
+            let a = self.power_named(a, &an.origin);
+            let b = self.power_named(b, &bn.origin);
+            let rel = match rel.to_ascii_lowercase().as_str() {
+                "war" => Some(Relation::War),
+                "peace" => Some(Relation::Peace),
+                "allied" => Some(Relation::Allied),
+                _ => {
+                    self.ctx.error_at(
+                        rn,
+                        "schema::bad-value",
+                        format!("`{rel}` is not a relation: war, peace or allied"),
+                        "not a relation",
+                    );
+                    None
+                }
+            };
+            if let (Some(a), Some(b), Some(rel)) = (a, b, rel) {
+                out.push((a, b, rel));
+            }
+        }
+        out
+    }
+
+    fn power_ints(&mut self, n: &Node, what: &str) -> Vec<(PowerId, i64)> {
+        let mut out = Vec::new();
+        let Some(t) = self.table_of(n, what) else {
+            return out;
+        };
+        for (pname, e) in &t.entries {
+            let p = self.power_named(pname, &e.key);
+            let v = as_int(&mut self.ctx, &e.node, &format!("{what}.{pname}"));
+            if let (Some(p), Some(v)) = (p, v) {
+                out.push((p, v));
+            }
+        }
+        out
+    }
+
+    fn holders(&mut self, n: &Node, what: &str) -> Vec<(SpaceId, Option<PowerId>, Origin)> {
+        let mut out = Vec::new();
+        let Some(t) = self.table_of(n, what) else {
+            return out;
+        };
+        for (sname, e) in &t.entries {
+            let s = self.space_named(sname, &e.key);
+            let holder = as_str(&mut self.ctx, &e.node, &format!("{what}.{sname}"))
+                .and_then(|h| self.holder_named(&h, &e.node.origin));
+            if let (Some(s), Some(h)) = (s, holder) {
+                if self.rules().board.space(s).is_sea() {
+                    self.ctx.error_at(
+                        &e.node,
+                        "scenario::sea-control",
+                        format!("{sname} is a sea zone: sea zones are not controlled"),
+                        "a sea zone",
+                    );
+                    continue;
+                }
+                out.push((s, h, e.key.clone()));
+            }
+        }
+        out
+    }
+
+    fn start(&mut self, mut f: Fields) -> Arrangement {
+        let mut a = Arrangement::default();
+        let board: Option<bool> = f.choice(&mut self.ctx, "board", &[("setup", false), ("empty", true)]);
+        a.empty_board = board.unwrap_or(false);
+        for (name, n) in f.str_list(&mut self.ctx, "clear") {
+            if let Some(s) = self.space_named(&name, &n.origin) {
+                a.clear.push(s);
+            }
+        }
+        let round = f
+            .get("round")
+            .and_then(|n| as_uint(&mut self.ctx, n, "start.round"));
+        let power = f.get("power").and_then(|n| {
+            let name = as_str(&mut self.ctx, n, "start.power")?;
+            self.power_named(&name, &n.origin)
+        });
+        let phase = f.get("phase").and_then(|n| {
+            let id = as_str(&mut self.ctx, n, "start.phase")?;
+            self.phase_id(&id, n)
+        });
+        if round.is_some() || power.is_some() || phase.is_some() {
+            match (power, phase.clone()) {
+                (Some(power), Some(phase)) => {
+                    a.position = Some(Position {
+                        round: round.unwrap_or(1).max(1),
+                        power,
+                        phase,
+                    })
+                }
+                _ => {
+                    let n = f.node;
+                    if power.is_none() && f.table.get("power").is_none() {
+                        self.ctx.error_at(
+                            n,
+                            "scenario::position",
+                            "a start position names both `power` and `phase`".into(),
+                            "`power` is missing",
+                        );
+                    }
+                    if phase.is_none() && f.table.get("phase").is_none() {
+                        self.ctx.error_at(
+                            n,
+                            "scenario::position",
+                            "a start position names both `power` and `phase`".into(),
+                            "`phase` is missing",
+                        );
+                    }
+                }
+            }
+        }
+        if let Some(n) = f.get("units") {
+            for (s, p, list) in self.unit_table(n, "start.units") {
+                for (piece, count) in list {
+                    if let Piece::Facility(_) = piece {
+                        if self.rules().board.space(s).is_sea() {
+                            self.ctx.error_at(
+                                n,
+                                "scenario::facility-at-sea",
+                                format!("a facility cannot stand in {}", self.rules().board.space(s).name),
+                                "in this table",
+                            );
+                            continue;
+                        }
+                    }
+                    a.units.push((s, p, piece, count));
+                }
+            }
+        }
+        if let Some(n) = f.get("control") {
+            a.control = self
+                .holders(n, "start.control")
+                .into_iter()
+                .map(|(s, h, _)| (s, h))
+                .collect();
+        }
+        if let Some(n) = f.get("treasury") {
+            a.treasury = self.power_ints(n, "start.treasury");
+        }
+        if let Some(n) = f.get("relations") {
+            a.relations = self.relations(n, "start.relations");
+        }
+        if let Some(n) = f.get("techs") {
+            if let Some(t) = self.table_of(n, "start.techs") {
+                for (pname, e) in &t.entries {
+                    let p = self.power_named(pname, &e.key);
+                    let list = crate::rules::read::str_list(&mut self.ctx, &e.node, "start.techs");
+                    if let Some(p) = p {
+                        a.techs.push((p, list.into_iter().map(|(s, _)| s).collect()));
+                    }
+                }
+            }
+        }
+        if let Some(n) = f.get("damage") {
+            if let Some(t) = self.table_of(n, "start.damage") {
+                for (sname, e) in &t.entries {
+                    let s = self.space_named(sname, &e.key);
+                    let Some(ft) = self.table_of(&e.node, "start.damage") else {
+                        continue;
+                    };
+                    for (fname, fe) in &ft.entries {
+                        let piece = self.piece_named(fname, &fe.key);
+                        let d = as_uint(&mut self.ctx, &fe.node, &format!("start.damage.{sname}.{fname}"));
+                        match (s, piece, d) {
+                            (Some(s), Some(p @ Piece::Facility(_)), Some(d)) => a.damage.push((s, p, d)),
+                            (_, Some(Piece::Unit(_)), _) => {
+                                let p = Problem::new(
+                                    "scenario::damage",
+                                    format!("`{fname}` is a unit; damage is set on facilities"),
+                                )
+                                .at(fe.key.label(self.ctx.sources, "not a facility"));
+                                self.ctx.problems.push(p);
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        f.finish_with(&mut self.ctx, START_FIELDS);
+        a
+    }
+
+    fn phase_id(&mut self, id: &str, n: &Node) -> Option<String> {
+        let rules = self.rules();
+        let ids: Vec<String> = rules
+            .turn
+            .iter()
+            .map(|p| rules.phases[p.index()].id.clone())
+            .collect();
+        if ids.iter().any(|x| x == id) {
+            return Some(id.to_string());
+        }
+        self.ctx
+            .error_at(
+                n,
+                "scenario::unknown-phase",
+                format!("no phase `{id}`"),
+                "not a phase of the turn",
+            )
+            .help = Some(format!("phases: {}", ids.join(", ")));
+        None
+    }
+
+    fn dice(&mut self, n: &Node) -> Vec<u8> {
+        let mut out = Vec::new();
+        let Value::Array(items) = &n.value else {
+            self.ctx
+                .type_error(n, "dice", "a list of the faces rolled, e.g. [6, 1, 3]");
+            return out;
+        };
+        for i in items {
+            match as_int(&mut self.ctx, i, "dice") {
+                Some(v @ 1..=6) => out.push(v as u8),
+                Some(v) => {
+                    self.ctx.error_at(
+                        i,
+                        "scenario::die-face",
+                        format!("a die shows 1 to 6, not {v}"),
+                        "not a face",
+                    );
+                }
+                None => {}
+            }
+        }
+        out
+    }
+
+    fn steps(&mut self, n: &Node) -> Vec<Step> {
+        let mut out = Vec::new();
+        let Value::Array(items) = &n.value else {
+            self.ctx.type_error(n, "steps", "a list of commands");
+            return out;
+        };
+        for item in items {
+            let step = match &item.value {
+                Value::Str(s) => Step {
+                    text: s.clone(),
+                    rejected: None,
+                    output: Vec::new(),
+                    at: self.at(&item.origin),
+                },
+                Value::Table(_) => {
+                    let Some(mut f) = Fields::of(&mut self.ctx, item, "steps") else {
+                        continue;
+                    };
+                    let text = f.req_str(&mut self.ctx, "command");
+                    let rejected = f.str(&mut self.ctx, "rejected");
+                    let output = f
+                        .str_list(&mut self.ctx, "output")
+                        .into_iter()
+                        .map(|(s, _)| s)
+                        .collect();
+                    f.finish_with(&mut self.ctx, STEP_FIELDS);
+                    let Some(text) = text else { continue };
+                    Step {
+                        text,
+                        rejected,
+                        output,
+                        at: self.at(&item.origin),
+                    }
+                }
+                _ => {
+                    self.ctx.type_error(
+                        item,
+                        "steps",
+                        "a command or a table { command = ..., rejected = ... }",
+                    );
+                    continue;
+                }
+            };
+            // A step that must be refused may be refused for not parsing at all (checking the
+            // message a typo gets); any other step must be a command of the language.
+            if step.rejected.is_none() {
+                if let Err(e) = Command::parse(self.rules(), &step.text) {
+                    self.ctx.error_at(
+                        item,
+                        "scenario::bad-command",
+                        format!("`{}`: {e}", step.text),
+                        "not a command",
+                    );
+                }
+            }
+            out.push(step);
+        }
+        out
+    }
+
+    fn expect(&mut self, mut f: Fields) -> Vec<Expect> {
+        let mut out = Vec::new();
+        let at = |r: &Self, o: &Origin| r.at(o);
+        if let Some(n) = f.get("owner") {
+            for (s, h, key) in self.holders(n, "expect.owner") {
+                out.push(Expect {
+                    what: Expectation::Owner(s, h),
+                    at: at(self, &key),
+                });
+            }
+        }
+        for (key, exact) in [("units", true), ("units_at_least", false)] {
+            if let Some(n) = f.get(key) {
+                for (space, power, units) in self.unit_table(n, &format!("expect.{key}")) {
+                    out.push(Expect {
+                        what: Expectation::Units {
+                            space,
+                            power,
+                            units,
+                            exact,
+                        },
+                        at: at(self, &n.origin),
+                    });
+                }
+            }
+        }
+        if let Some(n) = f.get("treasury") {
+            for (p, v) in self.power_ints(n, "expect.treasury") {
+                out.push(Expect {
+                    what: Expectation::Treasury(p, v),
+                    at: at(self, &n.origin),
+                });
+            }
+        }
+        if let Some(n) = f.get("battles") {
+            let mut spaces = Vec::new();
+            for (name, sn) in crate::rules::read::str_list(&mut self.ctx, n, "expect.battles") {
+                if let Some(s) = self.space_named(&name, &sn.origin) {
+                    spaces.push(s);
+                }
+            }
+            out.push(Expect {
+                what: Expectation::Battles(spaces),
+                at: at(self, &n.origin),
+            });
+        }
+        if let Some(n) = f.get("battle") {
+            if let Some(t) = self.table_of(n, "expect.battle") {
+                for (sname, e) in &t.entries {
+                    let s = self.space_named(sname, &e.key);
+                    let o = as_str(&mut self.ctx, &e.node, "expect.battle").and_then(|o| {
+                        let found = OUTCOMES.iter().find(|(n, _)| *n == o).map(|(_, x)| *x);
+                        if found.is_none() {
+                            let names: Vec<&str> = OUTCOMES.iter().map(|(n, _)| *n).collect();
+                            self.ctx
+                                .error_at(
+                                    &e.node,
+                                    "schema::bad-value",
+                                    format!("`{o}` is not a battle outcome"),
+                                    "here",
+                                )
+                                .help = Some(format!("outcomes: {}", names.join(", ")));
+                        }
+                        found
+                    });
+                    if let (Some(s), Some(o)) = (s, o) {
+                        out.push(Expect {
+                            what: Expectation::Battle(s, o),
+                            at: at(self, &e.key),
+                        });
+                    }
+                }
+            }
+        }
+        if let Some(n) = f.get("dice_drawn") {
+            if let Some(v) = as_uint(&mut self.ctx, n, "expect.dice_drawn") {
+                out.push(Expect {
+                    what: Expectation::DiceDrawn(u64::from(v)),
+                    at: at(self, &n.origin),
+                });
+            }
+        }
+        if let Some(n) = f.get("winner") {
+            if let Some(w) = as_str(&mut self.ctx, n, "expect.winner") {
+                let sides: Vec<&str> = {
+                    let mut v: Vec<&str> = Vec::new();
+                    for p in &self.rules().powers {
+                        if !v.contains(&p.side.as_str()) {
+                            v.push(&p.side);
+                        }
+                    }
+                    v
+                };
+                if w.eq_ignore_ascii_case("none") || w.eq_ignore_ascii_case("nobody") {
+                    out.push(Expect {
+                        what: Expectation::Winner(None),
+                        at: at(self, &n.origin),
+                    });
+                } else if let Some(side) = sides.iter().find(|s| s.eq_ignore_ascii_case(&w)) {
+                    out.push(Expect {
+                        what: Expectation::Winner(Some(side.to_string())),
+                        at: at(self, &n.origin),
+                    });
+                } else {
+                    let sides = sides.join(", ");
+                    self.ctx
+                        .error_at(
+                            n,
+                            "scenario::unknown-side",
+                            format!("no side `{w}`"),
+                            "not a side",
+                        )
+                        .help = Some(format!("sides: {sides}, or \"none\""));
+                }
+            }
+        }
+        if let Some(n) = f.get("round") {
+            if let Some(v) = as_uint(&mut self.ctx, n, "expect.round") {
+                out.push(Expect {
+                    what: Expectation::Round(v),
+                    at: at(self, &n.origin),
+                });
+            }
+        }
+        if let Some(n) = f.get("power") {
+            if let Some(p) =
+                as_str(&mut self.ctx, n, "expect.power").and_then(|s| self.power_named(&s, &n.origin))
+            {
+                out.push(Expect {
+                    what: Expectation::Power(p),
+                    at: at(self, &n.origin),
+                });
+            }
+        }
+        if let Some(n) = f.get("phase") {
+            if let Some(p) = as_str(&mut self.ctx, n, "expect.phase").and_then(|s| self.phase_id(&s, n)) {
+                out.push(Expect {
+                    what: Expectation::Phase(p),
+                    at: at(self, &n.origin),
+                });
+            }
+        }
+        if let Some(n) = f.get("relations") {
+            for (a, b, r) in self.relations(n, "expect.relations") {
+                out.push(Expect {
+                    what: Expectation::Relation(a, b, r),
+                    at: at(self, &n.origin),
+                });
+            }
+        }
+        if let Some(n) = f.get("log") {
+            let texts = crate::rules::read::str_list(&mut self.ctx, n, "expect.log");
+            out.push(Expect {
+                what: Expectation::Log(texts.into_iter().map(|(s, _)| s).collect()),
+                at: at(self, &n.origin),
+            });
+        }
+        f.finish_with(&mut self.ctx, EXPECT_FIELDS);
+        out
+    }
+}
