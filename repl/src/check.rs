@@ -22,18 +22,71 @@ fn requests_for(editions: &Path, target: &str) -> Vec<LoadRequest> {
     out
 }
 
+/// A target that names scenario files rather than a layer: a `.toml` file other than a
+/// manifest, or a folder that is not a layer.
+fn is_scenario_target(editions: &Path, t: &str) -> bool {
+    let p = Path::new(t);
+    if p.is_file() {
+        return p.extension().is_some_and(|x| x == "toml") && p.file_name().is_some_and(|n| n != MANIFEST);
+    }
+    p.is_dir() && !p.join(MANIFEST).is_file() && !editions.join(t).join(MANIFEST).is_file()
+}
+
+/// Read scenario files without running them; every problem located in its file.
+fn check_scenarios(editions: &Path, paths: &[std::path::PathBuf]) -> (usize, usize) {
+    let files = match crate::test::collect(paths) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("{e}");
+            return (1, 1);
+        }
+    };
+    let cache = warroom_core::scenario::RulesCache::new(editions);
+    let (mut failed, mut total) = (0, 0);
+    for f in &files {
+        match warroom_core::scenario::load(f, &[], &|h| cache.get(h)) {
+            Ok(case) => println!(
+                "ok   {}: {} step(s), {} expectation(s)",
+                f.display(),
+                case.steps.len(),
+                case.expect.len()
+            ),
+            Err((_, problems)) => {
+                failed += 1;
+                total += problems.len();
+                println!("FAIL {}: {} problem(s)", f.display(), problems.len());
+                for p in problems.iter() {
+                    eprintln!("{}", render::report(p));
+                }
+            }
+        }
+    }
+    (failed, total)
+}
+
 pub fn check(editions: &Path, targets: &[String]) -> ExitCode {
+    let mut scenario_paths: Vec<std::path::PathBuf> = Vec::new();
     let targets: Vec<String> = if targets.is_empty() {
+        let dir = crate::test::default_dir(editions);
+        if dir.is_dir() {
+            scenario_paths.push(dir);
+        }
         list_editions(editions)
     } else {
-        targets.to_vec()
+        let (scen, layers): (Vec<&String>, Vec<&String>) =
+            targets.iter().partition(|t| is_scenario_target(editions, t));
+        scenario_paths.extend(scen.into_iter().map(std::path::PathBuf::from));
+        layers.into_iter().cloned().collect()
     };
-    if targets.is_empty() {
+    let (mut failed, mut total_problems) = if scenario_paths.is_empty() {
+        (0, 0)
+    } else {
+        check_scenarios(editions, &scenario_paths)
+    };
+    if targets.is_empty() && scenario_paths.is_empty() {
         eprintln!("no editions found in {}", editions.display());
         return ExitCode::FAILURE;
     }
-    let mut failed = 0;
-    let mut total_problems = 0;
     for t in &targets {
         // A folder given on the command line (editions/1941) is used as a path.
         let target = if Path::new(t).join(MANIFEST).is_file() && t.contains('/') {
