@@ -242,7 +242,7 @@ fn offer(verb: &str, words_after_verb: usize) -> Offer {
             ..c
         },
         "status" | "press" | "disagree" | "roll" | "undo" | "log" | "layers" | "quit" | "exit" | "save"
-        | "load" => c,
+        | "record" | "load" => c,
         _ => Offer {
             powers: true,
             pieces: true,
@@ -495,7 +495,7 @@ impl Completer for TermHelper {
 
     fn complete(&self, line: &str, pos: usize, ctx: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
         let verb = line.split_whitespace().next().unwrap_or("").to_lowercase();
-        if (verb == "save" || verb == "load") && line[..pos].trim_end() != verb {
+        if matches!(verb.as_str(), "save" | "load" | "record") && line[..pos].trim_end() != verb {
             return self.files.complete(line, pos, ctx);
         }
         let (start, cands) = candidates(line, pos, &self.names);

@@ -68,6 +68,14 @@ enum Cmd {
         #[arg(long)]
         jobs: Option<usize>,
     },
+    /// Replay a recorded game (`record FILE` in play) against the current rules and report the
+    /// first command whose result, output or state differs.
+    Replay {
+        file: PathBuf,
+        /// Replay with this layer added: NAME, NAME=VALUE or a folder.
+        #[arg(long = "with", value_name = "LAYER")]
+        with: Vec<String>,
+    },
     /// Convert another engine's game file into a warroom layer.
     Import {
         #[command(subcommand)]
@@ -149,6 +157,7 @@ fn main() -> ExitCode {
         }),
         Cmd::Check { targets } => check::check(&editions, &targets),
         Cmd::Editions => check::list(&editions),
+        Cmd::Replay { file, with } => test::replay(&editions, &file, &with),
         Cmd::Test {
             paths,
             with,

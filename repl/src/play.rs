@@ -98,6 +98,11 @@ const HELP: &[(&str, &str, &str)] = &[
     ("layers", "layers", "the active layers in order"),
     ("save", "save game.toml", "save the game (replayable text)"),
     ("load", "load game.toml", "load a saved game"),
+    (
+        "record",
+        "record golden.toml",
+        "write the game so far as a scenario that `warroom replay` checks against changed rules",
+    ),
     ("help", "help buy", "this list, or one command"),
     ("quit", "quit", "leave (warns about an unsaved game)"),
 ];
@@ -368,6 +373,7 @@ impl Shell {
                     .join("\n"),
             ),
             "save" => self.save(&rest),
+            "record" => self.record(&rest),
             "load" => match load_game(std::path::Path::new(&rest), &self.editions) {
                 Ok(g) => {
                     self.game = g;
@@ -755,6 +761,21 @@ impl Shell {
                 Outcome::Ok(out)
             }
             None => Outcome::Rejected(format!("no value at `{path}`")),
+        }
+    }
+
+    fn record(&mut self, file: &str) -> Outcome {
+        if file.is_empty() {
+            return Outcome::Rejected("usage: record FILE (a scenario file, e.g. golden.toml)".into());
+        }
+        let tmp = format!("{file}.tmp");
+        let text = warroom_core::scenario::recording(&self.game);
+        match std::fs::write(&tmp, &text).and_then(|_| std::fs::rename(&tmp, file)) {
+            Ok(()) => Outcome::Ok(format!(
+                "recorded {} command(s) to {file}; `warroom replay {file}` checks it against the rules",
+                self.game.history().len()
+            )),
+            Err(e) => Outcome::Rejected(format!("cannot record to {file}: {e}")),
         }
     }
 

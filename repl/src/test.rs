@@ -219,3 +219,90 @@ fn changes(before: &Report, after: &Report) -> Vec<String> {
     }
     out
 }
+
+/// `warroom replay FILE [--with LAYER]...`: replay a recorded game against the current rules
+/// (and the extra layers) and report the first command that goes otherwise than recorded.
+pub fn replay(editions: &Path, file: &Path, with: &[String]) -> ExitCode {
+    let cache = RulesCache::new(editions);
+    let load = |extra: &[String]| scenario::load(file, extra, &|h| cache.get(h));
+    let case = match load(with) {
+        Ok(c) => c,
+        Err((_, problems)) => {
+            println!(
+                "FAIL {}: the recording has {} problem(s)",
+                file.display(),
+                problems.len()
+            );
+            render::problems(&problems);
+            return ExitCode::from(2);
+        }
+    };
+    // With extra layers, the recording also runs on the rules it names, so a divergence can
+    // show the two states side by side.
+    let base = if with.is_empty() {
+        None
+    } else {
+        match load(&[]) {
+            Ok(c) => Some(c),
+            Err((_, problems)) => {
+                println!(
+                    "FAIL {}: the recording does not load on its own rules",
+                    file.display()
+                );
+                render::problems(&problems);
+                return ExitCode::from(2);
+            }
+        }
+    };
+    let r = scenario::replay(&case, base.as_ref());
+    if let Some(e) = &r.error {
+        println!("FAIL {}: {e}", file.display());
+        return ExitCode::from(2);
+    }
+    let Some(d) = &r.divergence else {
+        println!("replayed {} of {} commands: no divergence", r.replayed, r.steps);
+        return ExitCode::SUCCESS;
+    };
+    println!(
+        "diverged at command {} of {}: `{}` ({})",
+        d.step + 1,
+        r.steps,
+        d.command,
+        d.at
+    );
+    let width = 12;
+    println!(
+        "  {:<width$} recorded: {}  |  replayed: {}",
+        "result", d.recorded_result, d.replayed_result
+    );
+    if d.recorded_output != d.replayed_output {
+        println!("  output");
+        for l in &d.recorded_output {
+            if !d.replayed_output.contains(l) {
+                println!("    recorded only: {l}");
+            }
+        }
+        for l in &d.replayed_output {
+            if !d.recorded_output.contains(l) {
+                println!("    replayed only: {l}");
+            }
+        }
+    }
+    if let Some(h) = d.recorded_hash {
+        println!(
+            "  {:<width$} recorded: {h:016x}  |  replayed: {:016x}",
+            "state hash", d.replayed_hash
+        );
+    }
+    let (left, right, lines) = &d.states;
+    if lines.is_empty() {
+        println!("  the states ({left} | {right}) show no difference in control, units, treasuries or phase");
+    } else {
+        println!("  states: {left}  |  {right}");
+        let w = lines.iter().map(|l| l.what.chars().count()).max().unwrap_or(0);
+        for l in lines {
+            println!("    {:<w$}  {}  |  {}", l.what, l.left, l.right);
+        }
+    }
+    ExitCode::from(1)
+}

@@ -145,3 +145,54 @@ fn two_full_rounds_of_anniversary_1941_are_played_with_every_power() {
     has(&out, "bombarding from the sea: 1 Cruiser, 1 Battleship");
     has(&out, "Germany's defenseless 1 Transport destroyed");
 }
+
+/// A whole game recorded with `record` replays clean on the same rules, and on changed rules
+/// (tanks attack at 4) reports the first command whose result differs, with both results.
+#[test]
+fn a_recorded_golden_game_replays_clean_and_reports_where_changed_rules_diverge() {
+    let dir = std::env::temp_dir().join(format!("warroom-golden-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let golden = dir.join("1941-golden.toml");
+    let out = play("1941-axis-victory.txt", &format!("record {}\n", golden.display()));
+    let recorded: usize = out
+        .lines()
+        .find_map(|l| l.strip_prefix("recorded ")?.split(' ').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no `recorded N command(s)` line:\n{out}"));
+    assert!(recorded > 100, "{recorded}");
+    let g = golden.to_str().unwrap();
+
+    let same = warroom(&["replay", g], "");
+    let text = String::from_utf8_lossy(&same.stdout).into_owned();
+    assert!(same.status.success(), "{text}");
+    assert_eq!(
+        text.trim_end(),
+        format!("replayed {recorded} of {recorded} commands: no divergence")
+    );
+    // The recording is a scenario too: `warroom test` runs it.
+    let tested = warroom(&["test", g], "");
+    assert!(
+        tested.status.success(),
+        "{}",
+        String::from_utf8_lossy(&tested.stdout)
+    );
+
+    let layer = root().join("tests/fixtures/house/tanks-attack-4");
+    let changed = warroom(&["replay", g, "--with", layer.to_str().unwrap()], "");
+    let text = String::from_utf8_lossy(&changed.stdout).into_owned();
+    assert_eq!(changed.status.code(), Some(1), "{text}");
+    let first = text.lines().next().unwrap_or_default();
+    assert!(first.starts_with("diverged at command "), "{text}");
+    assert!(first.contains(&format!(" of {recorded}: `fight")), "{text}");
+    // Every command before it replayed as recorded: the divergence is the first tank roll that
+    // hits at 4 and not at 3, shown recorded and replayed side by side.
+    assert!(
+        text.contains("    recorded only: ") && text.contains("    replayed only: "),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("    replayed only: ") && l.contains("@4 [")),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

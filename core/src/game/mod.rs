@@ -66,11 +66,13 @@ pub struct LogEntry {
     pub text: String,
 }
 
-/// One applied command as it is saved: its text and the state hash after it.
+/// One applied command as it is saved: its text and the state hash after it, and what it
+/// printed (for recordings that replay against changed rules).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
     pub text: String,
     pub hash: u64,
+    pub output: Vec<String>,
 }
 
 /// How the game was started, enough to rebuild it from a save.
@@ -302,14 +304,15 @@ impl Game {
         } else {
             self.undo.push(snapshot);
         }
-        self.record(cmd);
+        self.record(cmd, &out);
         Ok(out)
     }
 
-    fn record(&mut self, cmd: &Command) {
+    fn record(&mut self, cmd: &Command, output: &[String]) {
         self.history.push(Record {
             text: cmd.to_text(&self.rules),
             hash: 0,
+            output: output.to_vec(),
         });
         let h = self.hash();
         if let Some(r) = self.history.last_mut() {
@@ -339,8 +342,9 @@ impl Game {
             phase: self.current_phase().id.clone(),
             text: text.clone(),
         });
-        self.record(&Command::Undo);
-        Ok(vec![text])
+        let out = vec![text];
+        self.record(&Command::Undo, &out);
+        Ok(out)
     }
 }
 

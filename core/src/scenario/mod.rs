@@ -11,9 +11,11 @@
 //! [`Game::arrange`]: crate::game::Game::arrange
 
 mod read;
+mod replay;
 mod run;
 
 pub use read::{load, read_header, Header, SCENARIO_FIELDS};
+pub use replay::{recording, replay, state_diff, Divergence, ReplayReport, StateLine};
 pub use run::{run, run_all, run_file, Mismatch, Observation, Report, RulesCache};
 
 use crate::combat::Outcome;
@@ -47,8 +49,11 @@ pub struct Step {
     pub text: String,
     /// `Some(text)`: the command must be refused with a message containing `text`.
     pub rejected: Option<String>,
-    /// Texts its output must contain, each in some line.
+    /// Texts its output must contain, each in some line. In a recording (steps with a
+    /// `hash`), the output exactly.
     pub output: Vec<String>,
+    /// The state hash after the step, in a recorded game.
+    pub hash: Option<u64>,
     pub at: Location,
 }
 

@@ -43,7 +43,7 @@ const EXPECT_FIELDS: &[&str] = &[
     "relations",
     "log",
 ];
-const STEP_FIELDS: &[&str] = &["command", "rejected", "output"];
+const STEP_FIELDS: &[&str] = &["command", "rejected", "output", "hash"];
 
 /// What a scenario needs to pick its rule set.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -161,7 +161,11 @@ fn read_case(
     if let Some(id) = f.str(&mut r.ctx, "rule") {
         rule_ids.insert(0, id);
     }
-    if rule_ids.is_empty() {
+    let recording = f
+        .table
+        .get("steps")
+        .is_some_and(|n| matches!(&n.value, Value::Array(a) if a.iter().any(|s| s.as_table().is_some_and(|t| t.get("hash").is_some()))));
+    if rule_ids.is_empty() && !recording {
         r.ctx.problems.push(
             Problem::new(
                 "scenario::no-rule",
@@ -574,6 +578,7 @@ impl Reader<'_> {
                     text: s.clone(),
                     rejected: None,
                     output: Vec::new(),
+                    hash: None,
                     at: self.at(&item.origin),
                 },
                 Value::Table(_) => {
@@ -587,12 +592,28 @@ impl Reader<'_> {
                         .into_iter()
                         .map(|(s, _)| s)
                         .collect();
+                    let hash = f.get("hash").and_then(|n| {
+                        let h = as_str(&mut self.ctx, n, "steps.hash")?;
+                        match u64::from_str_radix(&h, 16) {
+                            Ok(v) => Some(v),
+                            Err(_) => {
+                                self.ctx.error_at(
+                                    n,
+                                    "schema::bad-value",
+                                    format!("`{h}` is not a state hash (16 hex digits)"),
+                                    "not hex",
+                                );
+                                None
+                            }
+                        }
+                    });
                     f.finish_with(&mut self.ctx, STEP_FIELDS);
                     let Some(text) = text else { continue };
                     Step {
                         text,
                         rejected,
                         output,
+                        hash,
                         at: self.at(&item.origin),
                     }
                 }

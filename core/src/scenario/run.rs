@@ -239,6 +239,36 @@ pub fn run(case: &Case) -> Report {
             // Later steps and expectations assume this one went as written.
             return report;
         }
+        if let (Ok(lines), Some(h)) = (&result, step.hash) {
+            // A recorded step: the same output and the same state, exactly.
+            let hash = game.hash();
+            let mut differs = Vec::new();
+            if *lines != step.output {
+                differs.push((
+                    format!("{what} output"),
+                    step.output.join(" | "),
+                    lines.join(" | "),
+                ));
+            }
+            if hash != h {
+                differs.push((
+                    format!("{what} state hash"),
+                    format!("{h:016x}"),
+                    format!("{hash:016x}"),
+                ));
+            }
+            if !differs.is_empty() {
+                for (what, expected, actual) in differs {
+                    report.failures.push(Mismatch {
+                        what,
+                        at: step.at.clone(),
+                        expected,
+                        actual,
+                    });
+                }
+                return report;
+            }
+        }
         if let Ok(lines) = result {
             if let Ok(crate::game::command::Command::Roll(faces)) =
                 crate::game::command::Command::parse(&case.rules, &step.text)
