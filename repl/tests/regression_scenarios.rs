@@ -182,3 +182,24 @@ fn check_reads_scenario_files_and_locates_unknown_names_and_commands() {
         out(&o)
     );
 }
+
+#[test]
+fn an_expected_event_that_did_not_fire_shows_the_events_of_that_name_that_did() {
+    let o = warroom(
+        &[
+            "--editions",
+            &editions(),
+            "test",
+            &path("tests/fixtures/scenarios/events"),
+        ],
+        "",
+    );
+    let stdout = out(&o);
+    assert_eq!(o.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("actual missing casualties power=Germany; side=attacker; units=[2 fighter]; fired of those: casualties hits=1; power=Germany; side=attacker; space=Baltic States; units=[1 fighter]"),
+        "{stdout}"
+    );
+    // The event that did fire as expected is not reported missing.
+    assert!(!stdout.contains("missing territory_captured"), "{stdout}");
+}

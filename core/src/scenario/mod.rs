@@ -86,7 +86,56 @@ pub enum Expectation {
     Relation(PowerId, PowerId, Relation),
     /// Texts the steps' output must contain, each in some line.
     Log(Vec<String>),
+    /// Events the steps must fire, each with payload fields of these values (read from the
+    /// `trace-events` layer's log, which the scenario then runs with).
+    Events(Vec<EventSeen>),
 }
+
+/// An event as the `trace-events` layer logs it: its name and rendered payload fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventSeen {
+    pub event: String,
+    pub fields: Vec<(String, String)>,
+}
+
+impl EventSeen {
+    /// `[trace.NAME] event NAME a=1; b=x` as logged by editions/options/trace-events.
+    pub fn parse_log(line: &str) -> Option<EventSeen> {
+        let rest = line.strip_prefix("[trace.")?;
+        let (_, rest) = rest.split_once("] event ")?;
+        let (event, fields) = rest.split_once(' ').unwrap_or((rest, ""));
+        Some(EventSeen {
+            event: event.to_string(),
+            fields: fields
+                .split("; ")
+                .filter_map(|f| f.split_once('='))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        })
+    }
+
+    /// Every field asked for has that value (any case).
+    pub fn matches(&self, want: &EventSeen) -> bool {
+        self.event == want.event
+            && want.fields.iter().all(|(k, v)| {
+                self.fields
+                    .iter()
+                    .any(|(k2, v2)| k2 == k && v2.eq_ignore_ascii_case(v))
+            })
+    }
+
+    pub fn describe(&self) -> String {
+        let f: Vec<String> = self.fields.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        if f.is_empty() {
+            self.event.clone()
+        } else {
+            format!("{} {}", self.event, f.join("; "))
+        }
+    }
+}
+
+/// The layer a scenario that expects events runs with.
+pub const TRACE_LAYER: &str = "trace-events";
 
 /// Names of battle outcomes as scenario files write them.
 pub const OUTCOMES: &[(&str, Outcome)] = &[

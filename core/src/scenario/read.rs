@@ -42,6 +42,7 @@ const EXPECT_FIELDS: &[&str] = &[
     "phase",
     "relations",
     "log",
+    "events",
 ];
 const STEP_FIELDS: &[&str] = &["command", "rejected", "output", "hash"];
 
@@ -181,6 +182,14 @@ fn read_case(
         return Err(r.ctx.problems);
     };
     header.with.extend(extra_with.iter().cloned());
+    let wants_events = f
+        .table
+        .get("expect")
+        .and_then(Node::as_table)
+        .is_some_and(|t| t.get("events").is_some());
+    if wants_events && !header.with.iter().any(|w| w == super::TRACE_LAYER) {
+        header.with.push(super::TRACE_LAYER.to_string());
+    }
     let rules = match rules_for(&header) {
         Ok(rs) => rs,
         Err(e) => {
@@ -800,7 +809,92 @@ impl Reader<'_> {
                 at: at(self, &n.origin),
             });
         }
+        if let Some(n) = f.get("events") {
+            let seen = self.events(n);
+            out.push(Expect {
+                what: Expectation::Events(seen),
+                at: at(self, &n.origin),
+            });
+        }
         f.finish_with(&mut self.ctx, EXPECT_FIELDS);
+        out
+    }
+
+    /// `["turn_end", { event = "territory_captured", space = "Karelia" }]`.
+    fn events(&mut self, n: &Node) -> Vec<super::EventSeen> {
+        use crate::script::EventKind;
+        let mut out = Vec::new();
+        let Value::Array(items) = &n.value else {
+            self.ctx.type_error(
+                n,
+                "expect.events",
+                "a list of event names or { event = NAME, field = value } tables",
+            );
+            return out;
+        };
+        for item in items {
+            let (name, name_node, fields) = match &item.value {
+                Value::Str(s) => (s.clone(), item, Vec::new()),
+                Value::Table(t) => {
+                    let Some(e) = t.entries.get("event") else {
+                        self.ctx.error_at(
+                            item,
+                            "scenario::event",
+                            "an expected event names its `event`".into(),
+                            "no `event`",
+                        );
+                        continue;
+                    };
+                    let Some(name) = as_str(&mut self.ctx, &e.node, "expect.events.event") else {
+                        continue;
+                    };
+                    let mut fields = Vec::new();
+                    for (k, fe) in t.entries.iter().filter(|(k, _)| *k != "event") {
+                        let v = match &fe.node.value {
+                            Value::Str(s) => s.clone(),
+                            Value::Int(i) => i.to_string(),
+                            Value::Bool(b) => b.to_string(),
+                            _ => {
+                                self.ctx.type_error(
+                                    &fe.node,
+                                    &format!("expect.events.{k}"),
+                                    "a string or a number",
+                                );
+                                continue;
+                            }
+                        };
+                        if let Some(kind) = EventKind::from_name(&name) {
+                            if !kind.payload_fields().contains(&k.as_str()) {
+                                let p = Problem::new(
+                                    "scenario::event-field",
+                                    format!("`{name}` carries no field `{k}`"),
+                                )
+                                .at(fe.key.label(self.ctx.sources, "not in the payload"))
+                                .help(format!("fields: {}", kind.payload_fields().join(", ")));
+                                self.ctx.problems.push(p);
+                                continue;
+                            }
+                        }
+                        fields.push((k.clone(), v));
+                    }
+                    (name, &e.node, fields)
+                }
+                _ => {
+                    self.ctx
+                        .type_error(item, "expect.events", "an event name or a table");
+                    continue;
+                }
+            };
+            if EventKind::from_name(&name).is_none() {
+                let names: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
+                let p = Problem::new("scenario::unknown-event", format!("no event `{name}`"))
+                    .at(name_node.origin.label(self.ctx.sources, "not in the catalogue"))
+                    .help(format!("events: {}", names.join(", ")));
+                self.ctx.problems.push(p);
+                continue;
+            }
+            out.push(super::EventSeen { event: name, fields });
+        }
         out
     }
 }

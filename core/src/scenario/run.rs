@@ -413,6 +413,41 @@ pub fn run(case: &Case) -> Report {
                 r.name().to_string(),
                 game.state().relations[a.index()][b.index()].name().to_string(),
             ),
+            Expectation::Events(want) => {
+                let seen: Vec<super::EventSeen> = output
+                    .iter()
+                    .filter_map(|l| super::EventSeen::parse_log(l))
+                    .collect();
+                let missing: Vec<&super::EventSeen> = want
+                    .iter()
+                    .filter(|w| !seen.iter().any(|s| s.matches(w)))
+                    .collect();
+                let expected = want.iter().map(|w| w.describe()).collect::<Vec<_>>().join(" + ");
+                let actual = if missing.is_empty() {
+                    expected.clone()
+                } else {
+                    // Only the events of the names missed: the whole trace would bury them.
+                    let fired: Vec<String> = seen
+                        .iter()
+                        .filter(|s| missing.iter().any(|m| m.event == s.event))
+                        .map(|s| s.describe())
+                        .collect();
+                    format!(
+                        "missing {}; fired of those: {}",
+                        missing
+                            .iter()
+                            .map(|w| w.describe())
+                            .collect::<Vec<_>>()
+                            .join(" + "),
+                        if fired.is_empty() {
+                            "none".to_string()
+                        } else {
+                            fired.join(" + ")
+                        }
+                    )
+                };
+                ("events".into(), expected, actual)
+            }
             Expectation::Log(texts) => {
                 let missing: Vec<&String> = texts
                     .iter()
