@@ -11,6 +11,7 @@ pub mod fight;
 mod hooks;
 pub mod mobilize;
 pub mod movement;
+pub mod politics;
 pub mod save;
 pub mod state;
 
@@ -377,7 +378,22 @@ fn run(
         ))
         .by(fight::RULE_ONE_BATTLE));
     }
+    // Whether the command does something in the phase (a declaration of war comes before).
+    let acts = matches!(
+        cmd,
+        Command::Buy { .. }
+            | Command::Move(_)
+            | Command::Place { .. }
+            | Command::Fight(_)
+            | Command::Casualties(_)
+            | Command::Press
+            | Command::Disagree
+            | Command::Retreat(_)
+            | Command::Submerge(_)
+            | Command::Roll(_)
+    );
     match cmd {
+        Command::DeclareWar(target) => politics::declare(rules, s, power, *target, out)?,
         Command::Buy { piece, count } => {
             if phase.kind != PhaseKind::Purchase {
                 return Err(Rejection::new(format!(
@@ -461,6 +477,7 @@ fn run(
         }
         Command::Undo => unreachable!("undo is handled by Game::apply"),
     }
+    s.phase_acted |= acts;
     Ok(())
 }
 
@@ -497,6 +514,7 @@ fn end_phase(
         PhaseKind::CollectIncome => control::collect_income(rules, s, power, out),
         PhaseKind::Research | PhaseKind::Purchase | PhaseKind::Script => {}
     }
+    s.phase_acted = false;
     loop {
         s.phase += 1;
         if s.phase >= rules.turn.len() {
