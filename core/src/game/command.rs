@@ -412,6 +412,16 @@ impl Command {
         )
     }
 
+    /// Commands that do something in the phase (buy, move, place, fight): a declaration of war,
+    /// made at the start of a phase, comes before them.
+    pub fn acts_in_phase(&self) -> bool {
+        self.is_battle()
+            || matches!(
+                self,
+                Command::Buy { .. } | Command::Move(_) | Command::Place { .. }
+            )
+    }
+
     pub fn to_text(&self, rules: &RuleSet) -> String {
         let pname = |p: PowerId| quote(&rules.power_info(p).name);
         let sname = |s: SpaceId| quote(&rules.board.space(s).name);

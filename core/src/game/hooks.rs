@@ -50,20 +50,15 @@ impl Hooks {
             Command::DeclareWar(target) => {
                 let phase = &rules.phases[rules.turn[before.phase].index()];
                 let name = |p: PowerId| Value::from(rules.power_info(p).name.clone());
-                let mut declarers: Vec<PowerId> = Vec::new();
-                let mut targets: Vec<PowerId> = Vec::new();
+                let mut pairs = Vec::new();
                 for d in rules.war_partners(power) {
                     for t in rules.war_partners(*target) {
                         if before.relations[d.index()][t.index()] != next.relations[d.index()][t.index()] {
-                            if !declarers.contains(&d) {
-                                declarers.push(d);
-                            }
-                            if !targets.contains(&t) {
-                                targets.push(t);
-                            }
+                            pairs.push((d, t));
                         }
                     }
                 }
+                let (declarers, targets) = super::politics::war_sides(&pairs);
                 let event = |kind| {
                     Event::new(kind)
                         .with("power", pname.as_str())

@@ -378,20 +378,6 @@ fn run(
         ))
         .by(fight::RULE_ONE_BATTLE));
     }
-    // Whether the command does something in the phase (a declaration of war comes before).
-    let acts = matches!(
-        cmd,
-        Command::Buy { .. }
-            | Command::Move(_)
-            | Command::Place { .. }
-            | Command::Fight(_)
-            | Command::Casualties(_)
-            | Command::Press
-            | Command::Disagree
-            | Command::Retreat(_)
-            | Command::Submerge(_)
-            | Command::Roll(_)
-    );
     match cmd {
         Command::DeclareWar(target) => politics::declare(rules, s, power, *target, out)?,
         Command::Buy { piece, count } => {
@@ -477,7 +463,7 @@ fn run(
         }
         Command::Undo => unreachable!("undo is handled by Game::apply"),
     }
-    s.phase_acted |= acts;
+    s.phase_acted |= cmd.acts_in_phase();
     Ok(())
 }
 

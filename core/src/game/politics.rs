@@ -65,6 +65,21 @@ fn phase_titles(rules: &RuleSet, power: PowerId) -> String {
     titles.join(" or ")
 }
 
+/// The two sides of the pairs a declaration put at war: the declarers and the powers declared
+/// on, each once, in the pairs' order.
+pub fn war_sides(pairs: &[(PowerId, PowerId)]) -> (Vec<PowerId>, Vec<PowerId>) {
+    let (mut declarers, mut targets) = (Vec::new(), Vec::new());
+    for (d, t) in pairs {
+        if !declarers.contains(d) {
+            declarers.push(*d);
+        }
+        if !targets.contains(t) {
+            targets.push(*t);
+        }
+    }
+    (declarers, targets)
+}
+
 /// `power` declares war on `target` (or on the power `target` is an economy of). Every power
 /// that goes to war together with the declarer (its group and economies) is then at war with
 /// every one that goes with the target.
@@ -136,20 +151,13 @@ pub fn declare(
         }
     }
     out.push(format!("{} declares war on {}", name(power), name(target)));
-    let list = |ps: Vec<PowerId>| {
-        let mut v: Vec<&str> = Vec::new();
-        for p in ps {
-            if !v.contains(&name(p)) {
-                v.push(name(p));
-            }
-        }
-        v.join(", ")
-    };
     if pairs.len() > 1 {
+        let (declarers, targets) = war_sides(&pairs);
+        let names = |ps: Vec<PowerId>| ps.into_iter().map(name).collect::<Vec<_>>().join(", ");
         out.push(format!(
             "at war now: {} with {}",
-            list(pairs.iter().map(|p| p.0).collect()),
-            list(pairs.iter().map(|p| p.1).collect())
+            names(declarers),
+            names(targets)
         ));
     }
     Ok(())

@@ -275,9 +275,5 @@ pub fn read_at_peace(
 
 /// A power and its economies (the powers that share its relations).
 fn war_economies(powers: &[Power], p: PowerId) -> Vec<PowerId> {
-    let holder = powers[p.index()].economy_of.unwrap_or(p);
-    (0..powers.len())
-        .map(|i| PowerId(i as u8))
-        .filter(|q| powers[q.index()].economy_of.unwrap_or(*q) == holder)
-        .collect()
+    war_partners(powers, &Politics::default(), p)
 }
