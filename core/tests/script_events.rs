@@ -75,6 +75,12 @@ impl GameView for Game {
             ("United States".into(), "fighter".into(), 1),
         ]
     }
+    fn relation(&self, a: &str, b: &str) -> Option<&'static str> {
+        match (a, b) {
+            ("China", "Japan") | ("Japan", "China") => Some("war"),
+            _ => None,
+        }
+    }
 }
 
 fn messages(d: &warroom_core::script::Dispatch) -> Vec<String> {
@@ -258,6 +264,7 @@ fn only_validate_and_before_events_can_veto() {
         vetoable,
         [
             "validate_purchase",
+            "validate_declaration",
             "validate_move",
             "validate_placement",
             "before_combat_step"
@@ -340,6 +347,7 @@ fn the_game_view_is_readable_from_lua() {
             "round 3 power China phase combat_move",
             "Kwangtung owner Japan nowhere owner nil",
             "China treasury 12",
+            "China and Japan war China and Atlantis nil",
             "unit 1 China infantry 3",
             "unit 2 United States fighter 1",
         ]

@@ -59,6 +59,9 @@ impl GameView for Game {
     fn units(&self, _space: &str) -> Vec<(String, String, u32)> {
         Vec::new()
     }
+    fn relation(&self, _a: &str, _b: &str) -> Option<&'static str> {
+        None
+    }
 }
 
 fn fire(host: &mut ScriptHost, kind: EventKind) -> Result<Vec<String>, ScriptError> {

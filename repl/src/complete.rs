@@ -206,6 +206,16 @@ fn offer(verb: &str, words_after_verb: usize) -> Offer {
             ..c
         },
         "units" | "map" => Offer { powers: true, ..c },
+        "declare" if words_after_verb == 0 => Offer {
+            keywords: &["war"],
+            ..c
+        },
+        "declare" if words_after_verb == 1 => Offer {
+            powers: true,
+            keywords: &["on"],
+            ..c
+        },
+        "declare" => Offer { powers: true, ..c },
         "order" => Offer {
             powers: true,
             pieces: true,
@@ -241,8 +251,8 @@ fn offer(verb: &str, words_after_verb: usize) -> Offer {
             keywords: &["from", "to", "via", "bombing", "ignoring", "all"],
             ..c
         },
-        "status" | "press" | "disagree" | "roll" | "undo" | "log" | "layers" | "quit" | "exit" | "save"
-        | "record" | "load" => c,
+        "status" | "relations" | "press" | "disagree" | "roll" | "undo" | "log" | "layers" | "quit"
+        | "exit" | "save" | "record" | "load" => c,
         _ => Offer {
             powers: true,
             pieces: true,
@@ -691,6 +701,40 @@ mod tests {
         check("units ger", &["Germany"]);
         check(
             "units ",
+            &[
+                "Germany",
+                "Japan",
+                "\"Soviet Union\"",
+                "\"United Kingdom\"",
+                "\"United States\"",
+            ],
+        );
+    }
+
+    #[test]
+    fn declare_war_on_a_power() {
+        check("declare ", &["war"]);
+        check("declare w", &["war"]);
+        check(
+            "declare war ",
+            &[
+                "Germany",
+                "Japan",
+                "on",
+                "\"Soviet Union\"",
+                "\"United Kingdom\"",
+                "\"United States\"",
+            ],
+        );
+        check("declare war on sov", &["\"Soviet Union\""]);
+        assert_eq!(tab("declare war on sov"), "declare war on \"Soviet Union\"");
+        check(
+            "declare war on united",
+            &["\"United Kingdom\"", "\"United States\""],
+        );
+        check("declare war ger", &["Germany"]);
+        check(
+            "declare war on ",
             &[
                 "Germany",
                 "Japan",

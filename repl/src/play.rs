@@ -5,6 +5,7 @@ use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use warroom_core::game::state::Relation;
 use warroom_core::game::Game;
 use warroom_core::layers::LoadRequest;
 use warroom_core::rules::{self, PowerId, RuleSet};
@@ -82,6 +83,12 @@ const HELP: &[(&str, &str, &str)] = &[
         "dice typed at the table (manual), from the generator (auto), or reseeded (seeded N)",
     ),
     ("place", "place 2 infantry in Germany", "mobilize purchased units"),
+    (
+        "declare",
+        "declare war on \"Soviet Union\"",
+        "at the start of combat move (1940 editions): go to war with a power at peace with you",
+    ),
+    ("relations", "relations", "who is at war and at peace with whom"),
     ("undo", "undo", "take back the last command of this phase"),
     (
         "end",
@@ -334,6 +341,7 @@ impl Shell {
         match verb.as_str() {
             "help" | "?" => Outcome::Ok(help(&rest)),
             "status" => Outcome::Ok(self.status()),
+            "relations" => Outcome::Ok(self.relations()),
             "battles" => Outcome::Ok(self.battles()),
             "show" => match space(self.rules()) {
                 Ok(name) => self.show(&name),
@@ -484,6 +492,13 @@ impl Shell {
         if s.manual_dice {
             out.push_str("  dice: typed at the table\n");
         }
+        let peace = self.related(p, Relation::Peace);
+        if !peace.is_empty() {
+            out.push_str(&format!(
+                "  at peace with {} (`declare war on POWER`, `relations`)\n",
+                peace.join(", ")
+            ));
+        }
         if let Some(w) = &s.winner {
             out.push_str(&format!("  the game is over: {w} won\n"));
         }
@@ -498,10 +513,52 @@ impl Shell {
         out.trim_end().to_string()
     }
 
+    /// The powers `p` stands in `relation` with, by name (economies of a power go with it).
+    fn related(&self, p: PowerId, relation: Relation) -> Vec<&str> {
+        let rules = self.rules();
+        let s = self.game.state();
+        rules
+            .powers
+            .iter()
+            .enumerate()
+            .filter(|(i, q)| q.economy_of.is_none() && *i != p.index())
+            .filter(|(i, _)| s.relations[p.index()][*i] == relation)
+            .map(|(_, q)| q.name.as_str())
+            .collect()
+    }
+
+    /// Who is at war and at peace with whom, power by power (allies go without saying).
+    fn relations(&self) -> String {
+        let rules = self.rules();
+        let mut out = Vec::new();
+        for (i, power) in rules.powers.iter().enumerate() {
+            if power.economy_of.is_some() {
+                continue;
+            }
+            let p = PowerId(i as u8);
+            let war = self.related(p, Relation::War);
+            let peace = self.related(p, Relation::Peace);
+            let mut line = format!(
+                "  {} ({}): at war with {}",
+                power.name,
+                power.side,
+                if war.is_empty() {
+                    "nobody".to_string()
+                } else {
+                    war.join(", ")
+                }
+            );
+            if !peace.is_empty() {
+                line.push_str(&format!("; at peace with {}", peace.join(", ")));
+            }
+            out.push(line);
+        }
+        out.join("\n")
+    }
+
     /// The battles and raids of this turn, the units on each side, and the battle in progress.
     fn battles(&self) -> String {
         use warroom_core::combat::Side;
-        use warroom_core::game::state::Relation;
         use warroom_core::rules::{Domain, UnitTypeId};
         let s = self.game.state();
         let rules = self.rules();

@@ -421,3 +421,61 @@ fn ending_noncombat_move_asks_where_to_land_aircraft_before_losing_them() {
         "{t}"
     );
 }
+
+#[test]
+fn batch_play_declares_war_in_europe_1940_and_strict_stops_at_a_vetoed_declaration() {
+    // Germany at peace with the Soviet Union: the attack is refused until war is declared.
+    let script = "relations\nend phase\ndeclare war on sov\nmove 3 inf, tank from Poland to \"Eastern Poland\"\nstatus\nrelations\nhelp declare\n";
+    let o = warroom(&["play", "europe1940", "--strict"], script);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(
+        t.contains(
+            "Germany (Axis): at war with United Kingdom, France; at peace with Soviet Union, United States"
+        ),
+        "{t}"
+    );
+    assert!(t.contains("Germany declares war on Soviet Union"), "{t}");
+    assert!(
+        t.contains("Germany moves 3 Infantry, 1 Tank Poland → Eastern Poland"),
+        "{t}"
+    );
+    assert!(
+        t.contains("at peace with United States (`declare war on POWER`"),
+        "{t}"
+    );
+    assert!(
+        t.contains("Soviet Union (Allies): at war with Germany; at peace with Italy"),
+        "{t}"
+    );
+    assert!(t.contains("e.g. declare war on \"Soviet Union\""), "{t}");
+
+    // The Soviet Union may not declare war in its first turn: the script's refusal names the
+    // rule, and --strict stops there.
+    let script = "end phase\nend phase\nend phase\nend phase\nend phase\nend phase\nend phase\ndeclare war on Germany\nstatus\n";
+    let o = warroom(&["play", "europe1940", "--strict"], script);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("rejected: the Soviet Union may not declare war on an Axis power before its 4th turn"),
+        "{t}"
+    );
+    assert!(t.contains("[europe1940.E40-POL-USSR]"), "{t}");
+    assert!(
+        t.contains("line 8: rejected command `declare war on Germany`"),
+        "{t}"
+    );
+    assert!(!t.contains("> status"), "{t}");
+
+    // Refused moves say what to do.
+    let o = warroom(
+        &["play", "europe1940"],
+        "end phase\nmove 1 tank from Poland to \"Eastern Poland\"\n",
+    );
+    let t = text(&o);
+    assert!(
+        t.contains("rejected: Germany is at peace with Soviet Union: `declare war on \"Soviet Union\"` at the start of Combat Move first"),
+        "{t}"
+    );
+    assert!(t.contains("[powers-at-peace]"), "{t}");
+}

@@ -43,6 +43,8 @@ pub enum Command {
     /// The order in which a power gives up units when it takes the suggested casualties (unit
     /// types listed go first; empty: cheapest first).
     CasualtyOrder { power: PowerId, first: Vec<UnitTypeId> },
+    /// The current power declares war on a power it is at peace with (`[politics]`).
+    DeclareWar(PowerId),
 }
 
 /// Where a battle's dice come from (`dice manual|auto|seeded N`).
@@ -208,6 +210,7 @@ pub const VERBS: &[&str] = &[
     "roll",
     "order",
     "dice",
+    "declare",
 ];
 
 /// Other words [`Command::parse`] takes for some of [`VERBS`].
@@ -376,6 +379,21 @@ impl Command {
                     _ => Err(DICE_USAGE.into()),
                 }
             }
+            "declare" => {
+                const USAGE: &str = "usage: declare war on POWER";
+                let rest = match rest.first() {
+                    Some(w) if w.eq_ignore_ascii_case("war") => &rest[1..],
+                    _ => return Err(USAGE.into()),
+                };
+                let rest = match rest.first() {
+                    Some(w) if w.eq_ignore_ascii_case("on") => &rest[1..],
+                    _ => rest,
+                };
+                if rest.is_empty() {
+                    return Err(USAGE.into());
+                }
+                resolve_power(rules, &rest.join(" ")).map(Command::DeclareWar)
+            }
             _ => Err(unknown_verb(verb, &[])),
         }
     }
@@ -392,6 +410,16 @@ impl Command {
                 | Command::Submerge(_)
                 | Command::Roll(_)
         )
+    }
+
+    /// Commands that do something in the phase (buy, move, place, fight): a declaration of war,
+    /// made at the start of a phase, comes before them.
+    pub fn acts_in_phase(&self) -> bool {
+        self.is_battle()
+            || matches!(
+                self,
+                Command::Buy { .. } | Command::Move(_) | Command::Place { .. }
+            )
     }
 
     pub fn to_text(&self, rules: &RuleSet) -> String {
@@ -434,6 +462,7 @@ impl Command {
                 let names: Vec<String> = first.iter().map(|u| uname(*u)).collect();
                 format!("order {} {}", pname(*power), names.join(", "))
             }
+            Command::DeclareWar(p) => format!("declare war on {}", pname(*p)),
             Command::Buy { piece, count } => format!("buy {count} {}", piece_id(rules, *piece)),
             Command::EndPhase => "end phase".into(),
             Command::Undo => "undo".into(),

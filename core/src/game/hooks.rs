@@ -43,7 +43,34 @@ impl Hooks {
         let power = sc.turn_order[before.turn];
         let pname = rules.power_info(power).name.clone();
         let mut events = Vec::new();
+        // Events asking whether the command may happen at all, with the game as it was before
+        // it (a declaration asks about the powers' relations before the declaration).
+        let mut checks = Vec::new();
         match cmd {
+            Command::DeclareWar(target) => {
+                let phase = &rules.phases[rules.turn[before.phase].index()];
+                let name = |p: PowerId| Value::from(rules.power_info(p).name.clone());
+                let mut pairs = Vec::new();
+                for d in rules.war_partners(power) {
+                    for t in rules.war_partners(*target) {
+                        if before.relations[d.index()][t.index()] != next.relations[d.index()][t.index()] {
+                            pairs.push((d, t));
+                        }
+                    }
+                }
+                let (declarers, targets) = super::politics::war_sides(&pairs);
+                let event = |kind| {
+                    Event::new(kind)
+                        .with("power", pname.as_str())
+                        .with("target", name(rules.relation_holder(*target)))
+                        .with("round", i64::from(before.round))
+                        .with("phase", phase.id.as_str())
+                        .with("declarers", Value::list(declarers.iter().map(|p| name(*p))))
+                        .with("targets", Value::list(targets.iter().map(|p| name(*p))))
+                };
+                checks.push(event(EventKind::ValidateDeclaration));
+                events.push(event(EventKind::WarDeclared));
+            }
             Command::Buy { piece, count } => {
                 let (id, cost) = match piece {
                     Piece::Unit(u) => (rules.unit(*u).id.clone(), rules.unit(*u).cost),
@@ -171,10 +198,18 @@ impl Hooks {
             state: next,
             power: sc.turn_order[next.turn],
         };
+        let before_view = View {
+            rules,
+            state: before,
+            power,
+        };
         // One command may fire several events; if a later one fails, the stores must not keep
         // what earlier ones wrote (commands are transactions, stores included).
         let snapshot = self.host.store_snapshot();
-        let result = self.dispatch_all(&events, &view);
+        let result = self.dispatch_all(&checks, &before_view).and_then(|mut log| {
+            log.extend(self.dispatch_all(&events, &view)?);
+            Ok(log)
+        });
         if result.is_err() {
             self.host
                 .restore_store(&snapshot)
@@ -282,6 +317,10 @@ impl crate::script::GameView for View<'_> {
     }
     fn treasury(&self, power: &str) -> Option<i64> {
         self.rules.power(power).map(|p| self.state.treasuries[p.index()])
+    }
+    fn relation(&self, a: &str, b: &str) -> Option<&'static str> {
+        let (a, b) = (self.rules.power(a)?, self.rules.power(b)?);
+        (a != b).then(|| self.state.relations[a.index()][b.index()].name())
     }
     fn units(&self, space: &str) -> Vec<(String, String, u32)> {
         let Some(id) = self.rules.board.find(space) else {

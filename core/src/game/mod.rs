@@ -12,6 +12,7 @@ pub mod fight;
 mod hooks;
 pub mod mobilize;
 pub mod movement;
+pub mod politics;
 pub mod save;
 pub mod state;
 
@@ -383,6 +384,7 @@ fn run(
         .by(fight::RULE_ONE_BATTLE));
     }
     match cmd {
+        Command::DeclareWar(target) => politics::declare(rules, s, power, *target, out)?,
         Command::Buy { piece, count } => {
             if phase.kind != PhaseKind::Purchase {
                 return Err(Rejection::new(format!(
@@ -466,6 +468,7 @@ fn run(
         }
         Command::Undo => unreachable!("undo is handled by Game::apply"),
     }
+    s.phase_acted |= cmd.acts_in_phase();
     Ok(())
 }
 
@@ -502,6 +505,7 @@ fn end_phase(
         PhaseKind::CollectIncome => control::collect_income(rules, s, power, out),
         PhaseKind::Research | PhaseKind::Purchase | PhaseKind::Script => {}
     }
+    s.phase_acted = false;
     loop {
         s.phase += 1;
         if s.phase >= rules.turn.len() {

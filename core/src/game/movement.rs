@@ -8,6 +8,7 @@
 
 use super::command::{Move, Pick};
 use super::control;
+use super::politics;
 use super::state::{Relation, State, Unit};
 use super::Rejection;
 use crate::rules::{Domain, PhaseKind, PowerId, RuleSet, SpaceId, UnitType};
@@ -102,6 +103,26 @@ impl<'a> Board<'a> {
     }
     fn has_enemies(&self, id: SpaceId) -> bool {
         self.enemy_units(id).next().is_some()
+    }
+    fn at_peace(&self, other: PowerId) -> bool {
+        politics::relation(self.s, self.power, other) == Relation::Peace
+    }
+    /// The power at peace with this one that controls the territory.
+    fn peace_holder(&self, id: SpaceId) -> Option<PowerId> {
+        self.s.space(id).controller.filter(|c| self.at_peace(*c))
+    }
+    /// A power at peace with this one with units in the space.
+    fn peace_units(&self, id: SpaceId) -> Option<PowerId> {
+        self.s
+            .space(id)
+            .units
+            .iter()
+            .map(|u| u.owner)
+            .find(|o| self.at_peace(*o))
+    }
+    /// Refusal: this power is at peace with `other` (what to declare, and when).
+    fn peace(&self, other: PowerId) -> Rejection {
+        politics::at_peace(self.rules, self.power, other)
     }
     /// Enemy ships that stop movement (surface warships; not submarines or transports).
     fn blocked(&self, id: SpaceId) -> bool {
@@ -441,6 +462,8 @@ fn check_path(
                         }
                         blitzed.push(here);
                     }
+                } else if let Some(p) = b.peace_holder(here) {
+                    return Err(b.peace(p));
                 } else if !b.friendly_territory(here) {
                     return Err(reject(
                         RULE_NEUTRAL,
@@ -492,10 +515,24 @@ fn check_path(
                     }
                 }
             }
-            Domain::Air => {}
+            // A neutral power's territories may not be flown over (nor into: see below).
+            Domain::Air => {
+                if let Some(p) = b
+                    .peace_holder(here)
+                    .filter(|p| !last && politics::neutral(b.s, *p))
+                {
+                    return Err(b.peace(p));
+                }
+            }
         }
     }
     let end = path[steps];
+    // No attack on a territory held by, or holding units of, a power at peace with this one.
+    if combat && !b.is_sea(end) {
+        if let Some(p) = b.peace_holder(end).or_else(|| b.peace_units(end)) {
+            return Err(b.peace(p));
+        }
+    }
     if combat {
         let battle = b.s.this_turn.battle(end).is_some();
         let hostile = match t.domain {
@@ -511,6 +548,9 @@ fn check_path(
                 // Fighters leaving a sea zone shared with enemy warships escape like ships.
                 Domain::Air => b.is_sea(path[0]) && b.blocked(path[0]),
             };
+            if let Some(p) = b.peace_units(end).filter(|_| !allowed) {
+                return Err(b.peace(p));
+            }
             if !allowed {
                 let msg = if t.domain == Domain::Air && b.hostile_territory(end) {
                     return Err(reject(
@@ -1349,6 +1389,12 @@ fn offload(
         }
     }
     let mut assault = false;
+    if let Some(p) = b
+        .peace_holder(target)
+        .or_else(|| b.peace_units(target).filter(|_| combat))
+    {
+        return Err(b.peace(p));
+    }
     if combat {
         if !b.hostile_territory(target) {
             return Err(reject(
@@ -1784,6 +1830,9 @@ fn check_raid(rules: &RuleSet, b: &Board, m: &Move, ids: &[u32]) -> Result<(), R
             .resolve(rules.board.space(m.to).ipc)
             > 0
     });
+    if let Some(p) = b.peace_holder(m.to) {
+        return Err(b.peace(p));
+    }
     if !b.hostile_territory(m.to) || !target {
         return Err(reject(
             RULE_RAID,

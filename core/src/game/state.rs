@@ -148,7 +148,8 @@ pub struct SpaceState {
 pub enum Relation {
     Allied,
     War,
-    /// Not at war (the 1940 editions start some powers at peace).
+    /// Powers of opposite sides that are not at war (yet): neither may enter the other's
+    /// territories nor attack its units until one declares war.
     Peace,
 }
 
@@ -189,6 +190,9 @@ pub struct State {
     pub manual_dice: bool,
     /// Per power, unit types it gives up first when taking the suggested casualties.
     pub casualty_orders: Vec<Vec<UnitTypeId>>,
+    /// Something was done in the current phase (a purchase, a move, a battle...): a
+    /// declaration of war, made at the start of a phase, is too late now.
+    pub phase_acted: bool,
 }
 
 /// Put land units that are at sea without a ride aboard their owner's transports, heaviest
@@ -279,8 +283,13 @@ impl State {
             .map(|a| {
                 (0..n)
                     .map(|b| {
+                        let pair = (PowerId(a as u8), PowerId(b as u8));
                         if rules.powers[a].side == rules.powers[b].side {
                             Relation::Allied
+                        } else if scenario.at_peace.contains(&pair)
+                            || scenario.at_peace.contains(&(pair.1, pair.0))
+                        {
+                            Relation::Peace
                         } else {
                             Relation::War
                         }
@@ -306,6 +315,7 @@ impl State {
             dice_queue: Vec::new(),
             manual_dice: false,
             casualty_orders: vec![Vec::new(); n],
+            phase_acted: false,
         }
     }
 

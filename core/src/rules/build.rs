@@ -19,6 +19,7 @@ const TOP: &[&str] = &[
     "scenarios",
     "rules",
     "victory",
+    "politics",
 ];
 
 const UNIT_FIELDS: &[&str] = &[
@@ -136,9 +137,11 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         &powers,
         &units,
     );
+    let politics = super::politics::read_politics(&mut ctx, section("politics"), &powers, &phases);
     let scenarios = read_scenarios(
         &mut ctx,
         section("scenarios"),
+        &politics,
         &powers,
         &units,
         &facilities,
@@ -223,6 +226,7 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         switches,
         victory,
         combat,
+        politics,
         scripts,
         default_scenario,
         project_root,
@@ -921,6 +925,7 @@ fn empty_space(name: &str, kind: SpaceKind) -> Space {
 fn read_scenarios(
     ctx: &mut Ctx,
     e: Option<&Entry>,
+    politics: &Politics,
     powers: &[Power],
     units: &[UnitType],
     facilities: &[FacilityType],
@@ -1084,9 +1089,20 @@ fn read_scenarios(
                 }
             }
         }
+        let at_peace = f.get("at_peace").map_or_else(Vec::new, |n| {
+            super::politics::read_at_peace(ctx, n, &format!("scenarios.{id}.at_peace"), powers, politics)
+        });
         f.finish_with(
             ctx,
-            &["title", "turn_order", "ipcs", "control", "setup", "damage"],
+            &[
+                "title",
+                "turn_order",
+                "ipcs",
+                "control",
+                "setup",
+                "damage",
+                "at_peace",
+            ],
         );
         out.push(Scenario {
             id: id.clone(),
@@ -1096,6 +1112,7 @@ fn read_scenarios(
             control,
             setup,
             damage,
+            at_peace,
         });
     }
     out

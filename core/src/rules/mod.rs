@@ -5,6 +5,7 @@
 
 mod build;
 mod combat;
+mod politics;
 pub mod read;
 mod victory;
 
@@ -15,6 +16,7 @@ use std::collections::HashMap;
 
 pub use build::build;
 pub use combat::{BombardLimit, CombatRules, ConductStep, DiceRule, Step};
+pub use politics::Politics;
 pub use victory::{VictoryCheck, VictoryCondition};
 
 macro_rules! id_type {
@@ -443,6 +445,9 @@ pub struct Scenario {
     pub control: Vec<(SpaceId, PowerId)>,
     pub setup: Vec<Placement>,
     pub damage: Vec<(SpaceId, FacilityTypeId, u32)>,
+    /// Pairs of powers on opposite sides that start at peace (`at_peace`, extended to the
+    /// powers' economies); every other pair of opposite sides starts at war.
+    pub at_peace: Vec<(PowerId, PowerId)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -511,6 +516,8 @@ pub struct RuleSet {
     pub victory: Vec<VictoryCondition>,
     /// `[combat]`: the conduct-combat sub-steps and the battle round.
     pub combat: CombatRules,
+    /// `[politics]`: when war may be declared, and who goes to war together.
+    pub politics: Politics,
     pub scripts: Vec<LayerScripts>,
     pub default_scenario: Option<String>,
     /// Root of the project (parent of `editions/`), where `scripts/` lives.

@@ -15,6 +15,8 @@ pub enum EventKind {
     PhaseBegin,
     PhaseEnd,
     ValidatePurchase,
+    ValidateDeclaration,
+    WarDeclared,
     ValidateMove,
     ValidatePlacement,
     BeforeCombatStep,
@@ -27,7 +29,7 @@ pub enum EventKind {
 }
 
 impl EventKind {
-    pub const COUNT: usize = 15;
+    pub const COUNT: usize = 17;
 
     /// Every kind, in turn order (the order of docs/events.md).
     pub const ALL: [EventKind; Self::COUNT] = [
@@ -37,6 +39,8 @@ impl EventKind {
         EventKind::PhaseBegin,
         EventKind::PhaseEnd,
         EventKind::ValidatePurchase,
+        EventKind::ValidateDeclaration,
+        EventKind::WarDeclared,
         EventKind::ValidateMove,
         EventKind::ValidatePlacement,
         EventKind::BeforeCombatStep,
@@ -57,6 +61,8 @@ impl EventKind {
             EventKind::PhaseBegin => "phase_begin",
             EventKind::PhaseEnd => "phase_end",
             EventKind::ValidatePurchase => "validate_purchase",
+            EventKind::ValidateDeclaration => "validate_declaration",
+            EventKind::WarDeclared => "war_declared",
             EventKind::ValidateMove => "validate_move",
             EventKind::ValidatePlacement => "validate_placement",
             EventKind::BeforeCombatStep => "before_combat_step",
@@ -79,6 +85,7 @@ impl EventKind {
         matches!(
             self,
             EventKind::ValidatePurchase
+                | EventKind::ValidateDeclaration
                 | EventKind::ValidateMove
                 | EventKind::ValidatePlacement
                 | EventKind::BeforeCombatStep
@@ -93,6 +100,9 @@ impl EventKind {
             EventKind::TurnBegin | EventKind::TurnEnd => &["round", "power"],
             EventKind::PhaseBegin | EventKind::PhaseEnd => &["round", "power", "phase", "phase_kind"],
             EventKind::ValidatePurchase => &["power", "units", "cost", "ipcs"],
+            EventKind::ValidateDeclaration | EventKind::WarDeclared => {
+                &["power", "target", "round", "phase", "declarers", "targets"]
+            }
             EventKind::ValidateMove => &["power", "phase", "units", "from", "to", "path"],
             EventKind::ValidatePlacement => &["power", "space", "units"],
             EventKind::BeforeCombatStep | EventKind::AfterCombatStep => {

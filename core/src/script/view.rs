@@ -24,6 +24,9 @@ pub trait GameView {
     fn treasury(&self, power: &str) -> Option<i64>;
     /// Units in `space` as `(owner, unit type, count)`, in a stable order chosen by the engine.
     fn units(&self, space: &str) -> Vec<(String, String, u32)>;
+    /// How two powers stand: `"war"`, `"peace"` or `"allied"` (`None` for an unknown power or a
+    /// power and itself).
+    fn relation(&self, a: &str, b: &str) -> Option<&'static str>;
 }
 
 /// The data behind the scoped `game` userdata.
@@ -35,13 +38,16 @@ pub(crate) struct GameHandle<'a> {
 }
 
 /// Registers `game.round`, `game.power`, `game.phase` and the methods `owner`, `treasury`,
-/// `units`, `request`. No setters: assigning a field of `game` is an error.
+/// `relation`, `units`, `request`. No setters: assigning a field of `game` is an error.
 pub(crate) fn register(reg: &mut mlua::UserDataRegistry<GameHandle<'_>>) {
     reg.add_field_method_get("round", |_, h| Ok(h.view.round()));
     reg.add_field_method_get("power", |_, h| Ok(h.view.power().to_owned()));
     reg.add_field_method_get("phase", |_, h| Ok(h.view.phase().to_owned()));
     reg.add_method("owner", |_, h, space: String| Ok(h.view.owner(&space)));
     reg.add_method("treasury", |_, h, power: String| Ok(h.view.treasury(&power)));
+    reg.add_method("relation", |_, h, (a, b): (String, String)| {
+        Ok(h.view.relation(&a, &b))
+    });
     reg.add_method("units", |lua, h, space: String| {
         let units = h.view.units(&space);
         let list = lua.create_table_with_capacity(units.len(), 0)?;

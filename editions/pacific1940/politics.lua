@@ -1,0 +1,21 @@
+-- The political situation of Pacific 1940: the condition on the United States' declarations.
+-- The Pacific 1940 rulebook is not among the seeds; the rule is the 1940 second edition text of
+-- the excerpts (003 ¶"The United States may not declare war on any Axis power unless"), the same
+-- as Global's. See scripts/politics1940.lua.
+local politics = require("politics1940")
+
+-- North America on this map.
+local north_america = { "Alaska", "Aleutian Islands", "Mexico", "Western Canada", "Western United States" }
+
+politics.restrict({
+  rule = "G40-POL-US",
+  power = "United States",
+  from_round = 3,
+  round_phase = "collect_income",
+  provoked_by = { "Japan" },
+  captured = { spaces = north_america, by = { "Japan" } },
+  declared = { by = { "Japan" }, on = { "United Kingdom", "ANZAC" } },
+  refusal = "the United States may not declare war until Japan has declared war on it, on the "
+    .. "United Kingdom or on ANZAC, or captured a territory in North America, or from its 3rd "
+    .. "turn at the start of Collect Income",
+})

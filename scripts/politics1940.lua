@@ -1,0 +1,118 @@
+-- The political rules of the 1940 second-edition games that have conditions (000 · The
+-- Political Situation; Global: Political Situation, National Objectives, and Bonus Income).
+--
+-- The engine knows who starts at peace (scenario `at_peace`), where declarations are made
+-- (`[politics] phases`) and who goes to war together (`[politics] groups`). What the rulebooks
+-- make conditional is here: a restriction is a power that may not declare war (on some powers)
+-- unless something has happened. An edition's politics.lua calls `restrict` once per rule:
+--
+--   politics.restrict({
+--     rule = "E40-POL-USSR",                 -- the rule id; the handler is LAYER.RULE
+--     power = "Soviet Union",                -- who is restricted
+--     targets = { "Germany", "Italy" },      -- on whom (absent: on every power)
+--     from_round = 4,                        -- free from this turn on (absent: never)
+--     round_phase = "collect_income",        -- ... and then only in this phase, which is for
+--                                            --     that alone (absent: in any phase)
+--     provoked_by = { "Germany", "Italy" },  -- free once at war with one of them (it declared)
+--     captured = { spaces = { "United Kingdom" }, by = { "Germany", "Italy" } },
+--                                            -- free once one of them has taken one of these
+--     declared = { by = { "Japan" }, on = { "United Kingdom", "ANZAC" } },
+--                                            -- free once one of them has declared war on one
+--                                            --   of these
+--     entered = { spaces = { ... } },        -- free on a target once that target has moved
+--                                            --   units into one of these spaces
+--     refusal = "the Soviet Union may not ...",  -- what the player is told
+--   })
+--
+-- A power is its own turn counter: each power plays once a round, so "its 4th turn" is round 4.
+-- What has happened is remembered in this layer's `warroom.store.politics` (saved with the
+-- game): `enabled[power]` = why, and `entered[power][target]` = where.
+
+local M = {}
+
+local function contains(list, x)
+  for _, v in ipairs(list or {}) do
+    if v == x then
+      return true
+    end
+  end
+  return false
+end
+
+local function memory()
+  local s = warroom.store.politics
+  if s == nil then
+    s = { enabled = {}, entered = {} }
+    warroom.store.politics = s
+  end
+  s.enabled = s.enabled or {}
+  s.entered = s.entered or {}
+  return s
+end
+
+function M.restrict(cfg)
+  local id = warroom.layer .. "." .. cfg.rule
+
+  warroom.on("validate_declaration", { id = id, filter = { power = cfg.power } }, function(ev, game)
+    if cfg.targets and not contains(cfg.targets, ev.target) then
+      return
+    end
+    local in_round_phase = cfg.round_phase ~= nil and ev.phase == cfg.round_phase
+    if cfg.from_round and ev.round >= cfg.from_round and (cfg.round_phase == nil or in_round_phase) then
+      return
+    end
+    if in_round_phase then
+      return { veto = string.format("%s may declare war at the start of this phase only from its turn %d (this is turn %d)",
+        cfg.power, cfg.from_round, ev.round) }
+    end
+    for _, p in ipairs(cfg.provoked_by or {}) do
+      if game:relation(cfg.power, p) == "war" then
+        return
+      end
+    end
+    local s = memory()
+    if s.enabled[cfg.power] then
+      return
+    end
+    if s.entered[cfg.power] and s.entered[cfg.power][ev.target] then
+      return
+    end
+    return { veto = string.format("%s (this is its turn %d)", cfg.refusal, ev.round) }
+  end)
+
+  if cfg.captured then
+    warroom.on("territory_captured", { id = id .. ".captured", filter = { space = cfg.captured.spaces } },
+      function(ev, game)
+        local s = memory()
+        if contains(cfg.captured.by, ev.power) and not s.enabled[cfg.power] then
+          s.enabled[cfg.power] = string.format("%s took %s in round %d", ev.power, ev.space, game.round)
+        end
+      end)
+  end
+
+  if cfg.declared then
+    warroom.on("war_declared", { id = id .. ".declared", filter = { power = cfg.declared.by } },
+      function(ev, game)
+        local s = memory()
+        for _, t in ipairs(ev.targets) do
+          if contains(cfg.declared.on, t) and not s.enabled[cfg.power] then
+            s.enabled[cfg.power] = string.format("%s declared war on %s in round %d", ev.power, t, ev.round)
+          end
+        end
+      end)
+  end
+
+  if cfg.entered then
+    warroom.on("validate_move", { id = id .. ".entered", filter = { power = cfg.targets } }, function(ev, game)
+      for _, space in ipairs(ev.path) do
+        if space ~= ev.from and contains(cfg.entered.spaces, space) then
+          local s = memory()
+          s.entered[cfg.power] = s.entered[cfg.power] or {}
+          s.entered[cfg.power][ev.power] = s.entered[cfg.power][ev.power] or space
+        end
+      end
+    end)
+  end
+end
+
+return M
