@@ -34,6 +34,8 @@ pub struct Arrangement {
     pub techs: Vec<(PowerId, Vec<String>)>,
     /// Damage on a facility of a space, by the facility's piece.
     pub damage: Vec<(SpaceId, Piece, u32)>,
+    /// Units bought and waiting for mobilization, per power (replacing what is waiting).
+    pub purchased: Vec<(PowerId, Vec<(Piece, u32)>)>,
     /// Faces rolled at the table, used in order; the game then takes dice only from the table
     /// (a battle waits for more faces rather than rolling).
     pub dice: Option<Vec<u8>>,
@@ -153,6 +155,9 @@ impl Game {
                     ))
                 }
             }
+        }
+        for (power, pieces) in &a.purchased {
+            s.purchased[power.index()] = pieces.clone();
         }
         if let Some(faces) = &a.dice {
             s.manual_dice = true;

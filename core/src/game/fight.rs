@@ -462,8 +462,8 @@ fn conclude(
     }
     if let Some(bt) = s.this_turn.battles.iter_mut().find(|bt| bt.space == space) {
         bt.fought = true;
-        bt.outcome = Some(outcome);
     }
+    s.this_turn.outcomes.push((space, outcome));
 }
 
 /// Map picks (`2 infantry`, `#12`) onto units of one side of the battle, one entry per hit;

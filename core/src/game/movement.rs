@@ -396,6 +396,8 @@ fn check_path(
     path: &[SpaceId],
     combat: bool,
     ignore: bool,
+    // A bombing raid's target needs no defenders: the raid is on its facility.
+    raid: bool,
 ) -> Result<Vec<SpaceId>, Rejection> {
     let steps = path.len() - 1;
     if steps as u32 > left {
@@ -538,7 +540,7 @@ fn check_path(
         let hostile = match t.domain {
             Domain::Land => b.hostile_territory(end),
             Domain::Sea => b.has_enemies(end) && !ignore,
-            Domain::Air => b.has_enemies(end) || (battle && !b.is_sea(end)),
+            Domain::Air => b.has_enemies(end) || (battle && !b.is_sea(end)) || raid,
         };
         if !hostile {
             let allowed = match t.domain {
@@ -589,6 +591,7 @@ fn find_path(
     to: SpaceId,
     combat: bool,
     ignore: bool,
+    raid: bool,
 ) -> Result<PathPlan, Rejection> {
     let range = units.iter().map(|(_, l)| *l).min().unwrap_or(0);
     // Breadth-first over paths as space lists, bounded by range (at most 8 on every board).
@@ -602,7 +605,7 @@ fn find_path(
             let mut blitzed = Vec::new();
             let mut ok = true;
             for (t, left) in units {
-                match check_path(b, t, *left, &path, combat, ignore) {
+                match check_path(b, t, *left, &path, combat, ignore, raid) {
                     Ok(bl) => {
                         if bl.len() > blitzed.len() {
                             blitzed = bl;
@@ -698,7 +701,7 @@ fn reachable(
             && !found.contains(&here)
             && kinds
                 .iter()
-                .all(|(t, left)| check_path(b, t, *left, &path, combat, ignore).is_ok())
+                .all(|(t, left)| check_path(b, t, *left, &path, combat, ignore, false).is_ok())
         {
             found.push(here);
         }
@@ -804,7 +807,7 @@ fn move_along_path(
         ));
     }
     let plan = if m.via.is_empty() {
-        find_path(&b, &group, m.from, m.to, combat, m.ignore)
+        find_path(&b, &group, m.from, m.to, combat, m.ignore, m.bombing)
             .map_err(|e| with_reach(&b, &group, m.from, combat, m.ignore, e))?
     } else {
         let mut path = vec![m.from];
@@ -812,7 +815,7 @@ fn move_along_path(
         path.push(m.to);
         let mut blitzed: Vec<SpaceId> = Vec::new();
         for (t, left) in &group {
-            let bl = check_path(&b, t, *left, &path, combat, m.ignore).map_err(|e| {
+            let bl = check_path(&b, t, *left, &path, combat, m.ignore, m.bombing).map_err(|e| {
                 if e.rule.as_deref() == Some(RULE_RANGE) {
                     with_reach(&b, &group, m.from, combat, m.ignore, e)
                 } else {

@@ -67,8 +67,6 @@ pub struct Battle {
     pub amphibious_from: Vec<SpaceId>,
     /// Fought to its end in conduct combat.
     pub fought: bool,
-    /// How it ended, once fought (scenarios assert on it).
-    pub outcome: Option<crate::combat::Outcome>,
 }
 
 /// Facts about the turn in progress that rules refer back to ("friendly at the start of the
@@ -93,6 +91,9 @@ pub struct TurnState {
     pub new_facilities: Vec<(SpaceId, FacilityTypeId)>,
     /// Strategic bombing raids announced in combat move: (territory, fought yet).
     pub raids: Vec<(SpaceId, bool)>,
+    /// How each battle fought this turn ended, in the order fought (kept after conduct combat
+    /// ends, unlike `battles`, so scenarios can ask).
+    pub outcomes: Vec<(SpaceId, crate::combat::Outcome)>,
 }
 
 /// Units mobilized this turn through one factory into one space.
@@ -124,7 +125,6 @@ impl TurnState {
             entered_from: Vec::new(),
             amphibious_from: Vec::new(),
             fought: false,
-            outcome: None,
         });
         self.battles.last_mut().expect("just pushed")
     }

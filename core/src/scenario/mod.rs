@@ -74,6 +74,12 @@ pub enum Expectation {
         exact: bool,
     },
     Treasury(PowerId, i64),
+    /// What the power would collect now.
+    Income(PowerId, i64),
+    /// Damage on a facility of a space.
+    Damage(SpaceId, Piece, u32),
+    /// Units bought and not yet mobilized, exactly.
+    Purchased(PowerId, Vec<(Piece, u32)>),
     /// Battles and raids declared this turn and not yet fought.
     Battles(Vec<SpaceId>),
     Battle(SpaceId, Outcome),

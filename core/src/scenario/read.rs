@@ -33,6 +33,9 @@ const EXPECT_FIELDS: &[&str] = &[
     "units",
     "units_at_least",
     "treasury",
+    "income",
+    "damage",
+    "purchased",
     "battles",
     "battle",
     "dice_drawn",
@@ -501,33 +504,70 @@ impl Reader<'_> {
             }
         }
         if let Some(n) = f.get("damage") {
-            if let Some(t) = self.table_of(n, "start.damage") {
-                for (sname, e) in &t.entries {
-                    let s = self.space_named(sname, &e.key);
-                    let Some(ft) = self.table_of(&e.node, "start.damage") else {
-                        continue;
-                    };
-                    for (fname, fe) in &ft.entries {
-                        let piece = self.piece_named(fname, &fe.key);
-                        let d = as_uint(&mut self.ctx, &fe.node, &format!("start.damage.{sname}.{fname}"));
-                        match (s, piece, d) {
-                            (Some(s), Some(p @ Piece::Facility(_)), Some(d)) => a.damage.push((s, p, d)),
-                            (_, Some(Piece::Unit(_)), _) => {
-                                let p = Problem::new(
-                                    "scenario::damage",
-                                    format!("`{fname}` is a unit; damage is set on facilities"),
-                                )
-                                .at(fe.key.label(self.ctx.sources, "not a facility"));
-                                self.ctx.problems.push(p);
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-            }
+            a.damage = self.damages(n, "start.damage");
+        }
+        if let Some(n) = f.get("purchased") {
+            a.purchased = self.purchases(n, "start.purchased");
         }
         f.finish_with(&mut self.ctx, START_FIELDS);
         a
+    }
+
+    /// `{ POWER = { infantry = 2 } }`.
+    fn purchases(&mut self, n: &Node, what: &str) -> Vec<(PowerId, Vec<(Piece, u32)>)> {
+        let mut out = Vec::new();
+        let Some(t) = self.table_of(n, what) else {
+            return out;
+        };
+        for (pname, pe) in &t.entries {
+            let power = self.power_named(pname, &pe.key);
+            let Some(units) = self.table_of(&pe.node, &format!("{what}.{pname}")) else {
+                continue;
+            };
+            let mut list = Vec::new();
+            for (uname, ue) in &units.entries {
+                let piece = self.piece_named(uname, &ue.key);
+                let count = as_uint(&mut self.ctx, &ue.node, &format!("{what}.{pname}.{uname}"));
+                if let (Some(p), Some(c)) = (piece, count) {
+                    list.push((p, c));
+                }
+            }
+            if let Some(p) = power {
+                out.push((p, list));
+            }
+        }
+        out
+    }
+
+    /// `{ SPACE = { industrial_complex = 3 } }`.
+    fn damages(&mut self, n: &Node, what: &str) -> Vec<(SpaceId, Piece, u32)> {
+        let mut out = Vec::new();
+        let Some(t) = self.table_of(n, what) else {
+            return out;
+        };
+        for (sname, e) in &t.entries {
+            let s = self.space_named(sname, &e.key);
+            let Some(ft) = self.table_of(&e.node, what) else {
+                continue;
+            };
+            for (fname, fe) in &ft.entries {
+                let piece = self.piece_named(fname, &fe.key);
+                let d = as_uint(&mut self.ctx, &fe.node, &format!("{what}.{sname}.{fname}"));
+                match (s, piece, d) {
+                    (Some(s), Some(p @ Piece::Facility(_)), Some(d)) => out.push((s, p, d)),
+                    (_, Some(Piece::Unit(_)), _) => {
+                        let p = Problem::new(
+                            "scenario::damage",
+                            format!("`{fname}` is a unit; damage is set on facilities"),
+                        )
+                        .at(fe.key.label(self.ctx.sources, "not a facility"));
+                        self.ctx.problems.push(p);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
     }
 
     fn phase_id(&mut self, id: &str, n: &Node) -> Option<String> {
@@ -682,6 +722,30 @@ impl Reader<'_> {
             for (p, v) in self.power_ints(n, "expect.treasury") {
                 out.push(Expect {
                     what: Expectation::Treasury(p, v),
+                    at: at(self, &n.origin),
+                });
+            }
+        }
+        if let Some(n) = f.get("income") {
+            for (p, v) in self.power_ints(n, "expect.income") {
+                out.push(Expect {
+                    what: Expectation::Income(p, v),
+                    at: at(self, &n.origin),
+                });
+            }
+        }
+        if let Some(n) = f.get("damage") {
+            for (s, p, d) in self.damages(n, "expect.damage") {
+                out.push(Expect {
+                    what: Expectation::Damage(s, p, d),
+                    at: at(self, &n.origin),
+                });
+            }
+        }
+        if let Some(n) = f.get("purchased") {
+            for (p, list) in self.purchases(n, "expect.purchased") {
+                out.push(Expect {
+                    what: Expectation::Purchased(p, list),
                     at: at(self, &n.origin),
                 });
             }

@@ -342,6 +342,46 @@ pub fn run(case: &Case) -> Report {
                 v.to_string(),
                 game.state().treasuries[p.index()].to_string(),
             ),
+            Expectation::Income(p, v) => (
+                format!("income of {}", rules.power_info(*p).name),
+                v.to_string(),
+                game.income(*p).to_string(),
+            ),
+            Expectation::Damage(space, piece, d) => {
+                let actual = game
+                    .state()
+                    .space(*space)
+                    .facilities
+                    .iter()
+                    .find(|f| Piece::Facility(f.kind) == *piece)
+                    .map_or_else(|| "no such facility".to_string(), |f| f.damage.to_string());
+                (
+                    format!(
+                        "damage on the {} in {}",
+                        piece_name(&rules, *piece),
+                        rules.board.space(*space).name
+                    ),
+                    d.to_string(),
+                    actual,
+                )
+            }
+            Expectation::Purchased(p, list) => {
+                let have = &game.state().purchased[p.index()];
+                let mut want = list.clone();
+                want.retain(|(_, n)| *n > 0);
+                let mut got: Vec<(Piece, u32)> = Vec::new();
+                for (piece, n) in have {
+                    match got.iter_mut().find(|(q, _)| q == piece) {
+                        Some((_, m)) => *m += n,
+                        None => got.push((*piece, *n)),
+                    }
+                }
+                (
+                    format!("units {} bought and not yet placed", rules.power_info(*p).name),
+                    units_text(&rules, &want),
+                    units_text(&rules, &got),
+                )
+            }
             Expectation::Battles(spaces) => {
                 let s = game.state();
                 let mut pending: Vec<String> = s
@@ -379,10 +419,16 @@ pub fn run(case: &Case) -> Report {
                 let actual = game
                     .state()
                     .this_turn
-                    .battle(*space)
-                    .map(|b| match b.outcome {
-                        Some(o) => outcome_name(o).to_string(),
-                        None => "not fought yet".to_string(),
+                    .outcomes
+                    .iter()
+                    .rev()
+                    .find(|(sp, _)| sp == space)
+                    .map(|(_, o)| outcome_name(*o).to_string())
+                    .or_else(|| {
+                        game.state()
+                            .this_turn
+                            .battle(*space)
+                            .map(|_| "not fought yet".to_string())
                     })
                     .unwrap_or_else(|| "no battle this turn".into());
                 (
