@@ -636,6 +636,17 @@ impl Reader<'_> {
                     };
                     let text = f.req_str(&mut self.ctx, "command");
                     let rejected = f.str(&mut self.ctx, "rejected");
+                    if rejected.as_deref().is_some_and(|r| r.trim().is_empty()) {
+                        if let Some(n) = f.table.get("rejected") {
+                            self.ctx.error_at(
+                                n,
+                                "scenario::empty-rejection",
+                                "`rejected` names text the refusal must contain; an empty text matches any refusal"
+                                    .into(),
+                                "empty",
+                            );
+                        }
+                    }
                     let output = f
                         .str_list(&mut self.ctx, "output")
                         .into_iter()

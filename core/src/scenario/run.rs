@@ -510,13 +510,21 @@ pub fn run(case: &Case) -> Report {
                 let actual = if missing.is_empty() {
                     expected.clone()
                 } else {
+                    // What was printed, so the author sees the wording the engine uses.
+                    let printed: Vec<&String> = output.iter().filter(|l| !l.starts_with("[trace.")).collect();
+                    let printed: Vec<&str> = printed.iter().map(|l| l.as_str()).collect();
                     format!(
-                        "missing {}",
+                        "missing {}; printed: {}",
                         missing
                             .iter()
                             .map(|t| format!("{t:?}"))
                             .collect::<Vec<_>>()
-                            .join(", ")
+                            .join(", "),
+                        if printed.is_empty() {
+                            "nothing".to_string()
+                        } else {
+                            printed.join(" | ")
+                        }
                     )
                 };
                 ("log".into(), expected, actual)
