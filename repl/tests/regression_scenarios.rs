@@ -203,3 +203,54 @@ fn an_expected_event_that_did_not_fire_shows_the_events_of_that_name_that_did() 
     // The event that did fire as expected is not reported missing.
     assert!(!stdout.contains("missing territory_captured"), "{stdout}");
 }
+
+/// The rule IDs a scenario file names: `rule = "ID"` and `rules = ["ID", ...]`.
+fn rule_ids(text: &str) -> Vec<String> {
+    let mut ids = Vec::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("rule = \"") {
+            ids.push(rest.trim_end_matches('"').to_string());
+        } else if let Some(rest) = line.strip_prefix("rules = [") {
+            ids.extend(
+                rest.trim_end_matches(']')
+                    .split(',')
+                    .map(|s| s.trim().trim_matches('"').to_string())
+                    .filter(|s| !s.is_empty()),
+            );
+        }
+    }
+    ids
+}
+
+#[test]
+fn rules_coverage_lists_every_scenario_under_each_rule_it_checks() {
+    let doc = std::fs::read_to_string(root().join("docs/rules-coverage.md")).unwrap();
+    let row = |id: &str| {
+        doc.lines()
+            .find(|l| l.starts_with(&format!("| {id} | ")))
+            .map(str::to_string)
+    };
+    let mut missing = Vec::new();
+    let mut files = Vec::new();
+    for edition in std::fs::read_dir(root().join("tests/scenarios")).unwrap() {
+        for f in std::fs::read_dir(edition.unwrap().path()).unwrap() {
+            files.push(f.unwrap().path());
+        }
+    }
+    files.sort();
+    for f in files {
+        let stem = f.file_stem().unwrap().to_str().unwrap().to_string();
+        let ids = rule_ids(&std::fs::read_to_string(&f).unwrap());
+        assert!(!ids.is_empty(), "{stem} names no rule");
+        assert!(stem.starts_with(&format!("{}--", ids[0])), "{stem} is not named after its rule {}", ids[0]);
+        for id in ids {
+            let name = stem.strip_prefix(&format!("{id}--")).unwrap_or(&stem);
+            match row(&id) {
+                None => missing.push(format!("{id}: no such rule ID in docs/rules-coverage.md ({stem})")),
+                Some(r) if !r.contains(name) => missing.push(format!("{id}: scenario `{name}` not listed")),
+                Some(_) => {}
+            }
+        }
+    }
+    assert!(missing.is_empty(), "docs/rules-coverage.md is out of date:\n{}", missing.join("\n"));
+}
