@@ -242,15 +242,25 @@ fn rules_coverage_lists_every_scenario_under_each_rule_it_checks() {
         let stem = f.file_stem().unwrap().to_str().unwrap().to_string();
         let ids = rule_ids(&std::fs::read_to_string(&f).unwrap());
         assert!(!ids.is_empty(), "{stem} names no rule");
-        assert!(stem.starts_with(&format!("{}--", ids[0])), "{stem} is not named after its rule {}", ids[0]);
+        assert!(
+            stem.starts_with(&format!("{}--", ids[0])),
+            "{stem} is not named after its rule {}",
+            ids[0]
+        );
         for id in ids {
             let name = stem.strip_prefix(&format!("{id}--")).unwrap_or(&stem);
             match row(&id) {
-                None => missing.push(format!("{id}: no such rule ID in docs/rules-coverage.md ({stem})")),
+                None => missing.push(format!(
+                    "{id}: no such rule ID in docs/rules-coverage.md ({stem})"
+                )),
                 Some(r) if !r.contains(name) => missing.push(format!("{id}: scenario `{name}` not listed")),
                 Some(_) => {}
             }
         }
     }
-    assert!(missing.is_empty(), "docs/rules-coverage.md is out of date:\n{}", missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "docs/rules-coverage.md is out of date:\n{}",
+        missing.join("\n")
+    );
 }
