@@ -147,7 +147,8 @@ pub fn tokenize(line: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-fn quote(s: &str) -> String {
+/// A name as a command writes it: quoted when it has spaces.
+pub(crate) fn quote(s: &str) -> String {
     if s.contains(char::is_whitespace) {
         format!("\"{s}\"")
     } else {

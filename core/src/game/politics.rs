@@ -6,6 +6,7 @@
 //! on `validate_declaration`. The engine applies the declaration: both directions of every pair
 //! it concerns become war, at once.
 
+use super::command::quote;
 use super::state::{Relation, State};
 use super::Rejection;
 use crate::rules::{PhaseKind, PowerId, RuleSet};
@@ -44,14 +45,6 @@ pub fn at_peace(rules: &RuleSet, power: PowerId, other: PowerId) -> Rejection {
         rules.power_info(other).name
     ))
     .by(RULE_AT_PEACE)
-}
-
-fn quote(s: &str) -> String {
-    if s.contains(' ') {
-        format!("\"{s}\"")
-    } else {
-        s.to_string()
-    }
 }
 
 /// "Combat Move" or "Combat Move or Collect Income": where `power` may declare war.

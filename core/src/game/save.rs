@@ -36,7 +36,8 @@ impl Game {
     }
 }
 
-fn toml_str(s: &str) -> String {
+/// A TOML string literal (saves and recordings).
+pub(crate) fn toml_str(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
 

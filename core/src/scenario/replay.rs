@@ -2,6 +2,7 @@
 //! command whose result, output or state hash differs from the recording.
 
 use super::{Case, Location};
+use crate::game::save::toml_str;
 use crate::game::state::State;
 use crate::game::Game;
 use crate::rules::{PowerId, RuleSet};
@@ -232,26 +233,6 @@ pub fn state_diff(ra: &RuleSet, a: &State, rb: &RuleSet, b: &State) -> Vec<State
     out
 }
 
-/// A TOML basic string.
-fn quoted(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// The game so far as a scenario file that replays it: every command with what it printed and
 /// the state hash after it (`record FILE` in the REPL).
 pub fn recording(game: &Game) -> String {
@@ -266,7 +247,7 @@ pub fn recording(game: &Game) -> String {
     let _ = writeln!(
         t,
         "title = {}",
-        quoted(&format!(
+        toml_str(&format!(
             "{} game recorded at round {}, {}, {} ({} commands)",
             o.edition,
             game.state().round,
@@ -275,20 +256,20 @@ pub fn recording(game: &Game) -> String {
             game.history().len()
         ))
     );
-    let _ = writeln!(t, "edition = {}", quoted(&o.edition));
-    let _ = writeln!(t, "scenario = {}", quoted(&o.scenario));
+    let _ = writeln!(t, "edition = {}", toml_str(&o.edition));
+    let _ = writeln!(t, "scenario = {}", toml_str(&o.scenario));
     if !o.with.is_empty() {
-        let w: Vec<String> = o.with.iter().map(|s| quoted(s)).collect();
+        let w: Vec<String> = o.with.iter().map(|s| toml_str(s)).collect();
         let _ = writeln!(t, "with = [{}]", w.join(", "));
     }
     let _ = writeln!(t, "seed = {}", o.seed);
     let _ = writeln!(t, "steps = [");
     for r in game.history() {
-        let out: Vec<String> = r.output.iter().map(|s| quoted(s)).collect();
+        let out: Vec<String> = r.output.iter().map(|s| toml_str(s)).collect();
         let _ = writeln!(
             t,
             "  {{ command = {}, hash = \"{:016x}\", output = [{}] }},",
-            quoted(&r.text),
+            toml_str(&r.text),
             r.hash,
             out.join(", ")
         );
