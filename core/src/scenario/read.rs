@@ -306,27 +306,8 @@ impl Reader<'_> {
         };
         for (sname, se) in &spaces.entries {
             let space = self.space_named(sname, &se.key);
-            let Some(powers) = self.table_of(&se.node, &format!("{what}.{sname}")) else {
-                continue;
-            };
-            for (pname, pe) in &powers.entries {
-                let power = self.power_named(pname, &pe.key);
-                let Some(units) = self.table_of(&pe.node, &format!("{what}.{sname}.{pname}")) else {
-                    continue;
-                };
-                let mut list = Vec::new();
-                for (uname, ue) in &units.entries {
-                    let piece = self.piece_named(uname, &ue.key);
-                    let count = as_uint(
-                        &mut self.ctx,
-                        &ue.node,
-                        &format!("{what}.{sname}.{pname}.{uname}"),
-                    );
-                    if let (Some(p), Some(c)) = (piece, count) {
-                        list.push((p, c));
-                    }
-                }
-                if let (Some(s), Some(p)) = (space, power) {
+            for (p, list) in self.power_pieces(&se.node, &format!("{what}.{sname}")) {
+                if let Some(s) = space {
                     out.push((s, p, list));
                 }
             }
@@ -507,14 +488,14 @@ impl Reader<'_> {
             a.damage = self.damages(n, "start.damage");
         }
         if let Some(n) = f.get("purchased") {
-            a.purchased = self.purchases(n, "start.purchased");
+            a.purchased = self.power_pieces(n, "start.purchased");
         }
         f.finish_with(&mut self.ctx, START_FIELDS);
         a
     }
 
-    /// `{ POWER = { infantry = 2 } }`.
-    fn purchases(&mut self, n: &Node, what: &str) -> Vec<(PowerId, Vec<(Piece, u32)>)> {
+    /// `{ POWER = { infantry = 2 } }` (units bought, or one space's units).
+    fn power_pieces(&mut self, n: &Node, what: &str) -> Vec<(PowerId, Vec<(Piece, u32)>)> {
         let mut out = Vec::new();
         let Some(t) = self.table_of(n, what) else {
             return out;
@@ -754,7 +735,7 @@ impl Reader<'_> {
             }
         }
         if let Some(n) = f.get("purchased") {
-            for (p, list) in self.purchases(n, "expect.purchased") {
+            for (p, list) in self.power_pieces(n, "expect.purchased") {
                 out.push(Expect {
                     what: Expectation::Purchased(p, list),
                     at: at(self, &n.origin),
