@@ -11,6 +11,8 @@ use crate::script::{Event, EventKind, Outcome, ScriptError, ScriptHost, ScriptLi
 
 pub struct Hooks {
     host: ScriptHost,
+    /// Commands scripts asked for in the event being dispatched, applied after it.
+    pending: Vec<crate::script::Request>,
 }
 
 impl Hooks {
@@ -25,7 +27,10 @@ impl Hooks {
         for l in &rules.scripts {
             host.load_layer(&l.layer, &l.dir, &rules.project_root, &l.files, &shared)?;
         }
-        Ok(Some(Hooks { host }))
+        Ok(Some(Hooks {
+            host,
+            pending: Vec::new(),
+        }))
     }
 
     /// Fire the events of a command that has been run on `next` (the would-be state) but not
@@ -37,7 +42,7 @@ impl Hooks {
         cmd: &Command,
         moved: Option<&super::movement::Moved>,
         before: &State,
-        next: &State,
+        next: &mut State,
     ) -> Result<Vec<String>, Rejection> {
         let sc = rules.scenario(scenario).expect("scenario exists");
         let power = sc.turn_order[before.turn];
@@ -193,11 +198,6 @@ impl Hooks {
                     .with("power", pname.as_str()),
             );
         }
-        let view = View {
-            rules,
-            state: next,
-            power: sc.turn_order[next.turn],
-        };
         let before_view = View {
             rules,
             state: before,
@@ -206,11 +206,26 @@ impl Hooks {
         // One command may fire several events; if a later one fails, the stores must not keep
         // what earlier ones wrote (commands are transactions, stores included).
         let snapshot = self.host.store_snapshot();
-        let result = self.dispatch_all(&checks, &before_view).and_then(|mut log| {
-            log.extend(self.dispatch_all(&events, &view)?);
+        let result = self.dispatch_all(&checks, &before_view, None).and_then(|mut log| {
+            let acting = sc.turn_order[next.turn];
+            for ev in &events {
+                let view = View {
+                    rules,
+                    state: next,
+                    power: acting,
+                };
+                log.extend(self.dispatch_all(std::slice::from_ref(ev), &view, Some(ev.kind))?);
+                let asked = std::mem::take(&mut self.pending);
+                for r in asked {
+                    let line = apply_request(rules, next, &r.command)
+                        .map_err(|why| Rejection::new(format!("handler `{}`: {why}", r.by)).by(r.by.clone()))?;
+                    log.push(format!("[{}] {line}", r.by));
+                }
+            }
             Ok(log)
         });
         if result.is_err() {
+            self.pending.clear();
             self.host
                 .restore_store(&snapshot)
                 .map_err(|e| Rejection::new(format!("a rule script's store could not be restored: {e}")))?;
@@ -218,7 +233,15 @@ impl Hooks {
         result
     }
 
-    fn dispatch_all(&mut self, events: &[Event], view: &View) -> Result<Vec<String>, Rejection> {
+    /// Dispatch `events` in order. `asking` is the event kind whose handlers may ask for
+    /// commands (`None`: none may, as in `validate_*` events); what they ask is kept in
+    /// `pending` for the caller to apply.
+    fn dispatch_all(
+        &mut self,
+        events: &[Event],
+        view: &View,
+        asking: Option<EventKind>,
+    ) -> Result<Vec<String>, Rejection> {
         let mut log = Vec::new();
         for ev in events {
             let d = self.host.dispatch(ev, view).map_err(|e| {
@@ -234,31 +257,42 @@ impl Hooks {
             if let Outcome::Veto { by, reason } = d.outcome {
                 return Err(Rejection::new(reason).by(by));
             }
-            // Commands asked for by scripts need the rule machinery of later phases to be
-            // validated; until then refusing loudly beats dropping them silently.
             if let Some(r) = d.requests.first() {
-                return Err(Rejection::new(format!(
-                    "handler `{}` asked for a command ({:?}); script command requests are not supported yet",
-                    r.by, r.command
-                ))
-                .by(r.by.clone()));
+                if asking.is_none_or(|k| k.can_veto()) {
+                    return Err(Rejection::new(format!(
+                        "handler `{}` asked for a command ({:?}) in `{}`, which only asks whether something may happen; ask in an event that reports it instead",
+                        r.by,
+                        r.command,
+                        ev.kind.name()
+                    ))
+                    .by(r.by.clone()));
+                }
             }
+            self.pending.extend(d.requests);
         }
         Ok(log)
     }
 
-    /// `game_setup`, once, when a game starts from its scenario.
-    pub fn game_setup(&mut self, rules: &RuleSet, scenario: &str, state: &State) -> Result<(), ScriptError> {
+    /// `game_setup`, once, when a game starts from its scenario; what its handlers ask for
+    /// (a bid's extra IPCs or units) is applied to the starting state. The lines to log.
+    pub fn game_setup(&mut self, rules: &RuleSet, scenario: &str, state: &mut State) -> Result<Vec<String>, String> {
         let sc = rules.scenario(scenario).expect("scenario exists");
+        let ev = Event::new(EventKind::GameSetup)
+            .with("scenario", scenario)
+            .with("round", i64::from(state.round));
         let view = View {
             rules,
             state,
             power: sc.turn_order[state.turn],
         };
-        let ev = Event::new(EventKind::GameSetup)
-            .with("scenario", scenario)
-            .with("round", i64::from(state.round));
-        self.host.dispatch(&ev, &view).map(|_| ())
+        let mut log = self
+            .dispatch_all(std::slice::from_ref(&ev), &view, Some(EventKind::GameSetup))
+            .map_err(|e| e.to_string())?;
+        for r in std::mem::take(&mut self.pending) {
+            let line = apply_request(rules, state, &r.command).map_err(|why| format!("handler `{}`: {why}", r.by))?;
+            log.push(format!("[{}] {line}", r.by));
+        }
+        Ok(log)
     }
 
     /// Put the scripts' saved data back as it was (undo).
@@ -269,6 +303,98 @@ impl Hooks {
     /// The scripts' saved data, so the game hash notices a script's state diverging.
     pub fn store(&self) -> Value {
         self.host.store_snapshot()
+    }
+}
+
+/// Apply a command a script asked for outside battles; the line to log, or why it is refused
+/// (the whole command then fails: nothing is half applied).
+///
+/// - `add_ipcs`: `power`, and `amount` (may be negative, not below an empty treasury) or `dice`
+///   (that many dice from the engine, faces typed at the table first), optional `reason`.
+/// - `grant`: `power`, `unit` (a unit type id), `count`, optional `reason`: units given free,
+///   waiting to be placed like purchased ones.
+fn apply_request(rules: &RuleSet, s: &mut State, cmd: &Value) -> Result<String, String> {
+    let what = cmd.get("command").and_then(Value::as_str).unwrap_or("");
+    let power = || {
+        cmd.get("power")
+            .and_then(Value::as_str)
+            .and_then(|p| rules.power(p))
+            .ok_or_else(|| format!("{what} needs power = the name of a power of this edition"))
+    };
+    let reason = match cmd.get("reason") {
+        None => String::new(),
+        Some(r) => match r.as_str() {
+            Some(r) if !r.is_empty() => format!(" ({r})"),
+            _ => return Err(format!("{what}: reason must be a non-empty string")),
+        },
+    };
+    match what {
+        "add_ipcs" => {
+            let p = power()?;
+            let (amount, rolled) = match (cmd.get("amount"), cmd.get("dice")) {
+                (Some(a), None) => match a.as_int() {
+                    Some(a) if a.abs() <= 1000 => (a, String::new()),
+                    _ => return Err("add_ipcs needs amount = a whole number from -1000 to 1000".into()),
+                },
+                (None, Some(d)) => match d.as_int() {
+                    Some(n @ 1..=10) => {
+                        let faces: Vec<u32> = (0..n)
+                            .map(|_| {
+                                if s.dice_queue.is_empty() {
+                                    s.dice.d6()
+                                } else {
+                                    u32::from(s.dice_queue.remove(0))
+                                }
+                            })
+                            .collect();
+                        let text = faces.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+                        (faces.iter().map(|&f| i64::from(f)).sum(), format!(", rolled {text}"))
+                    }
+                    _ => return Err("add_ipcs needs dice = a whole number from 1 to 10".into()),
+                },
+                _ => return Err("add_ipcs needs either amount = N or dice = N".into()),
+            };
+            let t = &mut s.treasuries[p.index()];
+            if *t + amount < 0 {
+                return Err(format!(
+                    "add_ipcs of {amount} would leave {} with {} IPCs",
+                    rules.power_info(p).name,
+                    *t + amount
+                ));
+            }
+            *t += amount;
+            let verb = if amount < 0 { "loses" } else { "receives" };
+            Ok(format!(
+                "{} {verb} {} IPCs{reason}{rolled}",
+                rules.power_info(p).name,
+                amount.abs()
+            ))
+        }
+        "grant" => {
+            let p = power()?;
+            let kind = cmd
+                .get("unit")
+                .and_then(Value::as_str)
+                .and_then(|u| rules.unit_type(u))
+                .ok_or("grant needs unit = a unit type id of this edition")?;
+            let count = match cmd.get("count").and_then(Value::as_int) {
+                Some(n @ 1..=99) => n as u32,
+                _ => return Err("grant needs count = a whole number from 1 to 99".into()),
+            };
+            let list = &mut s.purchased[p.index()];
+            match list.iter_mut().find(|(k, _)| *k == Piece::Unit(kind)) {
+                Some((_, n)) => *n += count,
+                None => list.push((Piece::Unit(kind), count)),
+            }
+            Ok(format!(
+                "{} receives {count} {}{reason}, to place",
+                rules.power_info(p).name,
+                rules.unit(kind).name
+            ))
+        }
+        _ => Err(format!(
+            "asked for a command ({cmd:?}); outside battles scripts may ask for `add_ipcs` or `grant`"
+        )),
     }
 }
 
@@ -321,6 +447,54 @@ impl crate::script::GameView for View<'_> {
     fn relation(&self, a: &str, b: &str) -> Option<&'static str> {
         let (a, b) = (self.rules.power(a)?, self.rules.power(b)?);
         (a != b).then(|| self.state.relations[a.index()][b.index()].name())
+    }
+    fn spaces(&self) -> Vec<String> {
+        self.rules.board.ids().map(|id| self.rules.board.space(id).name.clone()).collect()
+    }
+    fn powers(&self) -> Vec<String> {
+        self.rules.powers.iter().map(|p| p.name.clone()).collect()
+    }
+    fn space(&self, space: &str) -> Option<Value> {
+        let id = self.rules.board.find(space)?;
+        let sp = self.rules.board.space(id);
+        let name = |p: Option<PowerId>| p.map_or(String::new(), |p| self.rules.power_info(p).name.clone());
+        Some(Value::map([
+            ("name", Value::from(sp.name.clone())),
+            ("sea", Value::from(sp.is_sea())),
+            ("ipcs", Value::from(sp.ipc)),
+            ("original_owner", Value::from(name(sp.owner))),
+            ("owner", Value::from(name(self.state.space(id).controller))),
+            ("capital", Value::from(sp.capital)),
+            ("victory_city", Value::from(sp.victory_city.clone().unwrap_or_default())),
+            ("island", Value::from(sp.island)),
+            ("neutral", Value::from(sp.neutral.is_some())),
+        ]))
+    }
+    fn power_info(&self, power: &str) -> Option<Value> {
+        let p = self.rules.power(power)?;
+        let info = self.rules.power_info(p);
+        Some(Value::map([
+            ("name", Value::from(info.name.clone())),
+            ("side", Value::from(info.side.clone())),
+            ("ipcs", Value::from(self.state.treasuries[p.index()])),
+            (
+                "techs",
+                Value::list(self.state.techs[p.index()].iter().map(|t| Value::from(t.clone()))),
+            ),
+        ]))
+    }
+    fn unit_type(&self, unit: &str) -> Option<Value> {
+        let u = self.rules.unit(self.rules.unit_type(unit)?);
+        Some(Value::map([
+            ("id", Value::from(u.id.clone())),
+            ("name", Value::from(u.name.clone())),
+            ("domain", Value::from(u.domain.name())),
+            ("tags", Value::list(u.tags.iter().map(|t| Value::from(t.clone())))),
+            ("cost", Value::from(u.cost)),
+            ("attack", Value::from(u.attack)),
+            ("defense", Value::from(u.defense)),
+            ("movement", Value::from(u.movement)),
+        ]))
     }
     fn units(&self, space: &str) -> Vec<(String, String, u32)> {
         let Some(id) = self.rules.board.find(space) else {

@@ -126,10 +126,18 @@ impl Game {
         if rules.turn.is_empty() {
             return Err("the edition declares no phases in [turn]".into());
         }
-        let state = State::setup(&rules, sc, seed);
+        let mut state = State::setup(&rules, sc, seed);
         let mut scripts = hooks::Hooks::for_rules(&rules).map_err(|e| e.to_string())?;
+        let mut log = Vec::new();
         if let Some(h) = &mut scripts {
-            h.game_setup(&rules, &id, &state).map_err(|e| e.to_string())?;
+            for text in h.game_setup(&rules, &id, &mut state)? {
+                log.push(LogEntry {
+                    round: state.round,
+                    power: sc.turn_order[state.turn],
+                    phase: rules.phases[rules.turn[state.phase].index()].id.clone(),
+                    text,
+                });
+            }
         }
         Ok(Game {
             origin: Origin {
@@ -141,7 +149,7 @@ impl Game {
             rules,
             state,
             history: Vec::new(),
-            log: Vec::new(),
+            log,
             scripts,
             undo: Vec::new(),
         })
@@ -274,7 +282,7 @@ impl Game {
                 cmd,
                 moved.as_ref(),
                 &self.state,
-                &next,
+                &mut next,
             );
             let logged = match logged {
                 Ok(l) => l,

@@ -7,7 +7,7 @@ use mlua::{UserDataFields, UserDataMethods};
 
 use super::error::ScriptErrorKind;
 use super::event::Request;
-use super::value::from_lua;
+use super::value::{from_lua, to_lua, Value};
 
 /// What scripts may read of the game. The engine implements it over its state; tests
 /// implement it over a few fixed values. Every method must be deterministic.
@@ -27,6 +27,28 @@ pub trait GameView {
     /// How two powers stand: `"war"`, `"peace"` or `"allied"` (`None` for an unknown power or a
     /// power and itself).
     fn relation(&self, a: &str, b: &str) -> Option<&'static str>;
+    /// Every space of the board, by name, in board order.
+    fn spaces(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Every power, in the rule set's order.
+    fn powers(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// What the board says of a space and who holds it now: `name`, `sea`, `ipcs`,
+    /// `original_owner` (the printed owner, `""` for none), `owner` (`""` for none), `capital`,
+    /// `victory_city` (`""` for none), `island`, `neutral`.
+    fn space(&self, _space: &str) -> Option<Value> {
+        None
+    }
+    /// A power: `name`, `side`, `ipcs` (in hand), `techs` (list of tech ids held).
+    fn power_info(&self, _power: &str) -> Option<Value> {
+        None
+    }
+    /// A unit type: `id`, `name`, `domain`, `tags`, `cost`, `attack`, `defense`, `movement`.
+    fn unit_type(&self, _unit: &str) -> Option<Value> {
+        None
+    }
 }
 
 /// The data behind the scoped `game` userdata.
@@ -38,7 +60,7 @@ pub(crate) struct GameHandle<'a> {
 }
 
 /// Registers `game.round`, `game.power`, `game.phase` and the methods `owner`, `treasury`,
-/// `relation`, `units`, `request`. No setters: assigning a field of `game` is an error.
+/// `relation`, `units`, `spaces`, `powers`, `space`, `power_info`, `unit_type`, `request`. No setters: assigning a field of `game` is an error.
 pub(crate) fn register(reg: &mut mlua::UserDataRegistry<GameHandle<'_>>) {
     reg.add_field_method_get("round", |_, h| Ok(h.view.round()));
     reg.add_field_method_get("power", |_, h| Ok(h.view.power().to_owned()));
@@ -47,6 +69,21 @@ pub(crate) fn register(reg: &mut mlua::UserDataRegistry<GameHandle<'_>>) {
     reg.add_method("treasury", |_, h, power: String| Ok(h.view.treasury(&power)));
     reg.add_method("relation", |_, h, (a, b): (String, String)| {
         Ok(h.view.relation(&a, &b))
+    });
+    reg.add_method("spaces", |_, h, ()| Ok(h.view.spaces()));
+    reg.add_method("powers", |_, h, ()| Ok(h.view.powers()));
+    let info = |lua: &mlua::Lua, v: Option<Value>, what: &str| -> mlua::Result<mlua::Value> {
+        match v {
+            None => Ok(mlua::Value::Nil),
+            Some(v) => to_lua(lua, &v, what).map_err(|e| super::raise(lua, ScriptErrorKind::Data, e.to_string())),
+        }
+    };
+    reg.add_method("space", move |lua, h, space: String| info(lua, h.view.space(&space), "space"));
+    reg.add_method("power_info", move |lua, h, power: String| {
+        info(lua, h.view.power_info(&power), "power_info")
+    });
+    reg.add_method("unit_type", move |lua, h, unit: String| {
+        info(lua, h.view.unit_type(&unit), "unit_type")
     });
     reg.add_method("units", |lua, h, space: String| {
         let units = h.view.units(&space);
