@@ -252,7 +252,12 @@ fn offer(verb: &str, words_after_verb: usize) -> Offer {
             ..c
         },
         "status" | "relations" | "press" | "disagree" | "roll" | "undo" | "log" | "layers" | "quit"
-        | "exit" | "save" | "record" | "load" => c,
+        | "exit" | "save" | "record" | "load" | "research" | "breakthrough" => c,
+        "repair" => Offer {
+            spaces: true,
+            keywords: &["in"],
+            ..c
+        },
         _ => Offer {
             powers: true,
             pieces: true,

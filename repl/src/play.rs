@@ -82,6 +82,21 @@ const HELP: &[(&str, &str, &str)] = &[
         "dice seeded 42",
         "dice typed at the table (manual), from the generator (auto), or reseeded (seeded N)",
     ),
+    (
+        "research",
+        "research 2",
+        "research & development phase: buy researcher tokens and roll one die per token held",
+    ),
+    (
+        "breakthrough",
+        "breakthrough 2",
+        "after a research success: roll on that breakthrough chart for a new advance",
+    ),
+    (
+        "repair",
+        "repair 3 in Germany",
+        "purchase phase: remove damage from your industrial complex (1 IPC per damage)",
+    ),
     ("place", "place 2 infantry in Germany", "mobilize purchased units"),
     (
         "declare",
@@ -502,13 +517,27 @@ impl Shell {
         if let Some(w) = &s.winner {
             out.push_str(&format!("  the game is over: {w} won\n"));
         }
+        if s.breakthrough_pending {
+            out.push_str("  a research breakthrough waits for its chart (`breakthrough CHART`)\n");
+        }
         for &q in &self.game.scenario().turn_order {
             out.push_str(&format!(
-                "  {:<16} treasury {:>4}  income {:>3}\n",
+                "  {:<16} treasury {:>4}  income {:>3}",
                 rules.power_info(q).name,
                 s.treasuries[q.index()],
                 self.game.income(q)
             ));
+            if s.research_tokens[q.index()] > 0 {
+                out.push_str(&format!("  researchers {}", s.research_tokens[q.index()]));
+            }
+            if !s.techs[q.index()].is_empty() {
+                let names: Vec<&str> = s.techs[q.index()]
+                    .iter()
+                    .map(|t| rules.techs[t.index()].name.as_str())
+                    .collect();
+                out.push_str(&format!("  techs: {}", names.join(", ")));
+            }
+            out.push('\n');
         }
         out.trim_end().to_string()
     }

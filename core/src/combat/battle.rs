@@ -686,9 +686,15 @@ impl Battle {
                 continue;
             }
             let t = self.targets(p, u.kind, side);
+            // A unit rolling several dice (a heavy bomber attacking) counts once per die.
+            let dice = if side == Side::Attacker {
+                usize::from(p.of(u.kind).attack_dice.max(1))
+            } else {
+                1
+            };
             match groups.iter_mut().find(|g| g.0 == v && g.1 == t) {
-                Some(g) => g.2.push(i),
-                None => groups.push((v, t, vec![i])),
+                Some(g) => g.2.extend(std::iter::repeat_n(i, dice)),
+                None => groups.push((v, t, vec![i; dice])),
             }
         }
         groups.sort_by_key(|g| (g.0, g.1));

@@ -2,7 +2,7 @@
 //! every tag-based ability turned into a set of unit types, so the battle loop compares bits
 //! instead of strings.
 
-use crate::rules::{CombatRules, Domain, OnCapture, Repair, RuleSet, UnitTypeId};
+use crate::rules::{CombatRules, Domain, OnCapture, Repair, RuleSet, TechId, UnitType, UnitTypeId};
 
 /// A set of unit types (bit `i` = `UnitTypeId(i)`); editions have at most 64 types.
 pub type TypeSet = u64;
@@ -41,6 +41,8 @@ impl AntiAirProfile {
 pub struct Profile {
     pub kind: UnitTypeId,
     pub attack: u8,
+    /// Dice each unit rolls when it attacks.
+    pub attack_dice: u8,
     pub defense: u8,
     pub hits: u8,
     pub domain: Domain,
@@ -74,6 +76,14 @@ pub struct Profiles {
 
 impl Profiles {
     pub fn new(rules: &RuleSet) -> Profiles {
+        Profiles::with_techs(rules, &[], &[])
+    }
+
+    /// Profiles for a battle between a side holding `attack` techs and one holding `defense`
+    /// techs: what a unit does when attacking (its attack, dice, support, bombardment and the
+    /// rest) comes from the attacker's version of it, its defense and antiaircraft fire from
+    /// the defender's.
+    pub fn with_techs(rules: &RuleSet, attack: &[TechId], defense: &[TechId]) -> Profiles {
         let tagged = |tags: &[String]| -> TypeSet {
             let mut set = 0;
             for (i, u) in rules.units.iter().enumerate().take(64) {
@@ -83,14 +93,16 @@ impl Profiles {
             }
             set
         };
-        let units = rules
-            .units
-            .iter()
-            .enumerate()
-            .map(|(i, u)| Profile {
-                kind: UnitTypeId(i as u16),
+        let units = (0..rules.units.len())
+            .map(|i| {
+                let kind = UnitTypeId(i as u16);
+                (kind, rules.unit_for(kind, attack), rules.unit_for(kind, defense))
+            })
+            .map(|(kind, u, d): (UnitTypeId, &UnitType, &UnitType)| Profile {
+                kind,
                 attack: u.attack.min(12) as u8,
-                defense: u.defense.min(12) as u8,
+                attack_dice: u.attack_dice.clamp(1, 6) as u8,
+                defense: d.defense.min(12) as u8,
                 hits: u.hits.clamp(1, 255) as u8,
                 domain: u.domain,
                 first_strike: u.first_strike,
@@ -114,7 +126,7 @@ impl Profiles {
                         count: s.count.min(255) as u8,
                     })
                     .collect(),
-                anti_air: u.anti_air.as_ref().map(|a| AntiAirProfile {
+                anti_air: d.anti_air.as_ref().map(|a| AntiAirProfile {
                     hit: a.hit.min(12) as u8,
                     max_dice: a.max_dice,
                     dice_per_target: a.dice_per_target,

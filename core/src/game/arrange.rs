@@ -31,7 +31,7 @@ pub struct Arrangement {
     pub control: Vec<(SpaceId, Option<PowerId>)>,
     pub treasury: Vec<(PowerId, i64)>,
     pub relations: Vec<(PowerId, PowerId, Relation)>,
-    pub techs: Vec<(PowerId, Vec<String>)>,
+    pub techs: Vec<(PowerId, Vec<crate::rules::TechId>)>,
     /// Damage on a facility of a space, by the facility's piece.
     pub damage: Vec<(SpaceId, Piece, u32)>,
     /// Units bought and waiting for mobilization, per power (replacing what is waiting).

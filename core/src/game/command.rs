@@ -45,6 +45,12 @@ pub enum Command {
     CasualtyOrder { power: PowerId, first: Vec<UnitTypeId> },
     /// The current power declares war on a power it is at peace with (`[politics]`).
     DeclareWar(PowerId),
+    /// Buy this many researcher tokens and roll one die per token held (`[research]`).
+    Research(u32),
+    /// After a research success: roll on this chart (1-based) for a new tech.
+    Breakthrough(usize),
+    /// Remove damage from a facility of the current power (purchase phase).
+    Repair { count: u32, space: Option<SpaceId> },
 }
 
 /// Where a battle's dice come from (`dice manual|auto|seeded N`).
@@ -212,6 +218,9 @@ pub const VERBS: &[&str] = &[
     "order",
     "dice",
     "declare",
+    "research",
+    "breakthrough",
+    "repair",
 ];
 
 /// Other words [`Command::parse`] takes for some of [`VERBS`].
@@ -380,6 +389,37 @@ impl Command {
                     _ => Err(DICE_USAGE.into()),
                 }
             }
+            "research" => match rest {
+                [] => Ok(Command::Research(0)),
+                [n] => n
+                    .parse::<u32>()
+                    .map(Command::Research)
+                    .map_err(|_| "usage: research [TOKENS] (buy TOKENS researcher tokens, then roll one die per token held)".into()),
+                _ => Err("usage: research [TOKENS]".into()),
+            },
+            "breakthrough" => {
+                const USAGE: &str = "usage: breakthrough CHART (the chart's number, after a research success)";
+                let words: Vec<&String> = rest.iter().filter(|w| !w.eq_ignore_ascii_case("chart")).collect();
+                match words.as_slice() {
+                    [n] => n.parse::<usize>().map(Command::Breakthrough).map_err(|_| USAGE.into()),
+                    _ => Err(USAGE.into()),
+                }
+            }
+            "repair" => {
+                const USAGE: &str = "usage: repair DAMAGE [in SPACE]";
+                let (count, rest) = match rest.first().and_then(|w| w.parse::<u32>().ok()) {
+                    Some(n) => (n, &rest[1..]),
+                    None => return Err(USAGE.into()),
+                };
+                let space = match rest {
+                    [] => None,
+                    [kw, place @ ..] if (kw.eq_ignore_ascii_case("in") || kw.eq_ignore_ascii_case("at")) && !place.is_empty() => {
+                        Some(find_space(rules, place)?)
+                    }
+                    _ => return Err(USAGE.into()),
+                };
+                Ok(Command::Repair { count, space })
+            }
             "declare" => {
                 const USAGE: &str = "usage: declare war on POWER";
                 let rest = match rest.first() {
@@ -419,7 +459,12 @@ impl Command {
         self.is_battle()
             || matches!(
                 self,
-                Command::Buy { .. } | Command::Move(_) | Command::Place { .. }
+                Command::Buy { .. }
+                    | Command::Move(_)
+                    | Command::Place { .. }
+                    | Command::Research(_)
+                    | Command::Breakthrough(_)
+                    | Command::Repair { .. }
             )
     }
 
@@ -464,6 +509,13 @@ impl Command {
                 format!("order {} {}", pname(*power), names.join(", "))
             }
             Command::DeclareWar(p) => format!("declare war on {}", pname(*p)),
+            Command::Research(n) => format!("research {n}"),
+            Command::Breakthrough(c) => format!("breakthrough {c}"),
+            Command::Repair { count, space: None } => format!("repair {count}"),
+            Command::Repair {
+                count,
+                space: Some(sp),
+            } => format!("repair {count} in {}", sname(*sp)),
             Command::Buy { piece, count } => format!("buy {count} {}", piece_id(rules, *piece)),
             Command::EndPhase => "end phase".into(),
             Command::Undo => "undo".into(),

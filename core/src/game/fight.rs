@@ -181,11 +181,40 @@ pub fn fight(
     }
     // Cargo waiting on a cleared sea zone comes ashore for the assault.
     movement::land_assault_cargo(rules, s, power, space, out);
-    let p = Profiles::new(rules);
+    let p = profiles(rules, s, power, space);
     let battle = setup(rules, &p, s, power, space);
     describe_setup(rules, s, &battle, out);
     s.combat = Some(battle);
     drive(rules, &p, s, power, obs, out)
+}
+
+/// The battle's profiles under the techs of the attacker and of the defender: the power
+/// holding the territory, or at sea the first enemy power with units there. (Defending units of
+/// several powers share one defender's techs; Anniversary techs change only the attack but for
+/// radar, and only one antiaircraft gun fires per territory.)
+fn profiles(rules: &RuleSet, s: &State, power: PowerId, space: SpaceId) -> Profiles {
+    let sp = s.space(space);
+    let defender = sp
+        .controller
+        .filter(|c| *c != power && at_war(s, power, *c))
+        .or_else(|| sp.units.iter().map(|u| u.owner).find(|o| at_war(s, power, *o)));
+    let none = Vec::new();
+    let defense = defender.map_or(&none, |d| &s.techs[d.index()]);
+    Profiles::with_techs(rules, &s.techs[power.index()], defense)
+}
+
+/// The profiles of the battle being fought (its defenders as they were when it began).
+fn current_profiles(rules: &RuleSet, s: &State) -> Profiles {
+    let Some(b) = &s.combat else {
+        return Profiles::new(rules);
+    };
+    let defenders = b.powers(Side::Defender, false);
+    let controller = s.space(b.space).controller.filter(|c| defenders.contains(c));
+    let none = Vec::new();
+    let defense = controller
+        .or(defenders.first().copied())
+        .map_or(&none, |d| &s.techs[d.index()]);
+    Profiles::with_techs(rules, &s.techs[b.attacker.index()], defense)
 }
 
 /// The battle as it stands on the board.
@@ -549,7 +578,7 @@ pub fn answer(
             "no battle is being fought; `fight` starts the next one",
         ));
     };
-    let p = Profiles::new(rules);
+    let p = current_profiles(rules, s);
     let mut log = Log {
         rules,
         lines: Vec::new(),
@@ -895,7 +924,7 @@ pub fn roll(
             if let Some(b) = &mut s.combat {
                 b.waiting = None;
             }
-            let p = Profiles::new(rules);
+            let p = current_profiles(rules, s);
             drive(rules, &p, s, power, obs, out)
         }
         None => {
@@ -928,7 +957,7 @@ fn raid(
 ) -> Result<(), Rejection> {
     use crate::combat::Roller;
     let name = rules.board.space(space).name.clone();
-    let p = Profiles::new(rules);
+    let p = profiles(rules, s, power, space);
     // The raid as scripts see it: the bombers attack, the enemy units there defend.
     let units: Vec<Combatant> = s
         .space(space)
@@ -1034,7 +1063,7 @@ fn raid(
     };
     let n: usize = survivors
         .iter()
-        .map(|(_, k)| rules.unit(*k).bombing_dice as usize)
+        .map(|(_, k)| rules.unit_for(*k, &s.techs[power.index()]).bombing_dice as usize)
         .sum();
     let mut damage_faces = Vec::new();
     if !dice.roll(n, &mut damage_faces) {

@@ -78,7 +78,10 @@ impl Hooks {
             }
             Command::Buy { piece, count } => {
                 let (id, cost) = match piece {
-                    Piece::Unit(u) => (rules.unit(*u).id.clone(), rules.unit(*u).cost),
+                    Piece::Unit(u) => (
+                        rules.unit(*u).id.clone(),
+                        rules.unit_for(*u, &before.techs[power.index()]).cost,
+                    ),
                     Piece::Facility(f) => {
                         let f = &rules.facilities[f.index()];
                         (f.id.clone(), f.cost.unwrap_or(0))
@@ -152,7 +155,29 @@ impl Hooks {
                         .with("units", unit_list(rules, [(*piece, *count)])),
                 );
             }
-            Command::Edit(_)
+            Command::Research(bought) => {
+                let tokens = before.research_tokens[power.index()] + bought;
+                let cost = before.treasuries[power.index()] - next.treasuries[power.index()];
+                events.push(
+                    Event::new(EventKind::Research)
+                        .with("power", pname.as_str())
+                        .with("tokens", i64::from(tokens))
+                        .with("cost", cost)
+                        .with("breakthrough", next.research_tokens[power.index()] == 0),
+                );
+            }
+            Command::Breakthrough(chart) => {
+                if let Some(t) = next.techs[power.index()].last() {
+                    events.push(
+                        Event::new(EventKind::Breakthrough)
+                            .with("power", pname.as_str())
+                            .with("chart", *chart as i64)
+                            .with("tech", rules.techs[t.index()].id.as_str()),
+                    );
+                }
+            }
+            Command::Repair { .. }
+            | Command::Edit(_)
             | Command::Undo
             | Command::Fight(_)
             | Command::Casualties(_)
@@ -479,7 +504,11 @@ impl crate::script::GameView for View<'_> {
             ("ipcs", Value::from(self.state.treasuries[p.index()])),
             (
                 "techs",
-                Value::list(self.state.techs[p.index()].iter().map(|t| Value::from(t.clone()))),
+                Value::list(
+                    self.state.techs[p.index()]
+                        .iter()
+                        .map(|t| Value::from(self.rules.techs[t.index()].id.clone())),
+                ),
             ),
         ]))
     }

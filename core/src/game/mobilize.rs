@@ -123,13 +123,13 @@ fn factory(rules: &RuleSet, s: &State, power: PowerId, t: SpaceId) -> Result<u32
             ),
         ));
     }
+    // A tech may let every factory of the power produce more (increased factory production).
+    let bonus = rules.production_bonus(&s.techs[power.index()]);
     Ok(old
         .iter()
         .map(|f| {
-            rules.facilities[f.kind.index()]
-                .production
-                .resolve(space.ipc)
-                .saturating_sub(f.damage)
+            let listed = rules.facilities[f.kind.index()].production.resolve(space.ipc);
+            (listed + if listed > 0 { bonus } else { 0 }).saturating_sub(f.damage)
         })
         .sum())
 }

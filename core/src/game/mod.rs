@@ -13,6 +13,7 @@ mod hooks;
 pub mod mobilize;
 pub mod movement;
 pub mod politics;
+pub mod research;
 pub mod save;
 pub mod state;
 
@@ -357,9 +358,10 @@ impl Game {
     }
 }
 
-fn piece_cost(rules: &RuleSet, piece: Piece) -> Option<u32> {
+/// What a power pays for a piece (its techs may make units cheaper).
+fn piece_cost(rules: &RuleSet, s: &State, power: PowerId, piece: Piece) -> Option<u32> {
     match piece {
-        Piece::Unit(u) => Some(rules.unit(u).cost),
+        Piece::Unit(u) => Some(rules.unit_for(u, &s.techs[power.index()]).cost),
         Piece::Facility(f) => rules.facilities[f.index()].cost,
     }
 }
@@ -393,6 +395,13 @@ fn run(
     }
     match cmd {
         Command::DeclareWar(target) => politics::declare(rules, s, power, *target, out)?,
+        Command::Research(n) => {
+            research::research(rules, s, power, phase.kind, *n, out)?;
+        }
+        Command::Breakthrough(chart) => {
+            research::breakthrough(rules, s, power, *chart, out)?;
+        }
+        Command::Repair { count, space } => research::repair(rules, s, power, phase.kind, *count, *space, out)?,
         Command::Buy { piece, count } => {
             if phase.kind != PhaseKind::Purchase {
                 return Err(Rejection::new(format!(
@@ -400,7 +409,7 @@ fn run(
                     phase.title
                 )));
             }
-            let Some(each) = piece_cost(rules, *piece) else {
+            let Some(each) = piece_cost(rules, s, power, *piece) else {
                 return Err(Rejection::new("that facility cannot be bought in this edition"));
             };
             let total = i64::from(each) * i64::from(*count);
@@ -511,6 +520,12 @@ fn end_phase(
         PhaseKind::Mobilize => mobilize::end_mobilize(rules, s, power, out)?,
         // Income must be collected if it can be: ending that phase collects it.
         PhaseKind::CollectIncome => control::collect_income(rules, s, power, out),
+        PhaseKind::Research if s.breakthrough_pending => {
+            return Err(Rejection::new(
+                "a breakthrough waits for its chart: choose one with `breakthrough CHART` first",
+            )
+            .by(research::RULE_RESEARCH));
+        }
         PhaseKind::Research | PhaseKind::Purchase | PhaseKind::Script => {}
     }
     s.phase_acted = false;
@@ -571,7 +586,7 @@ fn end_turn(
         Unplaceable::Refund => {
             let refund: i64 = left
                 .iter()
-                .map(|(p, n)| i64::from(piece_cost(rules, *p).unwrap_or(0)) * i64::from(*n))
+                .map(|(p, n)| i64::from(piece_cost(rules, s, power, *p).unwrap_or(0)) * i64::from(*n))
                 .sum();
             s.treasuries[power.index()] += refund;
             out.push(format!(

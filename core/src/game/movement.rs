@@ -157,13 +157,14 @@ impl<'a> Board<'a> {
     }
 }
 
-fn remaining(rules: &RuleSet, u: &Unit) -> u32 {
-    rules.unit(u.kind).movement.saturating_sub(u.moved)
+/// Movement left this phase; the owner's techs may lengthen a unit's range.
+fn remaining(rules: &RuleSet, s: &State, u: &Unit) -> u32 {
+    rules.unit_for(u.kind, &s.techs[u.owner.index()]).movement.saturating_sub(u.moved)
 }
 
 /// Why this unit cannot move at all in this phase, if it cannot. Cargo that boarded this turn
 /// has spent its move but may still offload.
-fn cannot_move(rules: &RuleSet, u: &Unit, combat: bool) -> Option<(&'static str, &'static str)> {
+fn cannot_move(rules: &RuleSet, s: &State, u: &Unit, combat: bool) -> Option<(&'static str, &'static str)> {
     let t = rules.unit(u.kind);
     if u.marks.unloaded.is_some() {
         return Some((RULE_UNLOAD, "has offloaded this turn and moves no further"));
@@ -198,7 +199,7 @@ fn cannot_move(rules: &RuleSet, u: &Unit, combat: bool) -> Option<(&'static str,
             "was captured this turn and cannot move yet",
         ));
     }
-    if remaining(rules, u) == 0 {
+    if remaining(rules, s, u) == 0 {
         return Some((RULE_RANGE, "has no movement left"));
     }
     None
@@ -248,7 +249,7 @@ fn pick_units(
                         rules.power_info(u.owner).name
                     )));
                 }
-                if let Some((rule, why)) = cannot_move(rules, u, combat) {
+                if let Some((rule, why)) = cannot_move(rules, s, u, combat) {
                     return Err(reject(rule, format!("{} #{id} {why}", rules.unit(u.kind).name)));
                 }
                 if chosen.contains(id) {
@@ -269,11 +270,11 @@ fn pick_units(
                 let mut able: Vec<&Unit> = mine
                     .iter()
                     .copied()
-                    .filter(|u| cannot_move(rules, u, combat).is_none())
+                    .filter(|u| cannot_move(rules, s, u, combat).is_none())
                     .collect();
                 able.sort_by_key(|u| {
                     (
-                        std::cmp::Reverse(remaining(rules, u)),
+                        std::cmp::Reverse(remaining(rules, s, u)),
                         std::cmp::Reverse(cargo_count(u.id)),
                         u.id,
                     )
@@ -286,7 +287,7 @@ fn pick_units(
                 if able.len() < want {
                     let reason = mine
                         .iter()
-                        .find_map(|u| cannot_move(rules, u, combat))
+                        .find_map(|u| cannot_move(rules, s, u, combat))
                         .map(|(rule, why)| (rule, format!(" (the others: {why})")));
                     let msg = format!(
                         "{place} has {} {name} of {} that can make this move; {want} asked{}",
@@ -783,7 +784,7 @@ fn move_along_path(
         .iter()
         .map(|id| {
             let u = unit(s, m.from, *id);
-            (rules.unit(u.kind), remaining(rules, u))
+            (rules.unit(u.kind), remaining(rules, s, u))
         })
         .collect();
     if m.bombing {
@@ -839,7 +840,7 @@ fn move_along_path(
             if t.domain != Domain::Air {
                 continue;
             }
-            let left = remaining(rules, u) - steps;
+            let left = remaining(rules, s, u) - steps;
             match landing_within(&b, t, end, left) {
                 Some(Landing::Now) => {}
                 Some(Landing::NewCarrier(z)) => promise = Some(z),
@@ -1140,7 +1141,7 @@ fn own_carrier_can_reach(b: &Board, space: SpaceId, peaceful: bool) -> bool {
                     && b.rules.unit(u.kind).carrier_capacity > 0
                     && !u.marks.combat_moved
                     && !u.marks.fought
-                    && sea_distance(b, z, space, remaining(b.rules, u), peaceful).is_some()
+                    && sea_distance(b, z, space, remaining(b.rules, b.s, u), peaceful).is_some()
             })
         })
 }
@@ -1770,7 +1771,7 @@ pub fn unlanded_air(rules: &RuleSet, s: &State, power: PowerId) -> Vec<Unlanded>
         .filter_map(|(space, id)| {
             let u = s.space(space).units.iter().find(|u| u.id == id)?;
             let t = rules.unit(u.kind);
-            let left = t.movement.saturating_sub(u.moved);
+            let left = remaining(rules, s, u);
             // `reachable` searches breadth first: the nearest landing places come first.
             let landings: Vec<SpaceId> = reachable(&b, &[(t, left)], space, false, false)
                 .into_iter()

@@ -94,6 +94,8 @@ pub struct TurnState {
     /// How each battle fought this turn ended, in the order fought (kept after conduct combat
     /// ends, unlike `battles`, so scenarios can ask).
     pub outcomes: Vec<(SpaceId, crate::combat::Outcome)>,
+    /// The power has rolled its research dice this turn.
+    pub researched: bool,
 }
 
 /// Units mobilized this turn through one factory into one space.
@@ -172,7 +174,12 @@ pub struct State {
     pub phase: usize,
     pub spaces: Vec<SpaceState>,
     pub treasuries: Vec<i64>,
-    pub techs: Vec<Vec<String>>,
+    /// Techs each power holds, in the order gained.
+    pub techs: Vec<Vec<crate::rules::TechId>>,
+    /// Researcher tokens each power holds (kept after a failed research roll).
+    pub research_tokens: Vec<u32>,
+    /// The power rolled a breakthrough this turn and must still choose a chart.
+    pub breakthrough_pending: bool,
     /// `relations[a][b]`, symmetric.
     pub relations: Vec<Vec<Relation>>,
     /// Units bought this turn and waiting for mobilization, per power.
@@ -306,6 +313,8 @@ impl State {
             spaces,
             treasuries,
             techs: vec![Vec::new(); n],
+            research_tokens: vec![0; n],
+            breakthrough_pending: false,
             relations,
             purchased: vec![Vec::new(); n],
             next_unit_id,

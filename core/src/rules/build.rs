@@ -20,6 +20,8 @@ const TOP: &[&str] = &[
     "rules",
     "victory",
     "politics",
+    "research",
+    "techs",
 ];
 
 const UNIT_FIELDS: &[&str] = &[
@@ -55,6 +57,7 @@ const UNIT_FIELDS: &[&str] = &[
     "bombard",
     "bombing_dice",
     "bombing_bonus",
+    "attack_dice",
     "support",
     "anti_air",
     "on_capture",
@@ -138,6 +141,8 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         &units,
     );
     let politics = super::politics::read_politics(&mut ctx, section("politics"), &powers, &phases);
+    let (techs, unit_techs) = super::tech::read_techs(&mut ctx, section("techs"), section("units"), &units);
+    let research = super::tech::read_research(&mut ctx, section("research"), &techs);
     let scenarios = read_scenarios(
         &mut ctx,
         section("scenarios"),
@@ -227,6 +232,9 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         victory,
         combat,
         politics,
+        techs,
+        unit_techs,
+        research,
         scripts,
         default_scenario,
         project_root,
@@ -455,13 +463,21 @@ fn read_units(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<UnitType> {
     f.used_all();
     let mut out = Vec::new();
     for (id, ue) in &f.table.entries {
+        if let Some(unit) = read_unit(ctx, id, &ue.node) {
+            out.push(unit);
+        }
+    }
+    out
+}
+
+/// One unit type from its (merged) table; `None` when it is not a table.
+pub(super) fn read_unit(ctx: &mut Ctx, id: &str, node: &Node) -> Option<UnitType> {
+    {
         let path = format!("units.{id}");
-        let Some(mut u) = Fields::of(ctx, &ue.node, &path) else {
-            continue;
-        };
+        let mut u = Fields::of(ctx, node, &path)?;
         u.get("inherits");
         u.get("blitz_with"); // resolved after all types are read
-        let name = u.req_str(ctx, "name").unwrap_or_else(|| id.clone());
+        let name = u.req_str(ctx, "name").unwrap_or_else(|| id.to_string());
         let domain = u.req_choice(
             ctx,
             "domain",
@@ -504,7 +520,7 @@ fn read_units(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<UnitType> {
             aa
         });
         let unit = UnitType {
-            id: id.clone(),
+            id: id.to_string(),
             name,
             abbrevs: u.str_list(ctx, "abbrevs").into_iter().map(|(s, _)| s).collect(),
             domain,
@@ -554,6 +570,7 @@ fn read_units(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<UnitType> {
             bombard: u.uint(ctx, "bombard", 0),
             bombing_dice: u.uint(ctx, "bombing_dice", 0),
             bombing_bonus: u.uint(ctx, "bombing_bonus", 0),
+            attack_dice: u.uint(ctx, "attack_dice", 1).clamp(1, 6),
             support,
             anti_air,
             on_capture: u
@@ -565,9 +582,8 @@ fn read_units(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<UnitType> {
                 .unwrap_or(OnCapture::Destroy),
         };
         u.finish_with(ctx, UNIT_FIELDS);
-        out.push(unit);
+        Some(unit)
     }
-    out
 }
 
 fn read_support(ctx: &mut Ctx, n: &Node, path: &str) -> Vec<Support> {

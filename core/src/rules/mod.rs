@@ -6,6 +6,7 @@
 mod build;
 mod combat;
 mod politics;
+mod tech;
 pub mod read;
 mod victory;
 
@@ -17,6 +18,7 @@ use std::collections::HashMap;
 pub use build::build;
 pub use combat::{BombardLimit, CombatRules, ConductStep, DiceRule, Step};
 pub use politics::Politics;
+pub use tech::{Chart, Research, Tech, TechId, UnitTechs};
 pub use victory::{VictoryCheck, VictoryCondition};
 
 macro_rules! id_type {
@@ -155,6 +157,8 @@ pub struct UnitType {
     pub bombing_dice: u32,
     /// Added to each bombing die's damage (1940: 1d6+2 per strategic bomber).
     pub bombing_bonus: u32,
+    /// Dice each unit rolls when it attacks (heavy bombers: 2).
+    pub attack_dice: u32,
     pub support: Vec<Support>,
     pub anti_air: Option<AntiAir>,
     pub on_capture: OnCapture,
@@ -518,6 +522,11 @@ pub struct RuleSet {
     pub combat: CombatRules,
     /// `[politics]`: when war may be declared, and who goes to war together.
     pub politics: Politics,
+    /// `[techs]`: every technology of the game, and per unit type what techs make of it.
+    pub techs: Vec<Tech>,
+    pub unit_techs: Vec<UnitTechs>,
+    /// `[research]`: how techs are researched; `None` when the game has no research.
+    pub research: Option<Research>,
     pub scripts: Vec<LayerScripts>,
     pub default_scenario: Option<String>,
     /// Root of the project (parent of `editions/`), where `scripts/` lives.
@@ -631,6 +640,45 @@ impl RuleSet {
 
     pub fn unit(&self, id: UnitTypeId) -> &UnitType {
         &self.units[id.index()]
+    }
+
+    /// A unit type as a power holding `held` techs has it: the type itself, or the variant
+    /// its techs' patches make of it (read at load time).
+    pub fn unit_for(&self, kind: UnitTypeId, held: &[TechId]) -> &UnitType {
+        let ut = &self.unit_techs[kind.index()];
+        if ut.techs.is_empty() || held.is_empty() {
+            return &self.units[kind.index()];
+        }
+        let mut mask = 0usize;
+        for (i, t) in ut.techs.iter().enumerate() {
+            if held.contains(t) {
+                mask |= 1 << i;
+            }
+        }
+        if mask == 0 {
+            &self.units[kind.index()]
+        } else {
+            &ut.variants[mask - 1]
+        }
+    }
+
+    /// A tech by id or name (`jet_fighters`, `Jet Fighters`).
+    pub fn tech(&self, name: &str) -> Option<TechId> {
+        tech::find_tech(&self.techs, name)
+    }
+
+    /// Extra units each factory of a power holding `held` produces.
+    pub fn production_bonus(&self, held: &[TechId]) -> u32 {
+        held.iter().map(|t| self.techs[t.index()].production_bonus).sum()
+    }
+
+    /// Damage markers one IPC repairs for a power holding `held` (1 unless a tech says more).
+    pub fn repairs_per_ipc(&self, held: &[TechId]) -> u32 {
+        held.iter()
+            .map(|t| self.techs[t.index()].repairs_per_ipc)
+            .max()
+            .unwrap_or(0)
+            .max(1)
     }
 
     pub fn power_info(&self, id: PowerId) -> &Power {

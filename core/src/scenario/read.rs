@@ -478,8 +478,23 @@ impl Reader<'_> {
                 for (pname, e) in &t.entries {
                     let p = self.power_named(pname, &e.key);
                     let list = crate::rules::read::str_list(&mut self.ctx, &e.node, "start.techs");
+                    let mut held = Vec::new();
+                    for (name, n) in list {
+                        match self.rules().tech(&name) {
+                            Some(t) => held.push(t),
+                            None => {
+                                let known: Vec<&str> = self.rules().techs.iter().map(|t| t.id.as_str()).collect();
+                                let msg = if known.is_empty() {
+                                    format!("unknown tech `{name}`: this game has no techs (add the research layer with `with`)")
+                                } else {
+                                    format!("unknown tech `{name}`; techs: {}", known.join(", "))
+                                };
+                                self.name_error(&n.origin, msg);
+                            }
+                        }
+                    }
                     if let Some(p) = p {
-                        a.techs.push((p, list.into_iter().map(|(s, _)| s).collect()));
+                        a.techs.push((p, held));
                     }
                 }
             }

@@ -25,11 +25,12 @@ pub enum EventKind {
     TerritoryCaptured,
     CollectIncome,
     Research,
+    Breakthrough,
     VictoryCheck,
 }
 
 impl EventKind {
-    pub const COUNT: usize = 17;
+    pub const COUNT: usize = 18;
 
     /// Every kind, in turn order (the order of docs/events.md).
     pub const ALL: [EventKind; Self::COUNT] = [
@@ -49,6 +50,7 @@ impl EventKind {
         EventKind::TerritoryCaptured,
         EventKind::CollectIncome,
         EventKind::Research,
+        EventKind::Breakthrough,
         EventKind::VictoryCheck,
     ];
 
@@ -71,6 +73,7 @@ impl EventKind {
             EventKind::TerritoryCaptured => "territory_captured",
             EventKind::CollectIncome => "collect_income",
             EventKind::Research => "research",
+            EventKind::Breakthrough => "breakthrough",
             EventKind::VictoryCheck => "victory_check",
         }
     }
@@ -111,7 +114,8 @@ impl EventKind {
             EventKind::Casualties => &["space", "power", "side", "hits", "units"],
             EventKind::TerritoryCaptured => &["space", "power", "previous_owner", "units"],
             EventKind::CollectIncome => &["power", "income"],
-            EventKind::Research => &["power", "dice", "cost"],
+            EventKind::Research => &["power", "tokens", "cost", "breakthrough"],
+            EventKind::Breakthrough => &["power", "chart", "tech"],
             EventKind::VictoryCheck => &["round", "power"],
         }
     }

@@ -1,0 +1,261 @@
+//! `[research]` and `[techs]`: technologies a power can hold and how it gets them.
+//!
+//! A tech's effect on units is written as a patch of the unit table in the units' own schema
+//! (`[techs.jet_fighters.units.fighter] attack = 4`), so anything a unit has a tech can change,
+//! and a typo in a patch gets the same "did you mean" as in units.toml. Patches are applied at
+//! load time: for every unit type some techs patch, every combination of those techs is read
+//! into a full `UnitType` once, so play asks `RuleSet::unit_for(kind, techs)` and gets a
+//! reference, never a merge.
+
+use super::build::{read_unit, unknown_name};
+use super::read::{Ctx, Fields};
+use super::*;
+use crate::diag::Problem;
+use crate::tree::{Entry, Value};
+
+/// A technology: what it is called and what it changes.
+#[derive(Clone, Debug)]
+pub struct Tech {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    /// Unit types whose values it changes (the changes are in `RuleSet::unit_for`).
+    pub units: Vec<UnitTypeId>,
+    /// Units each factory of the holder produces beyond its listed production.
+    pub production_bonus: u32,
+    /// Damage markers one IPC removes when the holder repairs a facility (0: unchanged).
+    pub repairs_per_ipc: u32,
+    pub origin: Origin,
+}
+
+/// How a power researches (`[research]`); absent when the game has no research.
+#[derive(Clone, Debug)]
+pub struct Research {
+    /// IPCs per researcher token.
+    pub token_cost: u32,
+    /// A research die showing this face or more is a breakthrough.
+    pub breakthrough: u32,
+    /// The charts a breakthrough rolls on: die face `n` gives the chart's `n`-th tech.
+    pub charts: Vec<Chart>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Chart {
+    pub name: String,
+    pub techs: Vec<TechId>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TechId(pub u8);
+
+impl TechId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The unit types one unit type becomes under the techs that patch it.
+#[derive(Clone, Debug, Default)]
+pub struct UnitTechs {
+    /// The techs patching this unit type, in `[techs]` order; bit `i` of a variant's index+1.
+    pub techs: Vec<TechId>,
+    pub variants: Vec<UnitType>,
+}
+
+const TECH_FIELDS: &[&str] = &["name", "description", "units", "production_bonus", "repairs_per_ipc"];
+
+/// More techs than this patching one unit type would mean 2^n variants to read.
+const MAX_PATCHES_PER_UNIT: usize = 6;
+
+pub(super) fn read_techs(
+    ctx: &mut Ctx,
+    techs_e: Option<&Entry>,
+    units_e: Option<&Entry>,
+    units: &[UnitType],
+) -> (Vec<Tech>, Vec<UnitTechs>) {
+    let mut techs = Vec::new();
+    let mut per_unit: Vec<UnitTechs> = vec![UnitTechs::default(); units.len()];
+    let Some(e) = techs_e else {
+        return (techs, per_unit);
+    };
+    let Some(mut f) = Fields::of(ctx, &e.node, "techs") else {
+        return (techs, per_unit);
+    };
+    f.used_all();
+    let unit_ids: Vec<String> = units.iter().map(|u| u.id.clone()).collect();
+    // (tech, unit, patch node)
+    let mut patches: Vec<(TechId, usize, &Node)> = Vec::new();
+    for (id, te) in &f.table.entries {
+        let path = format!("techs.{id}");
+        let Some(mut t) = Fields::of(ctx, &te.node, &path) else {
+            continue;
+        };
+        if techs.len() >= 255 {
+            ctx.error_at(&te.node, "schema::too-many", "more than 255 techs".into(), "one too many");
+            break;
+        }
+        let tid = TechId(techs.len() as u8);
+        let mut patched = Vec::new();
+        if let Some(mut u) = t.table(ctx, "units") {
+            u.used_all();
+            for (uid, ue) in &u.table.entries {
+                match unit_ids.iter().position(|x| x == uid) {
+                    Some(k) => {
+                        if !matches!(ue.node.value, Value::Table(_)) {
+                            ctx.type_error(&ue.node, &format!("{path}.units.{uid}"), "a table of unit fields");
+                            continue;
+                        }
+                        patched.push(UnitTypeId(k as u16));
+                        patches.push((tid, k, &ue.node));
+                    }
+                    None => unknown_name(ctx, &ue.node, "unit type", uid, &unit_ids),
+                }
+            }
+        }
+        let tech = Tech {
+            id: id.clone(),
+            name: t.str(ctx, "name").unwrap_or_else(|| id.replace('_', " ")),
+            description: t.str(ctx, "description").unwrap_or_default(),
+            units: patched,
+            production_bonus: t.uint(ctx, "production_bonus", 0),
+            repairs_per_ipc: t.uint(ctx, "repairs_per_ipc", 0),
+            origin: te.node.origin.clone(),
+        };
+        t.finish_with(ctx, TECH_FIELDS);
+        techs.push(tech);
+    }
+    let base = units_e.and_then(|e| e.node.as_table());
+    for (k, unit) in units.iter().enumerate() {
+        let mine: Vec<&(TechId, usize, &Node)> = patches.iter().filter(|p| p.1 == k).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        if mine.len() > MAX_PATCHES_PER_UNIT {
+            ctx.error_at(
+                mine[MAX_PATCHES_PER_UNIT].2,
+                "schema::too-many",
+                format!(
+                    "{} techs change `{}`; at most {MAX_PATCHES_PER_UNIT} may change one unit type",
+                    mine.len(),
+                    unit.id
+                ),
+                "one too many",
+            );
+            continue;
+        }
+        let Some(base) = base.and_then(|t| t.get(&unit.id)) else {
+            continue;
+        };
+        let mut variants = Vec::new();
+        for mask in 1..(1u32 << mine.len()) {
+            let mut node = base.clone();
+            for (i, (_, _, patch)) in mine.iter().enumerate() {
+                if mask & (1 << i) != 0 {
+                    overlay(&mut node, patch);
+                }
+            }
+            match read_unit(ctx, &unit.id, &node) {
+                Some(mut v) => {
+                    v.blitz_with = unit.blitz_with;
+                    variants.push(v);
+                }
+                None => variants.push(unit.clone()),
+            }
+        }
+        per_unit[k] = UnitTechs {
+            techs: mine.iter().map(|p| p.0).collect(),
+            variants,
+        };
+    }
+    (techs, per_unit)
+}
+
+/// Deep-merge `src` onto `dst` as layers merge: tables key by key, anything else replaced.
+fn overlay(dst: &mut Node, src: &Node) {
+    match (&mut dst.value, &src.value) {
+        (Value::Table(d), Value::Table(s)) => {
+            for (k, e) in &s.entries {
+                match d.entries.get_mut(k) {
+                    Some(de) => overlay(&mut de.node, &e.node),
+                    None => {
+                        d.entries.insert(k.clone(), e.clone());
+                    }
+                }
+            }
+        }
+        _ => {
+            let mut replaced = std::mem::take(&mut dst.replaced);
+            replaced.push(dst.origin.clone());
+            *dst = src.clone();
+            dst.replaced = replaced;
+        }
+    }
+}
+
+const RESEARCH_FIELDS: &[&str] = &["token_cost", "breakthrough", "charts"];
+
+pub(super) fn read_research(ctx: &mut Ctx, e: Option<&Entry>, techs: &[Tech]) -> Option<Research> {
+    let e = e?;
+    let mut f = Fields::of(ctx, &e.node, "research")?;
+    let token_cost = f.req_uint(ctx, "token_cost").unwrap_or(5);
+    let breakthrough = f.uint(ctx, "breakthrough", 6);
+    if !(1..=6).contains(&breakthrough) {
+        if let Some(n) = f.table.get("breakthrough") {
+            ctx.error_at(
+                n,
+                "schema::out-of-range",
+                "`research.breakthrough` must be a die face from 1 to 6".into(),
+                "not a face of a die",
+            );
+        }
+    }
+    let ids: Vec<String> = techs.iter().map(|t| t.id.clone()).collect();
+    let mut charts = Vec::new();
+    match f.required(ctx, "charts").map(|n| (n, &n.value)) {
+        Some((_, Value::Array(items))) => {
+            for (i, item) in items.iter().enumerate() {
+                let path = format!("research.charts[{i}]");
+                let Some(mut c) = Fields::of(ctx, item, &path) else {
+                    continue;
+                };
+                let name = c.str(ctx, "name").unwrap_or_else(|| format!("chart {}", i + 1));
+                let mut list = Vec::new();
+                let entries = c.str_list(ctx, "techs");
+                if entries.is_empty() || entries.len() > 6 {
+                    ctx.problems.push(
+                        Problem::new(
+                            "schema::out-of-range",
+                            format!("{path}.techs must list 1 to 6 techs (a die picks one)"),
+                        )
+                        .at(item.origin.label(ctx.sources, "this chart")),
+                    );
+                }
+                for (t, n) in entries {
+                    match ids.iter().position(|x| *x == t) {
+                        Some(k) => list.push(TechId(k as u8)),
+                        None => unknown_name(ctx, n, "tech", &t, &ids),
+                    }
+                }
+                c.finish_with(ctx, &["name", "techs"]);
+                charts.push(Chart { name, techs: list });
+            }
+        }
+        Some((n, _)) => ctx.type_error(n, "research.charts", "an array of { name, techs } tables"),
+        None => {}
+    }
+    f.finish_with(ctx, RESEARCH_FIELDS);
+    Some(Research {
+        token_cost,
+        breakthrough,
+        charts,
+    })
+}
+
+/// A tech named in a scenario or a command, by id or name.
+pub(super) fn find_tech(techs: &[Tech], name: &str) -> Option<TechId> {
+    let n = name.trim().to_lowercase().replace([' ', '-'], "_");
+    techs
+        .iter()
+        .position(|t| t.id == n || t.name.to_lowercase().replace([' ', '-'], "_") == n)
+        .map(|i| TechId(i as u8))
+}
