@@ -157,6 +157,49 @@ impl<'a> Board<'a> {
     }
 }
 
+/// Units that move paired one-to-one with a partner type in this move (`move_with`,
+/// `blitz_with`: mechanized infantry with tanks), as the type they move as (blitzing if it may)
+/// and the movement left; `None` for the others.
+fn pair_up(rules: &RuleSet, s: &State, from: SpaceId, ids: &[u32]) -> Vec<Option<(UnitType, u32)>> {
+    let types: Vec<&UnitType> = ids
+        .iter()
+        .map(|id| {
+            let u = unit(s, from, *id);
+            rules.unit_for(u.kind, &s.techs[u.owner.index()])
+        })
+        .collect();
+    let seeks = |t: &UnitType| t.move_with.map(|m| m.0).or(t.blitz_with);
+    let mut pool: Vec<(crate::rules::UnitTypeId, usize)> = Vec::new();
+    for (id, t) in ids.iter().zip(&types) {
+        if seeks(t).is_none() {
+            let k = unit(s, from, *id).kind;
+            match pool.iter_mut().find(|p| p.0 == k) {
+                Some(p) => p.1 += 1,
+                None => pool.push((k, 1)),
+            }
+        }
+    }
+    ids.iter()
+        .zip(&types)
+        .map(|(id, t)| {
+            let partner = seeks(t)?;
+            let slot = pool.iter_mut().find(|p| p.0 == partner && p.1 > 0)?;
+            slot.1 -= 1;
+            let u = unit(s, from, *id);
+            let mut paired = (*t).clone();
+            if t.blitz_with == Some(partner) {
+                paired.blitz = true;
+            }
+            let mut left = remaining(rules, s, u);
+            if let Some((_, mv)) = t.move_with {
+                paired.movement = mv;
+                left = mv.saturating_sub(u.moved);
+            }
+            Some((paired, left))
+        })
+        .collect()
+}
+
 /// Movement left this phase; the owner's techs may lengthen a unit's range.
 fn remaining(rules: &RuleSet, s: &State, u: &Unit) -> u32 {
     rules.unit_for(u.kind, &s.techs[u.owner.index()]).movement.saturating_sub(u.moved)
@@ -780,11 +823,16 @@ fn move_along_path(
             }
         }
     }
+    let paired = pair_up(rules, s, m.from, ids);
     let group: Vec<(&UnitType, u32)> = ids
         .iter()
-        .map(|id| {
+        .zip(&paired)
+        .map(|(id, p)| {
             let u = unit(s, m.from, *id);
-            (rules.unit(u.kind), remaining(rules, s, u))
+            match p {
+                Some((t, left)) => (t, *left),
+                None => (rules.unit_for(u.kind, &s.techs[u.owner.index()]), remaining(rules, s, u)),
+            }
         })
         .collect();
     if m.bombing {

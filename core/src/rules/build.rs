@@ -39,6 +39,7 @@ const UNIT_FIELDS: &[&str] = &[
     "can_capture",
     "blitz",
     "blitz_with",
+    "move_with",
     "combat_move",
     "transport_cost",
     "transport_capacity",
@@ -116,20 +117,14 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
     let (phases, turn) = read_phases(&mut ctx, section("phases"), section("turn"));
     let mut units = read_units(&mut ctx, section("units"));
     let facilities = read_facilities(&mut ctx, section("facilities"));
-    // blitz_with refers to another unit type; resolve once all types are known.
+    // blitz_with and move_with refer to another unit type; resolve once all types are known.
     let unit_ids: Vec<String> = units.iter().map(|u| u.id.clone()).collect();
-    for (i, u) in units.clone().iter().enumerate() {
+    for u in units.iter_mut() {
         let node = section("units")
             .and_then(|e| e.node.as_table())
-            .and_then(|t| t.get(&u.id))
-            .and_then(|n| n.lookup(&["blitz_with"]));
+            .and_then(|t| t.get(&u.id));
         if let Some(n) = node {
-            if let Some(s) = as_str(&mut ctx, n, "blitz_with") {
-                match unit_ids.iter().position(|x| *x == s) {
-                    Some(j) => units[i].blitz_with = Some(UnitTypeId(j as u16)),
-                    None => unknown_name(&mut ctx, n, "unit type", &s, &unit_ids),
-                }
-            }
+            resolve_unit_refs(&mut ctx, n, &unit_ids, u);
         }
     }
     let board = read_board(
@@ -239,6 +234,32 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         default_scenario,
         project_root,
     })
+}
+
+/// `blitz_with` and `move_with` of a unit's table, which name other unit types.
+pub(super) fn resolve_unit_refs(ctx: &mut Ctx, node: &Node, unit_ids: &[String], u: &mut UnitType) {
+    let find = |ctx: &mut Ctx, n: &Node| -> Option<UnitTypeId> {
+        let s = as_str(ctx, n, "unit type")?;
+        match unit_ids.iter().position(|x| *x == s) {
+            Some(j) => Some(UnitTypeId(j as u16)),
+            None => {
+                unknown_name(ctx, n, "unit type", &s, unit_ids);
+                None
+            }
+        }
+    };
+    if let Some(n) = node.lookup(&["blitz_with"]) {
+        u.blitz_with = find(ctx, n);
+    }
+    if let Some(n) = node.lookup(&["move_with"]) {
+        let Some(mut f) = Fields::of(ctx, n, &format!("units.{}.move_with", u.id)) else {
+            return;
+        };
+        let partner = f.required(ctx, "unit").and_then(|n| find(ctx, n));
+        let movement = f.req_uint(ctx, "move");
+        f.finish_with(ctx, &["unit", "move"]);
+        u.move_with = partner.zip(movement);
+    }
 }
 
 pub(super) fn unknown_name(ctx: &mut Ctx, node: &Node, what: &str, name: &str, known: &[String]) {
@@ -477,6 +498,7 @@ pub(super) fn read_unit(ctx: &mut Ctx, id: &str, node: &Node) -> Option<UnitType
         let mut u = Fields::of(ctx, node, &path)?;
         u.get("inherits");
         u.get("blitz_with"); // resolved after all types are read
+        u.get("move_with");
         let name = u.req_str(ctx, "name").unwrap_or_else(|| id.to_string());
         let domain = u.req_choice(
             ctx,
@@ -544,6 +566,7 @@ pub(super) fn read_unit(ctx: &mut Ctx, id: &str, node: &Node) -> Option<UnitType
             can_capture: u.bool(ctx, "can_capture", domain == Domain::Land),
             blitz: u.bool(ctx, "blitz", false),
             blitz_with: None,
+            move_with: None,
             combat_move: u.bool(ctx, "combat_move", true),
             transport_cost: u.opt_uint(ctx, "transport_cost"),
             transport_capacity: u.uint(ctx, "transport_capacity", 0),

@@ -136,6 +136,9 @@ pub struct UnitType {
     pub can_capture: bool,
     pub blitz: bool,
     pub blitz_with: Option<UnitTypeId>,
+    /// Moving paired one-to-one with a unit of this type, its movement is this (mechanized
+    /// infantry with tanks).
+    pub move_with: Option<(UnitTypeId, u32)>,
     pub combat_move: bool,
     pub transport_cost: Option<u32>,
     pub transport_capacity: u32,

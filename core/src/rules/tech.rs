@@ -7,7 +7,7 @@
 //! into a full `UnitType` once, so play asks `RuleSet::unit_for(kind, techs)` and gets a
 //! reference, never a merge.
 
-use super::build::{read_unit, unknown_name};
+use super::build::{read_unit, resolve_unit_refs, unknown_name};
 use super::read::{Ctx, Fields};
 use super::*;
 use crate::diag::Problem;
@@ -156,7 +156,7 @@ pub(super) fn read_techs(
             }
             match read_unit(ctx, &unit.id, &node) {
                 Some(mut v) => {
-                    v.blitz_with = unit.blitz_with;
+                    resolve_unit_refs(ctx, &node, &unit_ids, &mut v);
                     variants.push(v);
                 }
                 None => variants.push(unit.clone()),
