@@ -258,6 +258,11 @@ fn offer(verb: &str, words_after_verb: usize) -> Offer {
             keywords: &["in"],
             ..c
         },
+        "rocket" => Offer {
+            spaces: true,
+            keywords: &["from", "at"],
+            ..c
+        },
         _ => Offer {
             powers: true,
             pieces: true,

@@ -93,6 +93,11 @@ const HELP: &[(&str, &str, &str)] = &[
         "after a research success: roll on that breakthrough chart for a new advance",
     ),
     (
+        "rocket",
+        "rocket from Germany at \"United Kingdom\"",
+        "conduct combat, before other battles: an AA gun with Rockets strikes an enemy complex within 3 spaces",
+    ),
+    (
         "repair",
         "repair 3 in Germany",
         "purchase phase: remove damage from your industrial complex (1 IPC per damage)",

@@ -51,6 +51,8 @@ pub enum Command {
     Breakthrough(usize),
     /// Remove damage from a facility of the current power (purchase phase).
     Repair { count: u32, space: Option<SpaceId> },
+    /// A rocket attack from a unit that can make one, on an enemy facility in range.
+    Rocket { from: SpaceId, target: SpaceId },
 }
 
 /// Where a battle's dice come from (`dice manual|auto|seeded N`).
@@ -221,6 +223,7 @@ pub const VERBS: &[&str] = &[
     "research",
     "breakthrough",
     "repair",
+    "rocket",
 ];
 
 /// Other words [`Command::parse`] takes for some of [`VERBS`].
@@ -405,6 +408,21 @@ impl Command {
                     _ => Err(USAGE.into()),
                 }
             }
+            "rocket" => {
+                const USAGE: &str = "usage: rocket from SPACE at SPACE";
+                let rest = match rest.first() {
+                    Some(w) if w.eq_ignore_ascii_case("from") => &rest[1..],
+                    _ => rest,
+                };
+                let (from, _, target) = split_at_keyword(rest, &["at", "on"]).ok_or(USAGE)?;
+                if from.is_empty() || target.is_empty() {
+                    return Err(USAGE.into());
+                }
+                Ok(Command::Rocket {
+                    from: find_space(rules, from)?,
+                    target: find_space(rules, target)?,
+                })
+            }
             "repair" => {
                 const USAGE: &str = "usage: repair DAMAGE [in SPACE]";
                 let (count, rest) = match rest.first().and_then(|w| w.parse::<u32>().ok()) {
@@ -465,6 +483,7 @@ impl Command {
                     | Command::Research(_)
                     | Command::Breakthrough(_)
                     | Command::Repair { .. }
+                    | Command::Rocket { .. }
             )
     }
 
@@ -511,6 +530,7 @@ impl Command {
             Command::DeclareWar(p) => format!("declare war on {}", pname(*p)),
             Command::Research(n) => format!("research {n}"),
             Command::Breakthrough(c) => format!("breakthrough {c}"),
+            Command::Rocket { from, target } => format!("rocket from {} at {}", sname(*from), sname(*target)),
             Command::Repair { count, space: None } => format!("repair {count}"),
             Command::Repair {
                 count,

@@ -1112,3 +1112,101 @@ fn finish_raid(s: &mut State, space: SpaceId, survivors: &[(u32, crate::rules::U
         r.1 = true;
     }
 }
+
+pub const RULE_ROCKET: &str = "rocket-attack";
+
+/// `rocket from A at B`: a unit able to (`rocket`, Anniversary AA guns with the Rockets
+/// advance) attacks an enemy facility within its range, once per turn, in the bombing-raid step
+/// of conduct combat (before any other battle is fought). Its dice of damage add to the
+/// facility's, up to its cap.
+pub fn rocket(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    phase: crate::rules::PhaseKind,
+    from: SpaceId,
+    target: SpaceId,
+    out: &mut Vec<String>,
+) -> Result<(), Rejection> {
+    if phase != crate::rules::PhaseKind::ConductCombat {
+        return Err(reject(RULE_ROCKET, "rockets are fired in conduct combat, with the bombing raids"));
+    }
+    if s.combat.is_some() || s.this_turn.battles.iter().any(|b| b.fought) {
+        return Err(reject(
+            RULE_ROCKET,
+            "rockets are fired in the strategic bombing raid step, before the other battles",
+        ));
+    }
+    let techs = &s.techs[power.index()];
+    let launcher = s
+        .space(from)
+        .units
+        .iter()
+        .filter(|u| u.owner == power && !s.this_turn.rockets_fired.contains(&u.id))
+        .find_map(|u| rules.unit_for(u.kind, techs).rocket.map(|r| (u.id, u.kind, r)));
+    let from_name = rules.board.space(from).name.clone();
+    let Some((id, kind, r)) = launcher else {
+        return Err(reject(
+            RULE_ROCKET,
+            format!("{from_name} has no unit of yours that can still make a rocket attack this turn"),
+        ));
+    };
+    let ipc = rules.board.space(target).ipc;
+    let to_name = rules.board.space(target).name.clone();
+    let enemy = s.space(target).controller.is_some_and(|c| at_war(s, power, c));
+    let facility = s.spaces[target.index()]
+        .facilities
+        .iter()
+        .position(|f| rules.facilities[f.kind.index()].max_damage.resolve(ipc) > 0);
+    let (true, Some(fi)) = (enemy, facility) else {
+        return Err(reject(
+            RULE_ROCKET,
+            format!("{to_name} has no enemy facility a rocket can damage"),
+        ));
+    };
+    // Spaces apart, counted over the board's adjacencies.
+    let mut dist = vec![u32::MAX; rules.board.spaces.len()];
+    let mut queue = std::collections::VecDeque::from([from]);
+    dist[from.index()] = 0;
+    while let Some(x) = queue.pop_front() {
+        for &y in &rules.board.space(x).adjacent {
+            if dist[y.index()] == u32::MAX {
+                dist[y.index()] = dist[x.index()] + 1;
+                queue.push_back(y);
+            }
+        }
+    }
+    if dist[target.index()] > r.range {
+        return Err(reject(
+            RULE_ROCKET,
+            format!("{to_name} is beyond the rocket's range of {} spaces from {from_name}", r.range),
+        ));
+    }
+    let mut dice = TableDice {
+        queue: &mut s.dice_queue,
+        dice: &mut s.dice,
+        manual: s.manual_dice,
+    };
+    let n = r.dice as usize;
+    let mut faces = Vec::new();
+    if !crate::combat::Roller::roll(&mut dice, n, &mut faces) {
+        return Err(reject(
+            RULE_DICE,
+            format!("roll {} more dice for the rocket (`roll F`), then the rocket command again", n - dice.queue.len()),
+        ));
+    }
+    let rolled: u32 = faces.iter().map(|f| u32::from(*f)).sum();
+    let f = &mut s.spaces[target.index()].facilities[fi];
+    let cap = rules.facilities[f.kind.index()].max_damage.resolve(ipc);
+    let applied = rolled.min(cap.saturating_sub(f.damage));
+    f.damage += applied;
+    let now = f.damage;
+    s.this_turn.rockets_fired.push(id);
+    let shown: Vec<String> = faces.iter().map(u8::to_string).collect();
+    out.push(format!(
+        "a rocket from the {} in {from_name} strikes {to_name}: [{}] → {applied} damage (now {now} of at most {cap})",
+        rules.unit(kind).name,
+        shown.join(" ")
+    ));
+    Ok(())
+}

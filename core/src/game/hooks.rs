@@ -177,6 +177,7 @@ impl Hooks {
                 }
             }
             Command::Repair { .. }
+            | Command::Rocket { .. }
             | Command::Edit(_)
             | Command::Undo
             | Command::Fight(_)

@@ -96,6 +96,8 @@ pub struct TurnState {
     pub outcomes: Vec<(SpaceId, crate::combat::Outcome)>,
     /// The power has rolled its research dice this turn.
     pub researched: bool,
+    /// Units that have made their rocket attack this turn.
+    pub rockets_fired: Vec<u32>,
 }
 
 /// Units mobilized this turn through one factory into one space.

@@ -59,6 +59,7 @@ const UNIT_FIELDS: &[&str] = &[
     "bombing_dice",
     "bombing_bonus",
     "attack_dice",
+    "rocket",
     "support",
     "anti_air",
     "on_capture",
@@ -594,6 +595,14 @@ pub(super) fn read_unit(ctx: &mut Ctx, id: &str, node: &Node) -> Option<UnitType
             bombing_dice: u.uint(ctx, "bombing_dice", 0),
             bombing_bonus: u.uint(ctx, "bombing_bonus", 0),
             attack_dice: u.uint(ctx, "attack_dice", 1).clamp(1, 6),
+            rocket: u.table(ctx, "rocket").map(|mut r| {
+                let rocket = Rocket {
+                    range: r.req_uint(ctx, "range").unwrap_or(0),
+                    dice: r.uint(ctx, "dice", 1),
+                };
+                r.finish_with(ctx, &["range", "dice"]);
+                rocket
+            }),
             support,
             anti_air,
             on_capture: u

@@ -162,6 +162,9 @@ pub struct UnitType {
     pub bombing_bonus: u32,
     /// Dice each unit rolls when it attacks (heavy bombers: 2).
     pub attack_dice: u32,
+    /// A rocket attack on an enemy facility within `range` spaces, once per turn, in the
+    /// bombing-raid step of conduct combat: `dice` dice of damage (Anniversary rockets).
+    pub rocket: Option<Rocket>,
     pub support: Vec<Support>,
     pub anti_air: Option<AntiAir>,
     pub on_capture: OnCapture,
@@ -171,6 +174,12 @@ impl UnitType {
     pub fn has_tag(&self, tag: &str) -> bool {
         self.id == tag || self.domain.name() == tag || self.tags.iter().any(|t| t == tag)
     }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rocket {
+    pub range: u32,
+    pub dice: u32,
 }
 
 /// A quantity that is either fixed or derived from the territory's IPC value.
