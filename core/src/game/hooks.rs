@@ -232,24 +232,27 @@ impl Hooks {
         // One command may fire several events; if a later one fails, the stores must not keep
         // what earlier ones wrote (commands are transactions, stores included).
         let snapshot = self.host.store_snapshot();
-        let result = self.dispatch_all(&checks, &before_view, None).and_then(|mut log| {
-            let acting = sc.turn_order[next.turn];
-            for ev in &events {
-                let view = View {
-                    rules,
-                    state: next,
-                    power: acting,
-                };
-                log.extend(self.dispatch_all(std::slice::from_ref(ev), &view, Some(ev.kind))?);
-                let asked = std::mem::take(&mut self.pending);
-                for r in asked {
-                    let line = apply_request(rules, next, &r.command)
-                        .map_err(|why| Rejection::new(format!("handler `{}`: {why}", r.by)).by(r.by.clone()))?;
-                    log.push(format!("[{}] {line}", r.by));
+        let result = self
+            .dispatch_all(&checks, &before_view, None)
+            .and_then(|mut log| {
+                let acting = sc.turn_order[next.turn];
+                for ev in &events {
+                    let view = View {
+                        rules,
+                        state: next,
+                        power: acting,
+                    };
+                    log.extend(self.dispatch_all(std::slice::from_ref(ev), &view, Some(ev.kind))?);
+                    let asked = std::mem::take(&mut self.pending);
+                    for r in asked {
+                        let line = apply_request(rules, next, &r.command).map_err(|why| {
+                            Rejection::new(format!("handler `{}`: {why}", r.by)).by(r.by.clone())
+                        })?;
+                        log.push(format!("[{}] {line}", r.by));
+                    }
                 }
-            }
-            Ok(log)
-        });
+                Ok(log)
+            });
         if result.is_err() {
             self.pending.clear();
             self.host
@@ -301,7 +304,12 @@ impl Hooks {
 
     /// `game_setup`, once, when a game starts from its scenario; what its handlers ask for
     /// (a bid's extra IPCs or units) is applied to the starting state. The lines to log.
-    pub fn game_setup(&mut self, rules: &RuleSet, scenario: &str, state: &mut State) -> Result<Vec<String>, String> {
+    pub fn game_setup(
+        &mut self,
+        rules: &RuleSet,
+        scenario: &str,
+        state: &mut State,
+    ) -> Result<Vec<String>, String> {
         let sc = rules.scenario(scenario).expect("scenario exists");
         let ev = Event::new(EventKind::GameSetup)
             .with("scenario", scenario)
@@ -315,7 +323,8 @@ impl Hooks {
             .dispatch_all(std::slice::from_ref(&ev), &view, Some(EventKind::GameSetup))
             .map_err(|e| e.to_string())?;
         for r in std::mem::take(&mut self.pending) {
-            let line = apply_request(rules, state, &r.command).map_err(|why| format!("handler `{}`: {why}", r.by))?;
+            let line = apply_request(rules, state, &r.command)
+                .map_err(|why| format!("handler `{}`: {why}", r.by))?;
             log.push(format!("[{}] {line}", r.by));
         }
         Ok(log)
@@ -374,7 +383,10 @@ fn apply_request(rules: &RuleSet, s: &mut State, cmd: &Value) -> Result<String, 
                             })
                             .collect();
                         let text = faces.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
-                        (faces.iter().map(|&f| i64::from(f)).sum(), format!(", rolled {text}"))
+                        (
+                            faces.iter().map(|&f| i64::from(f)).sum(),
+                            format!(", rolled {text}"),
+                        )
                     }
                     _ => return Err("add_ipcs needs dice = a whole number from 1 to 10".into()),
                 },
@@ -475,7 +487,11 @@ impl crate::script::GameView for View<'_> {
         (a != b).then(|| self.state.relations[a.index()][b.index()].name())
     }
     fn spaces(&self) -> Vec<String> {
-        self.rules.board.ids().map(|id| self.rules.board.space(id).name.clone()).collect()
+        self.rules
+            .board
+            .ids()
+            .map(|id| self.rules.board.space(id).name.clone())
+            .collect()
     }
     fn powers(&self) -> Vec<String> {
         self.rules.powers.iter().map(|p| p.name.clone()).collect()
@@ -491,7 +507,10 @@ impl crate::script::GameView for View<'_> {
             ("original_owner", Value::from(name(sp.owner))),
             ("owner", Value::from(name(self.state.space(id).controller))),
             ("capital", Value::from(sp.capital)),
-            ("victory_city", Value::from(sp.victory_city.clone().unwrap_or_default())),
+            (
+                "victory_city",
+                Value::from(sp.victory_city.clone().unwrap_or_default()),
+            ),
             ("island", Value::from(sp.island)),
             ("neutral", Value::from(sp.neutral.is_some())),
         ]))
