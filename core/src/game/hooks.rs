@@ -53,7 +53,7 @@ impl Hooks {
         let mut checks = Vec::new();
         match cmd {
             Command::DeclareWar(target) => {
-                let phase = &rules.phases[rules.turn[before.phase].index()];
+                let phase = rules.phase_at(power, before.phase);
                 let name = |p: PowerId| Value::from(rules.power_info(p).name.clone());
                 let mut pairs = Vec::new();
                 for d in rules.war_partners(power) {
@@ -99,7 +99,7 @@ impl Hooks {
                 );
             }
             Command::EndPhase => {
-                let old = &rules.phases[rules.turn[before.phase].index()];
+                let old = rules.phase_at(power, before.phase);
                 if old.kind == crate::rules::PhaseKind::CollectIncome {
                     let income = next.treasuries[power.index()] - before.treasuries[power.index()];
                     events.push(
@@ -123,11 +123,11 @@ impl Hooks {
                     );
                 }
                 let np = rules.power_info(sc.turn_order[next.turn]).name.clone();
-                let new = &rules.phases[rules.turn[next.phase].index()];
+                let new = rules.phase_at(sc.turn_order[next.turn], next.phase);
                 events.push(phase_event(EventKind::PhaseBegin, next.round, &np, new));
             }
             Command::Move(m) => {
-                let phase = &rules.phases[rules.turn[before.phase].index()];
+                let phase = rules.phase_at(power, before.phase);
                 let sname = |id: crate::rules::SpaceId| Value::from(rules.board.space(id).name.clone());
                 let (units, path) =
                     moved.map_or((Vec::new(), Vec::new()), |mv| (mv.units.clone(), mv.path.clone()));
@@ -206,24 +206,27 @@ impl Hooks {
         // One command may fire several events; if a later one fails, the stores must not keep
         // what earlier ones wrote (commands are transactions, stores included).
         let snapshot = self.host.store_snapshot();
-        let result = self.dispatch_all(&checks, &before_view, None).and_then(|mut log| {
-            let acting = sc.turn_order[next.turn];
-            for ev in &events {
-                let view = View {
-                    rules,
-                    state: next,
-                    power: acting,
-                };
-                log.extend(self.dispatch_all(std::slice::from_ref(ev), &view, Some(ev.kind))?);
-                let asked = std::mem::take(&mut self.pending);
-                for r in asked {
-                    let line = apply_request(rules, next, &r.command)
-                        .map_err(|why| Rejection::new(format!("handler `{}`: {why}", r.by)).by(r.by.clone()))?;
-                    log.push(format!("[{}] {line}", r.by));
+        let result = self
+            .dispatch_all(&checks, &before_view, None)
+            .and_then(|mut log| {
+                let acting = sc.turn_order[next.turn];
+                for ev in &events {
+                    let view = View {
+                        rules,
+                        state: next,
+                        power: acting,
+                    };
+                    log.extend(self.dispatch_all(std::slice::from_ref(ev), &view, Some(ev.kind))?);
+                    let asked = std::mem::take(&mut self.pending);
+                    for r in asked {
+                        let line = apply_request(rules, next, &r.command).map_err(|why| {
+                            Rejection::new(format!("handler `{}`: {why}", r.by)).by(r.by.clone())
+                        })?;
+                        log.push(format!("[{}] {line}", r.by));
+                    }
                 }
-            }
-            Ok(log)
-        });
+                Ok(log)
+            });
         if result.is_err() {
             self.pending.clear();
             self.host
@@ -275,7 +278,12 @@ impl Hooks {
 
     /// `game_setup`, once, when a game starts from its scenario; what its handlers ask for
     /// (a bid's extra IPCs or units) is applied to the starting state. The lines to log.
-    pub fn game_setup(&mut self, rules: &RuleSet, scenario: &str, state: &mut State) -> Result<Vec<String>, String> {
+    pub fn game_setup(
+        &mut self,
+        rules: &RuleSet,
+        scenario: &str,
+        state: &mut State,
+    ) -> Result<Vec<String>, String> {
         let sc = rules.scenario(scenario).expect("scenario exists");
         let ev = Event::new(EventKind::GameSetup)
             .with("scenario", scenario)
@@ -289,7 +297,8 @@ impl Hooks {
             .dispatch_all(std::slice::from_ref(&ev), &view, Some(EventKind::GameSetup))
             .map_err(|e| e.to_string())?;
         for r in std::mem::take(&mut self.pending) {
-            let line = apply_request(rules, state, &r.command).map_err(|why| format!("handler `{}`: {why}", r.by))?;
+            let line = apply_request(rules, state, &r.command)
+                .map_err(|why| format!("handler `{}`: {why}", r.by))?;
             log.push(format!("[{}] {line}", r.by));
         }
         Ok(log)
@@ -348,7 +357,10 @@ fn apply_request(rules: &RuleSet, s: &mut State, cmd: &Value) -> Result<String, 
                             })
                             .collect();
                         let text = faces.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
-                        (faces.iter().map(|&f| i64::from(f)).sum(), format!(", rolled {text}"))
+                        (
+                            faces.iter().map(|&f| i64::from(f)).sum(),
+                            format!(", rolled {text}"),
+                        )
                     }
                     _ => return Err("add_ipcs needs dice = a whole number from 1 to 10".into()),
                 },
@@ -432,7 +444,7 @@ impl crate::script::GameView for View<'_> {
         &self.rules.power_info(self.power).name
     }
     fn phase(&self) -> &str {
-        &self.rules.phases[self.rules.turn[self.state.phase].index()].id
+        &self.rules.phase_at(self.power, self.state.phase).id
     }
     fn owner(&self, space: &str) -> Option<String> {
         let id = self.rules.board.find(space)?;
@@ -449,7 +461,11 @@ impl crate::script::GameView for View<'_> {
         (a != b).then(|| self.state.relations[a.index()][b.index()].name())
     }
     fn spaces(&self) -> Vec<String> {
-        self.rules.board.ids().map(|id| self.rules.board.space(id).name.clone()).collect()
+        self.rules
+            .board
+            .ids()
+            .map(|id| self.rules.board.space(id).name.clone())
+            .collect()
     }
     fn powers(&self) -> Vec<String> {
         self.rules.powers.iter().map(|p| p.name.clone()).collect()
@@ -465,7 +481,10 @@ impl crate::script::GameView for View<'_> {
             ("original_owner", Value::from(name(sp.owner))),
             ("owner", Value::from(name(self.state.space(id).controller))),
             ("capital", Value::from(sp.capital)),
-            ("victory_city", Value::from(sp.victory_city.clone().unwrap_or_default())),
+            (
+                "victory_city",
+                Value::from(sp.victory_city.clone().unwrap_or_default()),
+            ),
             ("island", Value::from(sp.island)),
             ("neutral", Value::from(sp.neutral.is_some())),
         ]))

@@ -75,10 +75,14 @@ pub(crate) fn register(reg: &mut mlua::UserDataRegistry<GameHandle<'_>>) {
     let info = |lua: &mlua::Lua, v: Option<Value>, what: &str| -> mlua::Result<mlua::Value> {
         match v {
             None => Ok(mlua::Value::Nil),
-            Some(v) => to_lua(lua, &v, what).map_err(|e| super::raise(lua, ScriptErrorKind::Data, e.to_string())),
+            Some(v) => {
+                to_lua(lua, &v, what).map_err(|e| super::raise(lua, ScriptErrorKind::Data, e.to_string()))
+            }
         }
     };
-    reg.add_method("space", move |lua, h, space: String| info(lua, h.view.space(&space), "space"));
+    reg.add_method("space", move |lua, h, space: String| {
+        info(lua, h.view.space(&space), "space")
+    });
     reg.add_method("power_info", move |lua, h, power: String| {
         info(lua, h.view.power_info(&power), "power_info")
     });
