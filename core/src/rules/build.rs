@@ -518,12 +518,15 @@ fn resolve_power_spaces(ctx: &mut Ctx, powers: &mut [Power], lists: &[PowerSpace
     }
 }
 
+/// `[turn.power_phases]`: powers with a turn of their own.
+type PowerTurns = Vec<(PowerId, Vec<PhaseId>)>;
+
 fn read_phases(
     ctx: &mut Ctx,
     phases: Option<&Entry>,
     turn: Option<&Entry>,
     powers: &[Power],
-) -> (Vec<Phase>, Vec<PhaseId>, Vec<(PowerId, Vec<PhaseId>)>) {
+) -> (Vec<Phase>, Vec<PhaseId>, PowerTurns) {
     let mut out = Vec::new();
     if let Some(e) = phases {
         if let Some(mut f) = Fields::of(ctx, &e.node, "phases") {
