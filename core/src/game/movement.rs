@@ -1687,10 +1687,13 @@ pub fn strand_defending_air(rules: &RuleSet, s: &mut State, mover: PowerId, out:
                     .adjacent
                     .iter()
                     .copied()
+                    .filter(|n| !b.off_limits(*n))
                     .find(|n| !b.is_sea(*n) && b.friendly_territory(*n) && !b.has_enemies(*n))
                     .or_else(|| {
                         rules.board.space(z).adjacent.iter().copied().find(|n| {
-                            b.is_sea(*n) && t.carrier_cost.is_some_and(|c| carrier_room(&b, *n) >= c)
+                            !b.off_limits(*n)
+                                && b.is_sea(*n)
+                                && t.carrier_cost.is_some_and(|c| carrier_room(&b, *n) >= c)
                         })
                     });
                 let gone = s.remove_unit(z, id);
