@@ -232,3 +232,34 @@ fn bad_victory_data_is_reported_where_it_is_written() {
         assert!(location.contains("victory.toml:2"), "{case}: {location}");
     }
 }
+
+/// Anniversary China holds 7 IPCs of territory at the start of both scenarios but has no
+/// IPCs and never collects income (its turn has no collect-income phase); Japan collects the
+/// printed values of the Chinese territories it holds (Kiangsu 2, Manchuria 3).
+#[test]
+fn china_holds_territory_but_collects_no_income_aa50_china_income_aa50_china_ipcvalue() {
+    for scenario in ["1941", "1942"] {
+        let g = game("anniversary", &[], Some(scenario));
+        let r = g.rules();
+        let china = r.power("China").unwrap();
+        let held: u32 = r
+            .board
+            .ids()
+            .filter(|id| g.state().space(*id).controller == Some(china))
+            .map(|id| r.board.space(id).ipc)
+            .sum();
+        assert_eq!(held, 7, "{scenario}: China's territories");
+        assert_eq!(g.income(china), 0, "{scenario}: China's income");
+        assert_eq!(g.state().treasuries[china.index()], 0, "{scenario}: China's IPCs");
+        let phases: Vec<&str> = r
+            .turn_of(china)
+            .iter()
+            .map(|p| r.phases[p.index()].id.as_str())
+            .collect();
+        assert_eq!(
+            phases,
+            ["combat_move", "conduct_combat", "noncombat_move", "mobilize"],
+            "{scenario}"
+        );
+    }
+}

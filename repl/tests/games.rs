@@ -121,6 +121,8 @@ fn two_full_rounds_of_anniversary_1941_are_played_with_every_power() {
         "  United Kingdom   treasury  100  income  42",
         "  Italy            treasury   11  income  10",
         "  United States    treasury   55  income  40",
+        // China never collects income (AA50-CHINA-INCOME).
+        "  China            treasury    0  income   0",
     ] {
         assert!(status.contains(&line), "{line:?} not in {status:#?}");
     }
@@ -144,6 +146,19 @@ fn two_full_rounds_of_anniversary_1941_are_played_with_every_power() {
     // The amphibious assaults were supported from the sea, one ship per unit offloaded.
     has(&out, "bombarding from the sea: 1 Cruiser, 1 Battleship");
     has(&out, "Germany's defenseless 1 Transport destroyed");
+    // China's free infantry: one per two Chinese territories free of Axis control (Japan took
+    // Hupeh in round 1, Fukien in round 2), placed without a factory where fewer than three
+    // units stood (AA50-CHINA-INCOME, AA50-CHINA-PLACE).
+    has(
+        &out,
+        "China receives 3 Infantry (6 of the 9 Chinese territories free of Axis control, one per two), to place",
+    );
+    has(&out, "China places 3 Infantry in Sikang");
+    has(
+        &out,
+        "China receives 2 Infantry (5 of the 9 Chinese territories free of Axis control, one per two), to place",
+    );
+    has(&out, "China places 2 Infantry in Chinghai");
 }
 
 /// A whole game recorded with `record` replays clean on the same rules, and on changed rules

@@ -66,17 +66,21 @@ impl Game {
                 .iter()
                 .position(|x| *x == p.power)
                 .ok_or_else(|| format!("{} has no turn in this scenario", rules.power_info(p.power).name))?;
-            let phase = rules
-                .turn
+            let phases = rules.turn_of(p.power);
+            let phase = phases
                 .iter()
                 .position(|id| rules.phases[id.index()].id == p.phase)
                 .ok_or_else(|| {
-                    let ids: Vec<&str> = rules
-                        .turn
+                    let ids: Vec<&str> = phases
                         .iter()
                         .map(|id| rules.phases[id.index()].id.as_str())
                         .collect();
-                    format!("no phase `{}`; phases: {}", p.phase, ids.join(", "))
+                    format!(
+                        "{} has no phase `{}`; its phases: {}",
+                        rules.power_info(p.power).name,
+                        p.phase,
+                        ids.join(", ")
+                    )
                 })?;
             if p.round == 0 {
                 return Err("rounds count from 1".into());

@@ -2,7 +2,9 @@
 
 use super::state::State;
 use super::Rejection;
-use crate::rules::{FacilityCapture, OnCapture, PowerId, RuleSet, Scenario, SpaceId, VictoryCheck};
+use crate::rules::{
+    FacilityCapture, OnCapture, PhaseKind, PowerId, RuleSet, Scenario, SpaceId, VictoryCheck,
+};
 
 pub fn capital_of(rules: &RuleSet, power: PowerId) -> Option<SpaceId> {
     rules.board.ids().find(|id| {
@@ -25,9 +27,10 @@ pub fn holds_capital(rules: &RuleSet, state: &State, power: PowerId) -> bool {
 
 /// Income the power would collect now: its territories' values, nothing while an enemy holds
 /// its capital ("If your capital is under an enemy power's control, you cannot collect
-/// income").
+/// income"), and nothing for a power whose turn has no collect-income phase
+/// (`[turn.power_phases]`): it never collects.
 pub fn income(rules: &RuleSet, state: &State, power: PowerId) -> i64 {
-    if !holds_capital(rules, state, power) {
+    if !holds_capital(rules, state, power) || !rules.has_phase(power, PhaseKind::CollectIncome) {
         return 0;
     }
     rules
@@ -78,14 +81,26 @@ pub fn capture(rules: &RuleSet, s: &mut State, space: SpaceId, power: PowerId, o
     let previous = s.space(space).controller;
     let from_enemy = previous.is_some_and(|p| !same_side(rules, p, power));
     let original = info.owner.filter(|o| *o != power && same_side(rules, *o, power));
+    // A territory the capturer may never control (`cannot_control`) goes to its original
+    // owner, an ally (checked when the rules are built), whatever that ally's capital.
+    let barred = rules.power_info(power).cannot_control.contains(&space);
     let holder = match original {
+        Some(o) if barred => o,
         // Its own capital goes back to its owner whatever else holds.
         Some(o) if info.capital => o,
         Some(o) if holds_capital(rules, s, o) => o,
         _ => power,
     };
     s.spaces[space.index()].controller = Some(holder);
-    if holder == power {
+    if barred && holder != power {
+        out.push(format!(
+            "{} takes {} for {}: {} may occupy it but never control it",
+            name(rules, power),
+            info.name,
+            name(rules, holder),
+            name(rules, power)
+        ));
+    } else if holder == power {
         match original {
             Some(o) => out.push(format!(
                 "{} captures {} ({}'s capital is in enemy hands, so it is not liberated)",

@@ -53,7 +53,7 @@ impl Hooks {
         let mut checks = Vec::new();
         match cmd {
             Command::DeclareWar(target) => {
-                let phase = &rules.phases[rules.turn[before.phase].index()];
+                let phase = rules.phase_at(power, before.phase);
                 let name = |p: PowerId| Value::from(rules.power_info(p).name.clone());
                 let mut pairs = Vec::new();
                 for d in rules.war_partners(power) {
@@ -102,7 +102,7 @@ impl Hooks {
                 );
             }
             Command::EndPhase => {
-                let old = &rules.phases[rules.turn[before.phase].index()];
+                let old = rules.phase_at(power, before.phase);
                 if old.kind == crate::rules::PhaseKind::CollectIncome {
                     let income = next.treasuries[power.index()] - before.treasuries[power.index()];
                     events.push(
@@ -126,11 +126,11 @@ impl Hooks {
                     );
                 }
                 let np = rules.power_info(sc.turn_order[next.turn]).name.clone();
-                let new = &rules.phases[rules.turn[next.phase].index()];
+                let new = rules.phase_at(sc.turn_order[next.turn], next.phase);
                 events.push(phase_event(EventKind::PhaseBegin, next.round, &np, new));
             }
             Command::Move(m) => {
-                let phase = &rules.phases[rules.turn[before.phase].index()];
+                let phase = rules.phase_at(power, before.phase);
                 let sname = |id: crate::rules::SpaceId| Value::from(rules.board.space(id).name.clone());
                 let (units, path) =
                     moved.map_or((Vec::new(), Vec::new()), |mv| (mv.units.clone(), mv.path.clone()));
@@ -470,7 +470,7 @@ impl crate::script::GameView for View<'_> {
         &self.rules.power_info(self.power).name
     }
     fn phase(&self) -> &str {
-        &self.rules.phases[self.rules.turn[self.state.phase].index()].id
+        &self.rules.phase_at(self.power, self.state.phase).id
     }
     fn owner(&self, space: &str) -> Option<String> {
         let id = self.rules.board.find(space)?;

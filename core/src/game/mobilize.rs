@@ -14,7 +14,9 @@
 use super::control;
 use super::state::{Facility, Mobilized, Relation, State, Unit};
 use super::Rejection;
-use crate::rules::{AlliedFactories, Domain, FacilityTypeId, Piece, PowerId, RuleSet, SpaceId, UnitTypeId};
+use crate::rules::{
+    AlliedFactories, Domain, FacilityTypeId, MobilizeAt, Piece, PowerId, RuleSet, SpaceId, UnitTypeId,
+};
 
 pub const RULE_PURCHASED: &str = "mobilize-purchased-units";
 pub const RULE_AT_FACTORY: &str = "mobilize-at-factory";
@@ -27,6 +29,7 @@ pub const RULE_FIGHTER: &str = "mobilize-fighter-carrier";
 pub const RULE_FACILITY: &str = "mobilize-facility-build";
 pub const RULE_DECLARED: &str = "mobilize-declared-carrier";
 pub const RULE_CAPACITY: &str = "purchase-production-capacity";
+pub const RULE_CONTROLLED: &str = "mobilize-controlled-territory";
 
 fn reject(rule: &'static str, message: impl Into<String>) -> Rejection {
     Rejection::new(message).by(rule)
@@ -427,6 +430,24 @@ fn place_units(
                 ),
             ));
         }
+        if rules.power_info(power).mobilize_at == MobilizeAt::ControlledTerritories {
+            // No factory and no production limit: any territory the power controls now.
+            if s.space(space).controller != Some(power) {
+                return Err(reject(
+                    RULE_CONTROLLED,
+                    format!(
+                        "{pname}'s new units enter play in territories {pname} controls; {} is not one",
+                        sp.name
+                    ),
+                ));
+            }
+            for _ in 0..count {
+                let id = s.next_unit_id;
+                s.next_unit_id += 1;
+                s.spaces[space.index()].units.push(Unit::new(id, kind, power));
+            }
+            return Ok(());
+        }
         factory(rules, s, power, space)?;
     }
     let Some(counted) = assign(rules, s, power, &[(space, count)]) else {
@@ -568,6 +589,10 @@ pub fn check_purchase(
     let Piece::Unit(kind) = piece else {
         return Ok(());
     };
+    let anywhere = rules.power_info(power).mobilize_at == MobilizeAt::ControlledTerritories;
+    if anywhere && rules.unit(kind).domain != Domain::Sea {
+        return Ok(());
+    }
     let pname = power_name(rules, power);
     let caps = factories(rules, s, power);
     let placed: u32 = s.this_turn.mobilized.iter().map(|m| m.count).sum();
@@ -581,7 +606,8 @@ pub fn check_purchase(
             .sum()
     };
     let total = caps.iter().map(|(_, c)| *c).sum::<u32>().saturating_sub(placed);
-    if waiting(false) + count > total {
+    // A power whose land and air units need no factory counts only its sea units.
+    if !anywhere && waiting(false) + count > total {
         return Err(reject(
             RULE_CAPACITY,
             format!(

@@ -124,8 +124,11 @@ impl Game {
         if sc.turn_order.is_empty() {
             return Err(format!("scenario `{id}` has an empty turn order"));
         }
-        if rules.turn.is_empty() {
-            return Err("the edition declares no phases in [turn]".into());
+        if let Some(p) = sc.turn_order.iter().find(|p| rules.turn_of(**p).is_empty()) {
+            return Err(format!(
+                "the edition declares no phases in [turn] for {}",
+                rules.power_info(*p).name
+            ));
         }
         let mut state = State::setup(&rules, sc, seed);
         let mut scripts = hooks::Hooks::for_rules(&rules).map_err(|e| e.to_string())?;
@@ -135,7 +138,7 @@ impl Game {
                 log.push(LogEntry {
                     round: state.round,
                     power: sc.turn_order[state.turn],
-                    phase: rules.phases[rules.turn[state.phase].index()].id.clone(),
+                    phase: rules.phase_at(sc.turn_order[state.turn], state.phase).id.clone(),
                     text,
                 });
             }
@@ -195,7 +198,7 @@ impl Game {
     }
 
     pub fn current_phase(&self) -> &crate::rules::Phase {
-        &self.rules.phases[self.rules.turn[self.state.phase].index()]
+        self.rules.phase_at(self.current_power(), self.state.phase)
     }
 
     /// Income the power would collect now: its territories' values, nothing without its capital.
@@ -384,7 +387,7 @@ fn run(
     let sc = rules.scenario(scenario).expect("scenario exists");
     let power = sc.turn_order[s.turn];
     let pname = rules.power_info(power).name.clone();
-    let phase = &rules.phases[rules.turn[s.phase].index()];
+    let phase = rules.phase_at(power, s.phase);
     if let (Some(b), Command::EndPhase | Command::Edit(_)) = (&s.combat, cmd) {
         return Err(Rejection::new(format!(
             "the battle in {} is not over: answer it first ({})",
@@ -504,7 +507,7 @@ fn end_phase(
     out: &mut Vec<String>,
 ) -> Result<(), Rejection> {
     let power = sc.turn_order[s.turn];
-    let phase = &rules.phases[rules.turn[s.phase].index()];
+    let phase = rules.phase_at(power, s.phase);
     match phase.kind {
         PhaseKind::CombatMove => {
             movement::end_combat_move(rules, s, power)?;
@@ -532,7 +535,7 @@ fn end_phase(
     s.phase_acted = false;
     loop {
         s.phase += 1;
-        if s.phase >= rules.turn.len() {
+        if s.phase >= rules.turn_of(sc.turn_order[s.turn]).len() {
             end_turn(rules, sc, s, power, out);
             control::check_victory(rules, sc, s, power, out);
             s.phase = 0;
@@ -545,7 +548,7 @@ fn end_phase(
             begin_turn(s, sc.turn_order[s.turn]);
         }
         let p = sc.turn_order[s.turn];
-        let ph = &rules.phases[rules.turn[s.phase].index()];
+        let ph = rules.phase_at(p, s.phase);
         if ph.skipped_without_capital && !control::holds_capital(rules, s, p) {
             out.push(format!(
                 "{} skips {} (capital held by the enemy)",

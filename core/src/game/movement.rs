@@ -34,6 +34,8 @@ pub const RULE_IGNORED_SUBS: &str = "offload-past-ignored-subs";
 pub const RULE_RAID: &str = "strategic-bombing-raid";
 pub const RULE_NO_FRIENDLY_ATTACK: &str = "no-attack-on-allies";
 pub const RULE_COMBAT_ONLY: &str = "noncombat-only-units";
+pub const RULE_CONFINED: &str = "confined-movement";
+pub const RULE_NO_TRANSPORT: &str = "no-transport";
 
 /// What a move did, for the `validate_move` event: the units (by type) and the path taken.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -154,6 +156,25 @@ impl<'a> Board<'a> {
     }
     fn adjacent(&self, a: SpaceId, b: SpaceId) -> bool {
         self.rules.board.space(a).adjacent.contains(&b)
+    }
+    /// A space this power's units may not enter (`[powers.NAME] confined_to`).
+    fn off_limits(&self, id: SpaceId) -> bool {
+        !self.rules.power_info(self.power).may_enter(id)
+    }
+    /// Refusal: the power's units stay within the spaces its `confined_to` lists.
+    fn confined(&self, id: SpaceId) -> Rejection {
+        let info = self.rules.power_info(self.power);
+        let mut names: Vec<&str> = info.confined_to.iter().flatten().map(|s| self.name(*s)).collect();
+        names.sort_by_cached_key(|n| crate::rules::name_order(n));
+        reject(
+            RULE_CONFINED,
+            format!(
+                "{}'s units may not enter {}: they move only within {}",
+                info.name,
+                self.name(id),
+                crate::rules::name_list(&names, 16)
+            ),
+        )
     }
 }
 
@@ -472,6 +493,9 @@ fn check_path(
                 format!("{} is neutral: no unit may enter or fly over it", b.name(here)),
             ));
         }
+        if b.off_limits(here) {
+            return Err(b.confined(here));
+        }
         match t.domain {
             Domain::Land => {
                 if b.is_sea(here) {
@@ -692,11 +716,12 @@ fn find_path(
                 continue;
             }
             // Prune spaces no unit of the group could pass or end in.
-            let passable = units.iter().all(|(t, _)| match t.domain {
-                Domain::Land => !b.is_sea(*next) && !b.impassable(*next),
-                Domain::Sea => b.is_sea(*next),
-                Domain::Air => !b.impassable(*next),
-            });
+            let passable = !b.off_limits(*next)
+                && units.iter().all(|(t, _)| match t.domain {
+                    Domain::Land => !b.is_sea(*next) && !b.impassable(*next),
+                    Domain::Sea => b.is_sea(*next),
+                    Domain::Air => !b.impassable(*next),
+                });
             if !passable {
                 continue;
             }
@@ -753,11 +778,12 @@ fn reachable(
             continue;
         }
         for next in &b.rules.board.space(here).adjacent {
-            let passable = kinds.iter().all(|(t, _)| match t.domain {
-                Domain::Land => !b.is_sea(*next) && !b.impassable(*next),
-                Domain::Sea => b.is_sea(*next),
-                Domain::Air => !b.impassable(*next),
-            });
+            let passable = !b.off_limits(*next)
+                && kinds.iter().all(|(t, _)| match t.domain {
+                    Domain::Land => !b.is_sea(*next) && !b.impassable(*next),
+                    Domain::Sea => b.is_sea(*next),
+                    Domain::Air => !b.impassable(*next),
+                });
             if passable && !path.contains(next) {
                 let mut p = path.clone();
                 p.push(*next);
@@ -854,6 +880,9 @@ fn move_along_path(
                 b.name(m.to)
             ),
         ));
+    }
+    if b.off_limits(m.to) {
+        return Err(b.confined(m.to));
     }
     let plan = if m.via.is_empty() {
         find_path(&b, &group, m.from, m.to, combat, m.ignore, m.bombing)
@@ -1241,7 +1270,7 @@ fn landing_within(b: &Board, t: &UnitType, from: SpaceId, left: u32) -> Option<L
         let mut next = Vec::new();
         for here in &frontier {
             for n in &b.rules.board.space(*here).adjacent {
-                if !seen.contains(n) && !b.impassable(*n) {
+                if !seen.contains(n) && !b.impassable(*n) && !b.off_limits(*n) {
                     seen.push(*n);
                     next.push(*n);
                 }
@@ -1262,6 +1291,18 @@ fn load(
     out: &mut Vec<String>,
 ) -> Result<(), Rejection> {
     let b = Board { rules, s, power };
+    if !rules.power_info(power).board_transports {
+        return Err(reject(
+            RULE_NO_TRANSPORT,
+            format!(
+                "{}'s units cannot be loaded onto transports",
+                rules.power_info(power).name
+            ),
+        ));
+    }
+    if b.off_limits(m.to) {
+        return Err(b.confined(m.to));
+    }
     if !b.adjacent(m.from, m.to) {
         return Err(reject(
             RULE_LOAD,
@@ -1418,6 +1459,9 @@ fn offload(
             RULE_NEUTRAL,
             format!("{} is neutral and cannot be entered", b.name(target)),
         ));
+    }
+    if b.off_limits(target) {
+        return Err(b.confined(target));
     }
     let transports: Vec<u32> = ids.iter().filter_map(|id| unit(s, zone, *id).aboard).collect();
     for tid in &transports {
@@ -1692,10 +1736,13 @@ pub fn strand_defending_air(rules: &RuleSet, s: &mut State, mover: PowerId, out:
                     .adjacent
                     .iter()
                     .copied()
+                    .filter(|n| !b.off_limits(*n))
                     .find(|n| !b.is_sea(*n) && b.friendly_territory(*n) && !b.has_enemies(*n))
                     .or_else(|| {
                         rules.board.space(z).adjacent.iter().copied().find(|n| {
-                            b.is_sea(*n) && t.carrier_cost.is_some_and(|c| carrier_room(&b, *n) >= c)
+                            !b.off_limits(*n)
+                                && b.is_sea(*n)
+                                && t.carrier_cost.is_some_and(|c| carrier_room(&b, *n) >= c)
                         })
                     });
                 let gone = s.remove_unit(z, id);

@@ -105,7 +105,7 @@ pub fn declare(
         }
         Relation::Peace => {}
     }
-    let phase = rules.turn[s.phase];
+    let phase = rules.turn_of(power)[s.phase];
     let allowed = rules.politics.phases_for(power);
     if allowed.is_empty() {
         return Err(Rejection::new(

@@ -114,8 +114,8 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
     }
     let section = |name: &str| top.entries.get(name);
 
-    let powers = read_powers(&mut ctx, section("powers"));
-    let (phases, turn) = read_phases(&mut ctx, section("phases"), section("turn"));
+    let (mut powers, power_spaces) = read_powers(&mut ctx, section("powers"));
+    let (phases, turn, power_turns) = read_phases(&mut ctx, section("phases"), section("turn"), &powers);
     let mut units = read_units(&mut ctx, section("units"));
     let facilities = read_facilities(&mut ctx, section("facilities"));
     // blitz_with and move_with refer to another unit type; resolve once all types are known.
@@ -136,6 +136,7 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         &powers,
         &units,
     );
+    resolve_power_spaces(&mut ctx, &mut powers, &power_spaces, &board);
     let politics = super::politics::read_politics(&mut ctx, section("politics"), &powers, &phases);
     let (techs, unit_techs) = super::tech::read_techs(&mut ctx, section("techs"), section("units"), &units);
     let research = super::tech::read_research(&mut ctx, section("research"), &techs);
@@ -219,6 +220,7 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         tree,
         powers,
         turn,
+        power_turns,
         phases,
         units,
         facilities,
@@ -385,13 +387,34 @@ fn fill_from_parent(units: &mut Table, name: &str, done: &mut Vec<String>) {
     }
 }
 
-fn read_powers(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<Power> {
-    let Some(e) = e else { return Vec::new() };
+/// Fields of `[powers.NAME]`.
+const POWER_FIELDS: &[&str] = &[
+    "side",
+    "colour",
+    "abbrev",
+    "economy_of",
+    "confined_to",
+    "cannot_control",
+    "board_transports",
+    "mobilize_at",
+];
+
+/// Space names a power's table lists, resolved once the board is read.
+struct PowerSpaces<'n> {
+    confined_to: Option<&'n Node>,
+    cannot_control: Option<&'n Node>,
+}
+
+fn read_powers<'n>(ctx: &mut Ctx, e: Option<&'n Entry>) -> (Vec<Power>, Vec<PowerSpaces<'n>>) {
+    let Some(e) = e else {
+        return (Vec::new(), Vec::new());
+    };
     let Some(mut f) = Fields::of(ctx, &e.node, "powers") else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
     f.used_all();
     let mut out = Vec::new();
+    let mut spaces = Vec::new();
     let names: Vec<String> = f.table.entries.keys().cloned().collect();
     let mut economy: Vec<Option<(String, &Node)>> = Vec::new();
     for (name, pe) in &f.table.entries {
@@ -404,7 +427,22 @@ fn read_powers(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<Power> {
         let eco = pf
             .get("economy_of")
             .and_then(|n| as_str(ctx, n, "economy_of").map(|s| (s, n)));
-        pf.finish_with(ctx, &["side", "colour", "abbrev", "economy_of"]);
+        let board_transports = pf.bool(ctx, "board_transports", true);
+        let mobilize_at = pf
+            .choice(
+                ctx,
+                "mobilize_at",
+                &[
+                    ("factories", MobilizeAt::Factories),
+                    ("controlled_territories", MobilizeAt::ControlledTerritories),
+                ],
+            )
+            .unwrap_or(MobilizeAt::Factories);
+        spaces.push(PowerSpaces {
+            confined_to: pf.get("confined_to"),
+            cannot_control: pf.get("cannot_control"),
+        });
+        pf.finish_with(ctx, POWER_FIELDS);
         economy.push(eco);
         out.push(Power {
             name: name.clone(),
@@ -412,6 +450,10 @@ fn read_powers(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<Power> {
             colour,
             abbrev,
             economy_of: None,
+            confined_to: None,
+            cannot_control: Vec::new(),
+            board_transports,
+            mobilize_at,
             origin: pe.node.origin.clone(),
         });
     }
@@ -423,10 +465,98 @@ fn read_powers(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<Power> {
             }
         }
     }
-    out
+    (out, spaces)
 }
 
-fn read_phases(ctx: &mut Ctx, phases: Option<&Entry>, turn: Option<&Entry>) -> (Vec<Phase>, Vec<PhaseId>) {
+/// `confined_to` and `cannot_control`, once the board is known. A territory a power cannot
+/// control must have an original owner of the power's side to go to when the power takes it.
+fn resolve_power_spaces(ctx: &mut Ctx, powers: &mut [Power], lists: &[PowerSpaces], board: &Board) {
+    let all_names: Vec<String> = board.spaces.iter().map(|s| s.name.clone()).collect();
+    for (i, l) in lists.iter().enumerate() {
+        let pname = powers[i].name.clone();
+        let side = powers[i].side.clone();
+        fn ids<'n>(
+            ctx: &mut Ctx,
+            n: &'n Node,
+            what: &str,
+            board: &Board,
+            all: &[String],
+        ) -> Vec<(SpaceId, &'n Node)> {
+            let mut out = Vec::new();
+            for (s, sn) in super::read::str_list(ctx, n, what) {
+                match board
+                    .by_name
+                    .get(&s.to_lowercase())
+                    .filter(|id| board.space(**id).name == s)
+                {
+                    Some(id) => out.push((*id, sn)),
+                    None => unknown_name(ctx, sn, "space", &s, all),
+                }
+            }
+            out
+        }
+        if let Some(n) = l.confined_to {
+            let list = ids(ctx, n, &format!("powers.{pname}.confined_to"), board, &all_names);
+            if list.is_empty() && matches!(&n.value, Value::Array(a) if a.is_empty()) {
+                ctx.error_at(
+                    n,
+                    "schema::bad-value",
+                    format!("`powers.{pname}.confined_to` lists no space: its units could never move"),
+                    "empty list",
+                )
+                .help = Some("list the spaces the power's units may enter, or remove the field".into());
+            }
+            powers[i].confined_to = Some(list.into_iter().map(|(id, _)| id).collect());
+        }
+        if let Some(n) = l.cannot_control {
+            let mut list = Vec::new();
+            for (id, sn) in ids(
+                ctx,
+                n,
+                &format!("powers.{pname}.cannot_control"),
+                board,
+                &all_names,
+            ) {
+                let sp = board.space(id);
+                let owner = sp.owner.map(|o| &powers[o.index()]);
+                match owner {
+                    Some(o) if !sp.is_sea() && o.side == side && o.name != pname => list.push(id),
+                    _ => {
+                        let why = if sp.is_sea() {
+                            "it is a sea zone".to_string()
+                        } else {
+                            match owner {
+                                None => "it has no original owner".to_string(),
+                                Some(o) if o.name == pname => format!("its original owner is {pname} itself"),
+                                Some(o) => format!("its original owner {} is not on the {side} side", o.name),
+                            }
+                        };
+                        ctx.error_at(
+                            sn,
+                            "schema::bad-value",
+                            format!("{pname} cannot be kept from controlling `{}`: {why}", sp.name),
+                            "not a territory of an ally",
+                        )
+                        .help = Some(
+                            "a territory the power takes but cannot control goes to its original owner, which must be another power of its side".into(),
+                        );
+                    }
+                }
+            }
+            powers[i].cannot_control = list;
+        }
+    }
+}
+
+/// `[turn.power_phases]`: powers with a turn of their own.
+type PowerTurns = Vec<(PowerId, Vec<PhaseId>)>;
+
+fn read_phases(
+    ctx: &mut Ctx,
+    phases: Option<&Entry>,
+    turn: Option<&Entry>,
+    powers: &[Power],
+) -> (Vec<Phase>, Vec<PhaseId>, PowerTurns) {
     let mut out = Vec::new();
     if let Some(e) = phases {
         if let Some(mut f) = Fields::of(ctx, &e.node, "phases") {
@@ -462,19 +592,68 @@ fn read_phases(ctx: &mut Ctx, phases: Option<&Entry>, turn: Option<&Entry>) -> (
         }
     }
     let mut order = Vec::new();
+    let mut power_turns = Vec::new();
     if let Some(e) = turn {
         if let Some(mut f) = Fields::of(ctx, &e.node, "turn") {
             let ids: Vec<String> = out.iter().map(|p| p.id.clone()).collect();
-            for (name, n) in f.str_list(ctx, "phases") {
-                match ids.iter().position(|x| *x == name) {
-                    Some(i) => order.push(PhaseId(i as u8)),
-                    None => unknown_name(ctx, n, "phase", &name, &ids),
+            let phase_list = |ctx: &mut Ctx, items: Vec<(String, &Node)>| -> Vec<PhaseId> {
+                let mut l: Vec<PhaseId> = Vec::new();
+                for (name, n) in items {
+                    match ids.iter().position(|x| *x == name) {
+                        Some(i) if l.contains(&PhaseId(i as u8)) => {
+                            ctx.error_at(
+                                n,
+                                "schema::duplicate",
+                                format!("phase `{name}` is listed twice in one turn"),
+                                "listed again",
+                            );
+                        }
+                        Some(i) => l.push(PhaseId(i as u8)),
+                        None => unknown_name(ctx, n, "phase", &name, &ids),
+                    }
+                }
+                l
+            };
+            let items = f.str_list(ctx, "phases");
+            order = phase_list(ctx, items);
+            if let Some(mut t) = f.table(ctx, "power_phases") {
+                t.used_all();
+                let names: Vec<String> = powers.iter().map(|p| p.name.clone()).collect();
+                for (name, pe) in &t.table.entries {
+                    let items = super::read::str_list(ctx, &pe.node, &format!("turn.power_phases.{name}"));
+                    let empty = items.is_empty();
+                    let list = phase_list(ctx, items);
+                    if empty && matches!(&pe.node.value, Value::Array(_)) {
+                        ctx.error_at(
+                            &pe.node,
+                            "schema::bad-value",
+                            format!(
+                                "`turn.power_phases.{name}` lists no phase: the power would have no turn"
+                            ),
+                            "empty list",
+                        )
+                        .help = Some(
+                            "list the phases of the power's turn, or remove it from power_phases".into(),
+                        );
+                    }
+                    match names.iter().position(|p| p == name) {
+                        Some(i) => power_turns.push((PowerId(i as u8), list)),
+                        None => {
+                            let mut p =
+                                Problem::new("schema::unknown-name", format!("unknown power `{name}`"))
+                                    .at(pe.key.label(ctx.sources, "no such power"));
+                            if let Some(s) = closest_key(name, names.iter().map(String::as_str)) {
+                                p = p.help(format!("did you mean `{s}`?"));
+                            }
+                            ctx.problems.push(p);
+                        }
+                    }
                 }
             }
-            f.finish_with(ctx, &["phases"]);
+            f.finish_with(ctx, &["phases", "power_phases"]);
         }
     }
-    (out, order)
+    (out, order, power_turns)
 }
 
 fn read_units(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<UnitType> {

@@ -45,7 +45,34 @@ pub struct Power {
     pub colour: Option<String>,
     pub abbrev: Option<String>,
     pub economy_of: Option<PowerId>,
+    /// `confined_to`: the only spaces the power's units may enter, pass or end a move in
+    /// (`None`: anywhere).
+    pub confined_to: Option<Vec<SpaceId>>,
+    /// `cannot_control`: territories the power may take but never holds; taken, they go to
+    /// their original owner (a power of its side).
+    pub cannot_control: Vec<SpaceId>,
+    /// `board_transports`: the power's land units may be loaded onto transports.
+    pub board_transports: bool,
+    /// `mobilize_at`: where the power's new units enter play.
+    pub mobilize_at: MobilizeAt,
     pub origin: Origin,
+}
+
+/// Where a power's new units enter play (`[powers.NAME] mobilize_at`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MobilizeAt {
+    /// At its factories, within their production (the usual rule).
+    Factories,
+    /// Land and air units in any territory the power controls, without a factory or a
+    /// production limit; sea units still next to a factory.
+    ControlledTerritories,
+}
+
+impl Power {
+    /// Whether the power's units may enter `space` (`confined_to`).
+    pub fn may_enter(&self, space: SpaceId) -> bool {
+        self.confined_to.as_ref().is_none_or(|l| l.contains(&space))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -521,7 +548,10 @@ pub struct RuleSet {
     /// The merged tree, kept for provenance (`why`).
     pub tree: Node,
     pub powers: Vec<Power>,
+    /// `[turn] phases`: the phases of a turn, for every power without a list of its own.
     pub turn: Vec<PhaseId>,
+    /// `[turn.power_phases]`: powers whose turn has its own phases.
+    pub power_turns: Vec<(PowerId, Vec<PhaseId>)>,
     pub phases: Vec<Phase>,
     pub units: Vec<UnitType>,
     pub facilities: Vec<FacilityType>,
@@ -695,6 +725,27 @@ impl RuleSet {
 
     pub fn power_info(&self, id: PowerId) -> &Power {
         &self.powers[id.index()]
+    }
+
+    /// The phases of `power`'s turn, in order: its `[turn.power_phases]` list, or `[turn]
+    /// phases`. `State::phase` is an index into this list for the power whose turn it is.
+    pub fn turn_of(&self, power: PowerId) -> &[PhaseId] {
+        self.power_turns
+            .iter()
+            .find(|(p, _)| *p == power)
+            .map_or(&self.turn, |(_, l)| l)
+    }
+
+    /// The phase at `index` of `power`'s turn.
+    pub fn phase_at(&self, power: PowerId, index: usize) -> &Phase {
+        &self.phases[self.turn_of(power)[index].index()]
+    }
+
+    /// Whether `power`'s turn has a phase of this kind.
+    pub fn has_phase(&self, power: PowerId, kind: PhaseKind) -> bool {
+        self.turn_of(power)
+            .iter()
+            .any(|p| self.phases[p.index()].kind == kind)
     }
 
     /// Where a value in the merged data came from: the node and the origins it replaced.

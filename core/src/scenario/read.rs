@@ -410,7 +410,7 @@ impl Reader<'_> {
         });
         let phase = f.get("phase").and_then(|n| {
             let id = as_str(&mut self.ctx, n, "start.phase")?;
-            self.phase_id(&id, n)
+            self.phase_id(&id, n, power)
         });
         if round.is_some() || power.is_some() || phase.is_some() {
             match (power, phase.clone()) {
@@ -566,24 +566,34 @@ impl Reader<'_> {
         out
     }
 
-    fn phase_id(&mut self, id: &str, n: &Node) -> Option<String> {
+    /// A phase id of `power`'s turn, or (no power named) of any power's turn.
+    fn phase_id(&mut self, id: &str, n: &Node, power: Option<PowerId>) -> Option<String> {
         let rules = self.rules();
-        let ids: Vec<String> = rules
-            .turn
-            .iter()
-            .map(|p| rules.phases[p.index()].id.clone())
-            .collect();
+        let mut ids: Vec<String> = Vec::new();
+        let turns: Vec<&[crate::rules::PhaseId]> = match power {
+            Some(p) => vec![rules.turn_of(p)],
+            None => std::iter::once(rules.turn.as_slice())
+                .chain(rules.power_turns.iter().map(|(_, l)| l.as_slice()))
+                .collect(),
+        };
+        for p in turns.into_iter().flatten() {
+            let id = &rules.phases[p.index()].id;
+            if !ids.contains(id) {
+                ids.push(id.clone());
+            }
+        }
         if ids.iter().any(|x| x == id) {
             return Some(id.to_string());
         }
-        self.ctx
-            .error_at(
-                n,
-                "scenario::unknown-phase",
-                format!("no phase `{id}`"),
-                "not a phase of the turn",
-            )
-            .help = Some(format!("phases: {}", ids.join(", ")));
+        let (msg, label) = match power {
+            Some(p) => (
+                format!("{} has no phase `{id}`", rules.power_info(p).name),
+                "not a phase of that power's turn",
+            ),
+            None => (format!("no phase `{id}`"), "not a phase of the turn"),
+        };
+        self.ctx.error_at(n, "scenario::unknown-phase", msg, label).help =
+            Some(format!("phases: {}", ids.join(", ")));
         None
     }
 
@@ -847,10 +857,12 @@ impl Reader<'_> {
                 });
             }
         }
+        let mut expected_power = None;
         if let Some(n) = f.get("power") {
             if let Some(p) =
                 as_str(&mut self.ctx, n, "expect.power").and_then(|s| self.power_named(&s, &n.origin))
             {
+                expected_power = Some(p);
                 out.push(Expect {
                     what: Expectation::Power(p),
                     at: at(self, &n.origin),
@@ -858,7 +870,9 @@ impl Reader<'_> {
             }
         }
         if let Some(n) = f.get("phase") {
-            if let Some(p) = as_str(&mut self.ctx, n, "expect.phase").and_then(|s| self.phase_id(&s, n)) {
+            if let Some(p) =
+                as_str(&mut self.ctx, n, "expect.phase").and_then(|s| self.phase_id(&s, n, expected_power))
+            {
                 out.push(Expect {
                     what: Expectation::Phase(p),
                     at: at(self, &n.origin),

@@ -108,12 +108,24 @@ pub fn replay(case: &Case, base: Option<&Case>) -> ReplayReport {
             Some(b) => (
                 "recorded rules".to_string(),
                 "replayed rules".to_string(),
-                state_diff(b.rules(), b.state(), game.rules(), game.state()),
+                state_diff(
+                    b.rules(),
+                    b.state(),
+                    game.rules(),
+                    game.state(),
+                    &game.origin().scenario,
+                ),
             ),
             None => (
                 "before the step".to_string(),
                 "after it (replayed)".to_string(),
-                state_diff(game.rules(), &before, game.rules(), game.state()),
+                state_diff(
+                    game.rules(),
+                    &before,
+                    game.rules(),
+                    game.state(),
+                    &game.origin().scenario,
+                ),
             ),
         };
         report.divergence = Some(Divergence {
@@ -165,7 +177,7 @@ fn holdings(rules: &RuleSet, s: &State, space: usize) -> Vec<(String, String)> {
 
 /// The differences between two states, named in the game's words. The rule sets may differ
 /// (a layer on one side); spaces and powers are matched by name.
-pub fn state_diff(ra: &RuleSet, a: &State, rb: &RuleSet, b: &State) -> Vec<StateLine> {
+pub fn state_diff(ra: &RuleSet, a: &State, rb: &RuleSet, b: &State, scenario: &str) -> Vec<StateLine> {
     let mut out = Vec::new();
     let mut line = |what: String, left: String, right: String| {
         if left != right {
@@ -173,8 +185,16 @@ pub fn state_diff(ra: &RuleSet, a: &State, rb: &RuleSet, b: &State) -> Vec<State
         }
     };
     line("round".into(), a.round.to_string(), b.round.to_string());
-    let turn_a = format!("{} {}", ra.phases[ra.turn[a.phase].index()].id, a.turn);
-    let turn_b = format!("{} {}", rb.phases[rb.turn[b.phase].index()].id, b.turn);
+    let phase = |r: &RuleSet, s: &State| {
+        let id = r
+            .scenario(scenario)
+            .and_then(|sc| sc.turn_order.get(s.turn))
+            .and_then(|p| r.turn_of(*p).get(s.phase))
+            .map_or("?", |p| r.phases[p.index()].id.as_str())
+            .to_string();
+        format!("{id} {}", s.turn)
+    };
+    let (turn_a, turn_b) = (phase(ra, a), phase(rb, b));
     line("phase (and turn)".into(), turn_a, turn_b);
     line(
         "winner".into(),
