@@ -43,7 +43,7 @@ impl Hooks {
         moved: Option<&super::movement::Moved>,
         before: &State,
         next: &mut State,
-    ) -> Result<Vec<String>, Rejection> {
+    ) -> Result<(Vec<String>, Vec<String>), Rejection> {
         let sc = rules.scenario(scenario).expect("scenario exists");
         let power = sc.turn_order[before.turn];
         let pname = rules.power_info(power).name.clone();
@@ -236,22 +236,27 @@ impl Hooks {
             .dispatch_all(&checks, &before_view, None)
             .and_then(|mut log| {
                 let acting = sc.turn_order[next.turn];
+                // What the new turn's and phase's handlers say comes after the new phase is
+                // announced; the rest (income, the closing phase) before it.
+                let mut later = Vec::new();
                 for ev in &events {
                     let view = View {
                         rules,
                         state: next,
                         power: acting,
                     };
-                    log.extend(self.dispatch_all(std::slice::from_ref(ev), &view, Some(ev.kind))?);
+                    let opening = matches!(ev.kind, EventKind::TurnBegin | EventKind::PhaseBegin);
+                    let lines = if opening { &mut later } else { &mut log };
+                    lines.extend(self.dispatch_all(std::slice::from_ref(ev), &view, Some(ev.kind))?);
                     let asked = std::mem::take(&mut self.pending);
                     for r in asked {
                         let line = apply_request(rules, next, &r.command).map_err(|why| {
                             Rejection::new(format!("handler `{}`: {why}", r.by)).by(r.by.clone())
                         })?;
-                        log.push(format!("[{}] {line}", r.by));
+                        lines.push(format!("[{}] {line}", r.by));
                     }
                 }
-                Ok(log)
+                Ok((log, later))
             });
         if result.is_err() {
             self.pending.clear();

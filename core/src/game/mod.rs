@@ -299,8 +299,13 @@ impl Game {
                     return Err(e);
                 }
             };
-            out.extend(logged);
+            let (closing, opening) = logged;
+            // Script lines about the phase that ended go before the new phase's announcement.
+            let at = out.iter().position(|l| l == TRANSITION).unwrap_or(out.len());
+            out.splice(at..at, closing);
+            out.extend(opening);
         }
+        out.retain(|l| l != TRANSITION);
         let phase = self.current_phase().id.clone();
         for text in &out {
             self.log.push(LogEntry {
@@ -533,6 +538,7 @@ fn end_phase(
         PhaseKind::Research | PhaseKind::Purchase | PhaseKind::Script => {}
     }
     s.phase_acted = false;
+    out.push(TRANSITION.to_string());
     loop {
         s.phase += 1;
         if s.phase >= rules.turn_of(sc.turn_order[s.turn]).len() {
@@ -565,6 +571,10 @@ fn end_phase(
 
 /// A power's turn begins: its units' marks and movement are cleared and the turn remembers who
 /// held what ("friendly at the start of the turn").
+/// Marks, in a command's output, where `end phase` starts announcing what comes next (taken out
+/// before the output is shown).
+const TRANSITION: &str = "\u{0}transition";
+
 fn begin_turn(s: &mut State, power: PowerId) {
     for sp in &mut s.spaces {
         for u in sp.units.iter_mut().filter(|u| u.owner == power) {
