@@ -211,3 +211,55 @@ fn a_recorded_golden_game_replays_clean_and_reports_where_changed_rules_diverge(
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// AA50-ORDER-42, AA50-OPT-RD, AA50-OPT-NO, AA50-CHINA-INCOME: a whole 1942 round with Research
+/// & Development and National Objectives on.
+#[test]
+fn a_full_1942_round_of_anniversary_is_played_with_research_and_national_objectives() {
+    let out = play("anniversary-1942-round.txt", "");
+    let status = view(&out, "status");
+    assert_eq!(status[0], "round 2, Japan (Axis), phase: Research & Development");
+    // Japan: 31 - 10 (2 researchers) - 13 (units) + 32 income + 10 bonus (two objectives).
+    for line in [
+        "  Japan            treasury   50  income  32  researchers 2",
+        "  Soviet Union     treasury   35  income  24",
+        "  Germany          treasury   59  income  37  researchers 1",
+        "  United Kingdom   treasury   51  income  31",
+        "  Italy            treasury   12  income  10  researchers 1",
+        "  China            treasury    0  income   0",
+        "  United States    treasury   45  income  38  techs: Long-Range Aircraft",
+    ] {
+        assert!(status.contains(&line), "{line:?} not in {status:#?}");
+    }
+    // The turn order of 1942, each turn opening with research (China has none: no IPCs).
+    let order: Vec<&str> = out
+        .lines()
+        .filter(|l| !l.starts_with("round "))
+        .filter(|l| l.ends_with(": Research & Development") || l.ends_with("China: Combat Move"))
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "Soviet Union: Research & Development",
+            "Germany: Research & Development",
+            "United Kingdom: Research & Development",
+            "Italy: Research & Development",
+            "China: Combat Move",
+            "United States: Research & Development",
+            "Japan: Research & Development",
+        ]
+    );
+    has(&out, "no 6: Japan keeps its 2 researcher token(s) for a later turn");
+    has(&out, "United States buys 2 researcher token(s) for 10 IPCs and rolls 2 research dice: 6 2");
+    has(&out, "a breakthrough! the researcher tokens are discarded");
+    has(&out, "on Breakthrough Chart 2: Long-Range Aircraft");
+    has(
+        &out,
+        "Japan receives 5 IPCs (AA50-NO-JPN-1 The Greater East Asia Co-Prosperity Sphere",
+    );
+    has(&out, "Soviet Union receives 5 IPCs (AA50-NO-USSR-2");
+    has(&out, "United States receives 5 IPCs (AA50-NO-US-1");
+    has(&out, "China receives 3 Infantry (6 of the 9 Chinese territories free of Axis control");
+    has(&out, "China places 3 Infantry in Yunnan");
+    has(&out, "Japan captures Hupeh");
+}
