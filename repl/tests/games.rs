@@ -249,8 +249,14 @@ fn a_full_1942_round_of_anniversary_is_played_with_research_and_national_objecti
             "Japan: Research & Development",
         ]
     );
-    has(&out, "no 6: Japan keeps its 2 researcher token(s) for a later turn");
-    has(&out, "United States buys 2 researcher token(s) for 10 IPCs and rolls 2 research dice: 6 2");
+    has(
+        &out,
+        "no 6: Japan keeps its 2 researcher token(s) for a later turn",
+    );
+    has(
+        &out,
+        "United States buys 2 researcher token(s) for 10 IPCs and rolls 2 research dice: 6 2",
+    );
     has(&out, "a breakthrough! the researcher tokens are discarded");
     has(&out, "on Breakthrough Chart 2: Long-Range Aircraft");
     has(
@@ -259,7 +265,10 @@ fn a_full_1942_round_of_anniversary_is_played_with_research_and_national_objecti
     );
     has(&out, "Soviet Union receives 5 IPCs (AA50-NO-USSR-2");
     has(&out, "United States receives 5 IPCs (AA50-NO-US-1");
-    has(&out, "China receives 3 Infantry (6 of the 9 Chinese territories free of Axis control");
+    has(
+        &out,
+        "China receives 3 Infantry (6 of the 9 Chinese territories free of Axis control",
+    );
     has(&out, "China places 3 Infantry in Yunnan");
     has(&out, "Japan captures Hupeh");
 }

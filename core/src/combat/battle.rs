@@ -686,7 +686,7 @@ impl Battle {
                 continue;
             }
             let t = self.targets(p, u.kind, side);
-            // A unit rolling several dice (a heavy bomber attacking) counts once per die.
+            // A unit rolling several dice (`attack_dice`) counts once per die.
             let dice = if side == Side::Attacker {
                 usize::from(p.of(u.kind).attack_dice.max(1))
             } else {
@@ -918,7 +918,7 @@ impl Battle {
         let &first = guns.first()?;
         let gun = self.units[first].kind;
         let mut aa = p.of(gun).anti_air.clone().expect("a gun");
-        // A rule's `combat_value` for the gun changes what it hits on (radar).
+        // A rule's `combat_value` for the gun changes what it hits on.
         if let Some(c) = self
             .changed
             .iter()

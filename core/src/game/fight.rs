@@ -190,8 +190,7 @@ pub fn fight(
 
 /// The battle's profiles under the techs of the attacker and of the defender: the power
 /// holding the territory, or at sea the first enemy power with units there. (Defending units of
-/// several powers share one defender's techs; Anniversary techs change only the attack but for
-/// radar, and only one antiaircraft gun fires per territory.)
+/// several powers share one defender's techs.)
 fn profiles(rules: &RuleSet, s: &State, power: PowerId, space: SpaceId) -> Profiles {
     let sp = s.space(space);
     let defender = sp
@@ -1115,10 +1114,9 @@ fn finish_raid(s: &mut State, space: SpaceId, survivors: &[(u32, crate::rules::U
 
 pub const RULE_ROCKET: &str = "rocket-attack";
 
-/// `rocket from A at B`: a unit able to (`rocket`, Anniversary AA guns with the Rockets
-/// advance) attacks an enemy facility within its range, once per turn, in the bombing-raid step
-/// of conduct combat (before any other battle is fought). Its dice of damage add to the
-/// facility's, up to its cap.
+/// `rocket from A at B`: a unit able to (`rocket`, which a tech may give) attacks an enemy
+/// facility within its range, once per turn, in the bombing-raid step of conduct combat (before
+/// any other battle is fought). Its dice of damage add to the facility's, up to its cap.
 pub fn rocket(
     rules: &RuleSet,
     s: &mut State,
@@ -1129,7 +1127,10 @@ pub fn rocket(
     out: &mut Vec<String>,
 ) -> Result<(), Rejection> {
     if phase != crate::rules::PhaseKind::ConductCombat {
-        return Err(reject(RULE_ROCKET, "rockets are fired in conduct combat, with the bombing raids"));
+        return Err(reject(
+            RULE_ROCKET,
+            "rockets are fired in conduct combat, with the bombing raids",
+        ));
     }
     if s.combat.is_some() || s.this_turn.battles.iter().any(|b| b.fought) {
         return Err(reject(
@@ -1179,7 +1180,10 @@ pub fn rocket(
     if dist[target.index()] > r.range {
         return Err(reject(
             RULE_ROCKET,
-            format!("{to_name} is beyond the rocket's range of {} spaces from {from_name}", r.range),
+            format!(
+                "{to_name} is beyond the rocket's range of {} spaces from {from_name}",
+                r.range
+            ),
         ));
     }
     let mut dice = TableDice {
@@ -1192,7 +1196,10 @@ pub fn rocket(
     if !crate::combat::Roller::roll(&mut dice, n, &mut faces) {
         return Err(reject(
             RULE_DICE,
-            format!("roll {} more dice for the rocket (`roll F`), then the rocket command again", n - dice.queue.len()),
+            format!(
+                "roll {} more dice for the rocket (`roll F`), then the rocket command again",
+                n - dice.queue.len()
+            ),
         ));
     }
     let rolled: u32 = faces.iter().map(|f| u32::from(*f)).sum();

@@ -126,7 +126,7 @@ fn factory(rules: &RuleSet, s: &State, power: PowerId, t: SpaceId) -> Result<u32
             ),
         ));
     }
-    // A tech may let every factory of the power produce more (increased factory production).
+    // A tech may let every factory of the power produce more (`production_bonus`).
     let bonus = rules.production_bonus(&s.techs[power.index()]);
     Ok(old
         .iter()

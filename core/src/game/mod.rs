@@ -409,7 +409,9 @@ fn run(
         Command::Breakthrough(chart) => {
             research::breakthrough(rules, s, power, *chart, out)?;
         }
-        Command::Repair { count, space } => research::repair(rules, s, power, phase.kind, *count, *space, out)?,
+        Command::Repair { count, space } => {
+            research::repair(rules, s, power, phase.kind, *count, *space, out)?
+        }
         Command::Rocket { from, target } => fight::rocket(rules, s, power, phase.kind, *from, *target, out)?,
         Command::Buy { piece, count } => {
             if phase.kind != PhaseKind::Purchase {

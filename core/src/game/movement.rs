@@ -223,7 +223,10 @@ fn pair_up(rules: &RuleSet, s: &State, from: SpaceId, ids: &[u32]) -> Vec<Option
 
 /// Movement left this phase; the owner's techs may lengthen a unit's range.
 fn remaining(rules: &RuleSet, s: &State, u: &Unit) -> u32 {
-    rules.unit_for(u.kind, &s.techs[u.owner.index()]).movement.saturating_sub(u.moved)
+    rules
+        .unit_for(u.kind, &s.techs[u.owner.index()])
+        .movement
+        .saturating_sub(u.moved)
 }
 
 /// Why this unit cannot move at all in this phase, if it cannot. Cargo that boarded this turn
@@ -857,7 +860,10 @@ fn move_along_path(
             let u = unit(s, m.from, *id);
             match p {
                 Some((t, left)) => (t, *left),
-                None => (rules.unit_for(u.kind, &s.techs[u.owner.index()]), remaining(rules, s, u)),
+                None => (
+                    rules.unit_for(u.kind, &s.techs[u.owner.index()]),
+                    remaining(rules, s, u),
+                ),
             }
         })
         .collect();

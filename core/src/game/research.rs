@@ -38,7 +38,11 @@ fn chart_list(rules: &RuleSet) -> String {
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let names: Vec<&str> = c.techs.iter().map(|t| rules.techs[t.index()].name.as_str()).collect();
+            let names: Vec<&str> = c
+                .techs
+                .iter()
+                .map(|t| rules.techs[t.index()].name.as_str())
+                .collect();
             format!("`breakthrough {}` ({}: {})", i + 1, c.name, names.join(", "))
         })
         .collect::<Vec<_>>()
@@ -109,7 +113,10 @@ pub fn research(
     out.push(format!("{bought} {tokens} research dice: {}", shown.join(" ")));
     if success {
         s.research_tokens[power.index()] = 0;
-        let open = r.charts.iter().any(|c| c.techs.iter().any(|t| !s.techs[power.index()].contains(t)));
+        let open = r
+            .charts
+            .iter()
+            .any(|c| c.techs.iter().any(|t| !s.techs[power.index()].contains(t)));
         if open {
             s.breakthrough_pending = true;
             out.push(format!(
@@ -117,7 +124,9 @@ pub fn research(
                 chart_list(rules)
             ));
         } else {
-            out.push(format!("a breakthrough, but {pname} holds every advance of every chart"));
+            out.push(format!(
+                "a breakthrough, but {pname} holds every advance of every chart"
+            ));
         }
     } else {
         s.research_tokens[power.index()] = tokens;
@@ -152,11 +161,10 @@ pub fn breakthrough(
         .by(RULE_RESEARCH));
     }
     let Some(c) = chart.checked_sub(1).and_then(|i| r.charts.get(i)) else {
-        return Err(Rejection::new(format!(
-            "there is no chart {chart}; choose {}",
-            chart_list(rules)
-        ))
-        .by(RULE_RESEARCH));
+        return Err(
+            Rejection::new(format!("there is no chart {chart}; choose {}", chart_list(rules)))
+                .by(RULE_RESEARCH),
+        );
     };
     let held = &s.techs[power.index()];
     if c.techs.iter().all(|t| held.contains(t)) {
@@ -237,7 +245,10 @@ pub fn repair(
             [one] => *one,
             [] => return Err(Rejection::new(format!("{pname} has no damaged facility")).by(RULE_REPAIR)),
             many => {
-                let names: Vec<&str> = many.iter().map(|id| rules.board.space(*id).name.as_str()).collect();
+                let names: Vec<&str> = many
+                    .iter()
+                    .map(|id| rules.board.space(*id).name.as_str())
+                    .collect();
                 return Err(Rejection::new(format!(
                     "which one? `repair N in SPACE`, one of {}",
                     names.join(", ")
@@ -263,7 +274,10 @@ pub fn repair(
     let cost = count.div_ceil(per_ipc);
     let have = s.treasuries[power.index()];
     if i64::from(cost) > have {
-        return Err(Rejection::new(format!("{pname} has {have} IPCs; repairing {count} costs {cost}")).by(RULE_REPAIR));
+        return Err(
+            Rejection::new(format!("{pname} has {have} IPCs; repairing {count} costs {cost}"))
+                .by(RULE_REPAIR),
+        );
     }
     s.treasuries[power.index()] -= i64::from(cost);
     s.spaces[at.index()].facilities[f].damage -= count;

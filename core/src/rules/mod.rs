@@ -6,8 +6,8 @@
 mod build;
 mod combat;
 mod politics;
-mod tech;
 pub mod read;
+mod tech;
 mod victory;
 
 use crate::diag::{Problems, Sources};
@@ -187,10 +187,10 @@ pub struct UnitType {
     pub bombing_dice: u32,
     /// Added to each bombing die's damage (1940: 1d6+2 per strategic bomber).
     pub bombing_bonus: u32,
-    /// Dice each unit rolls when it attacks (heavy bombers: 2).
+    /// Dice each unit rolls when it attacks.
     pub attack_dice: u32,
     /// A rocket attack on an enemy facility within `range` spaces, once per turn, in the
-    /// bombing-raid step of conduct combat: `dice` dice of damage (Anniversary rockets).
+    /// bombing-raid step of conduct combat: `dice` dice of damage.
     pub rocket: Option<Rocket>,
     pub support: Vec<Support>,
     pub anti_air: Option<AntiAir>,
@@ -704,7 +704,7 @@ impl RuleSet {
         }
     }
 
-    /// A tech by id or name (`jet_fighters`, `Jet Fighters`).
+    /// A tech by id or name (`some_tech` or `Some Tech`).
     pub fn tech(&self, name: &str) -> Option<TechId> {
         tech::find_tech(&self.techs, name)
     }

@@ -1,7 +1,7 @@
 //! `[research]` and `[techs]`: technologies a power can hold and how it gets them.
 //!
 //! A tech's effect on units is written as a patch of the unit table in the units' own schema
-//! (`[techs.jet_fighters.units.fighter] attack = 4`), so anything a unit has a tech can change,
+//! (`[techs.ID.units.UNIT] attack = 4`), so anything a unit has a tech can change,
 //! and a typo in a patch gets the same "did you mean" as in units.toml. Patches are applied at
 //! load time: for every unit type some techs patch, every combination of those techs is read
 //! into a full `UnitType` once, so play asks `RuleSet::unit_for(kind, techs)` and gets a
@@ -62,7 +62,13 @@ pub struct UnitTechs {
     pub variants: Vec<UnitType>,
 }
 
-const TECH_FIELDS: &[&str] = &["name", "description", "units", "production_bonus", "repairs_per_ipc"];
+const TECH_FIELDS: &[&str] = &[
+    "name",
+    "description",
+    "units",
+    "production_bonus",
+    "repairs_per_ipc",
+];
 
 /// More techs than this patching one unit type would mean 2^n variants to read.
 const MAX_PATCHES_PER_UNIT: usize = 6;
@@ -91,7 +97,12 @@ pub(super) fn read_techs(
             continue;
         };
         if techs.len() >= 255 {
-            ctx.error_at(&te.node, "schema::too-many", "more than 255 techs".into(), "one too many");
+            ctx.error_at(
+                &te.node,
+                "schema::too-many",
+                "more than 255 techs".into(),
+                "one too many",
+            );
             break;
         }
         let tid = TechId(techs.len() as u8);
@@ -102,7 +113,11 @@ pub(super) fn read_techs(
                 match unit_ids.iter().position(|x| x == uid) {
                     Some(k) => {
                         if !matches!(ue.node.value, Value::Table(_)) {
-                            ctx.type_error(&ue.node, &format!("{path}.units.{uid}"), "a table of unit fields");
+                            ctx.type_error(
+                                &ue.node,
+                                &format!("{path}.units.{uid}"),
+                                "a table of unit fields",
+                            );
                             continue;
                         }
                         patched.push(UnitTypeId(k as u16));

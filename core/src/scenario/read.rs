@@ -483,7 +483,8 @@ impl Reader<'_> {
                         match self.rules().tech(&name) {
                             Some(t) => held.push(t),
                             None => {
-                                let known: Vec<&str> = self.rules().techs.iter().map(|t| t.id.as_str()).collect();
+                                let known: Vec<&str> =
+                                    self.rules().techs.iter().map(|t| t.id.as_str()).collect();
                                 let msg = if known.is_empty() {
                                     format!("unknown tech `{name}`: this game has no techs (add the research layer with `with`)")
                                 } else {
