@@ -1186,22 +1186,15 @@ pub fn rocket(
             ),
         ));
     }
-    let mut dice = TableDice {
-        queue: &mut s.dice_queue,
-        dice: &mut s.dice,
-        manual: s.manual_dice,
-    };
-    let n = r.dice as usize;
-    let mut faces = Vec::new();
-    if !crate::combat::Roller::roll(&mut dice, n, &mut faces) {
+    let Some(faces) = s.roll_table(r.dice as usize) else {
         return Err(reject(
             RULE_DICE,
             format!(
-                "roll {} more dice for the rocket (`roll F`), then the rocket command again",
-                n - dice.queue.len()
+                "type the {} face(s) of the rocket first (`roll F`), then the rocket command again",
+                r.dice
             ),
         ));
-    }
+    };
     let rolled: u32 = faces.iter().map(|f| u32::from(*f)).sum();
     let f = &mut s.spaces[target.index()].facilities[fi];
     let cap = rules.facilities[f.kind.index()].max_damage.resolve(ipc);

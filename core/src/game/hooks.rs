@@ -378,16 +378,12 @@ fn apply_request(rules: &RuleSet, s: &mut State, cmd: &Value) -> Result<String, 
                 },
                 (None, Some(d)) => match d.as_int() {
                     Some(n @ 1..=10) => {
-                        let faces: Vec<u32> = (0..n)
-                            .map(|_| {
-                                if s.dice_queue.is_empty() {
-                                    s.dice.d6()
-                                } else {
-                                    u32::from(s.dice_queue.remove(0))
-                                }
-                            })
-                            .collect();
-                        let text = faces.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+                        let Some(faces) = s.roll_table(n as usize) else {
+                            return Err(format!(
+                                "dice come from the table: type {n} face(s) first (`roll 4`), then the command again"
+                            ));
+                        };
+                        let text = faces.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
                         (
                             faces.iter().map(|&f| i64::from(f)).sum(),
                             format!(", rolled {text}"),

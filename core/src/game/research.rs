@@ -16,18 +16,15 @@ use crate::rules::{PhaseKind, PowerId, RuleSet, SpaceId, TechId};
 pub const RULE_RESEARCH: &str = "research";
 pub const RULE_REPAIR: &str = "repair";
 
-/// One die: a face typed at the table, else the generator (refused with manual dice).
+/// One die, from the table first (refused with manual dice when none was typed).
 fn die(s: &mut State, what: &str) -> Result<u32, Rejection> {
-    if !s.dice_queue.is_empty() {
-        return Ok(u32::from(s.dice_queue.remove(0)));
-    }
-    if s.manual_dice {
-        return Err(Rejection::new(format!(
+    match s.roll_table(1) {
+        Some(f) => Ok(u32::from(f[0])),
+        None => Err(Rejection::new(format!(
             "dice come from the table: type the faces of {what} first (`roll 6 2 ...`), then this command again"
         ))
-        .by(RULE_RESEARCH));
+        .by(RULE_RESEARCH)),
     }
-    Ok(s.dice.d6())
 }
 
 fn chart_list(rules: &RuleSet) -> String {

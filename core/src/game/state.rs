@@ -234,6 +234,19 @@ pub(crate) fn board_cargo(rules: &RuleSet, units: &mut [Unit]) {
 }
 
 impl State {
+    /// `n` dice as rolled at the table: faces typed there first, then the generator; `None`
+    /// with manual dice when fewer than `n` were typed (nothing is consumed then).
+    pub fn roll_table(&mut self, n: usize) -> Option<Vec<u8>> {
+        use crate::combat::Roller;
+        let mut faces = Vec::new();
+        let mut table = crate::combat::TableDice {
+            queue: &mut self.dice_queue,
+            dice: &mut self.dice,
+            manual: self.manual_dice,
+        };
+        table.roll(n, &mut faces).then_some(faces)
+    }
+
     /// The starting position of a scenario.
     pub fn setup(rules: &RuleSet, scenario: &Scenario, seed: u64) -> State {
         let n = rules.powers.len();
