@@ -5,6 +5,7 @@ pub mod combat;
 pub mod diag;
 pub mod game;
 pub mod layers;
+pub mod odds;
 pub mod rules;
 pub mod scenario;
 pub mod script;

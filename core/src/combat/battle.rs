@@ -350,7 +350,7 @@ impl Battle {
     }
 
     /// The unit types a hit from this unit can go to.
-    fn targets(&self, p: &Profiles, shooter: UnitTypeId, side: Side) -> TypeSet {
+    pub(crate) fn targets(&self, p: &Profiles, shooter: UnitTypeId, side: Side) -> TypeSet {
         let sp = p.of(shooter);
         let mut set: TypeSet = 0;
         for t in &p.units {
@@ -392,7 +392,7 @@ impl Battle {
 
     /// Condition A of "press attack or retreat", and defenseless units: `Some` when the battle
     /// is over.
-    fn check_over(&mut self, p: &Profiles, obs: &mut dyn Observer) -> Option<Outcome> {
+    pub(crate) fn check_over(&mut self, p: &Profiles, obs: &mut dyn Observer) -> Option<Outcome> {
         for side in [Side::Defender, Side::Attacker] {
             // Units that cannot fire at anything, alone with an enemy that can hit them, are
             // destroyed without dice. An attacker's are, only when it cannot retreat.
@@ -670,34 +670,7 @@ impl Battle {
         who: impl Fn(&Combatant) -> bool,
         first_strike: bool,
     ) -> Fired {
-        let values = self.values(p, side);
-        // (value, targets) -> units
-        let mut groups: Vec<(u8, TypeSet, Vec<usize>)> = Vec::new();
-        for (i, u) in self.units.iter().enumerate() {
-            if u.side != side || !u.in_battle() || u.fired || !who(u) {
-                continue;
-            }
-            // Casualty-strip units fire back only on defense.
-            if u.status == Status::Hit && side == Side::Attacker {
-                continue;
-            }
-            let v = values[i];
-            if v == 0 {
-                continue;
-            }
-            let t = self.targets(p, u.kind, side);
-            // A unit rolling several dice (`attack_dice`) counts once per die.
-            let dice = if side == Side::Attacker {
-                usize::from(p.of(u.kind).attack_dice.max(1))
-            } else {
-                1
-            };
-            match groups.iter_mut().find(|g| g.0 == v && g.1 == t) {
-                Some(g) => g.2.extend(std::iter::repeat_n(i, dice)),
-                None => groups.push((v, t, vec![i; dice])),
-            }
-        }
-        groups.sort_by_key(|g| (g.0, g.1));
+        let groups = self.fire_groups(p, side, who);
         if groups.is_empty() {
             return Fired::Done(None);
         }
@@ -781,6 +754,44 @@ impl Battle {
         Fired::Done(self.call_casualties(step, side.other(), hit_groups, remove_now, p, obs))
     }
 
+    /// Who fires: `(value, targets, units)` groups of the side's units matching `who` that
+    /// have a value and have not fired this round, a unit once per die it rolls.
+    pub(crate) fn fire_groups(
+        &self,
+        p: &Profiles,
+        side: Side,
+        who: impl Fn(&Combatant) -> bool,
+    ) -> Vec<(u8, TypeSet, Vec<usize>)> {
+        let values = self.values(p, side);
+        let mut groups: Vec<(u8, TypeSet, Vec<usize>)> = Vec::new();
+        for (i, u) in self.units.iter().enumerate() {
+            if u.side != side || !u.in_battle() || u.fired || !who(u) {
+                continue;
+            }
+            // Casualty-strip units fire back only on defense.
+            if u.status == Status::Hit && side == Side::Attacker {
+                continue;
+            }
+            let v = values[i];
+            if v == 0 {
+                continue;
+            }
+            let t = self.targets(p, u.kind, side);
+            // A unit rolling several dice (`attack_dice`) counts once per die.
+            let dice = if side == Side::Attacker {
+                usize::from(p.of(u.kind).attack_dice.max(1))
+            } else {
+                1
+            };
+            match groups.iter_mut().find(|g| g.0 == v && g.1 == t) {
+                Some(g) => g.2.extend(std::iter::repeat_n(i, dice)),
+                None => groups.push((v, t, vec![i; dice])),
+            }
+        }
+        groups.sort_by_key(|g| (g.0, g.1));
+        groups
+    }
+
     /// A fire step: roll (sub 1), then done (sub 2) once the dice are in.
     fn fire_step(
         &mut self,
@@ -856,7 +867,7 @@ impl Battle {
     }
 
     /// Each unit's value this round: attack or defense, raised by supporting units.
-    fn values(&self, p: &Profiles, side: Side) -> Vec<u8> {
+    pub(crate) fn values(&self, p: &Profiles, side: Side) -> Vec<u8> {
         let mut values: Vec<i16> = self
             .units
             .iter()
@@ -1041,14 +1052,14 @@ impl Battle {
     }
 
     /// Submarines whose abilities are not cancelled, of one side.
-    fn strikers(&self, p: &Profiles, side: Side) -> Vec<usize> {
+    pub(crate) fn strikers(&self, p: &Profiles, side: Side) -> Vec<usize> {
         self.alive(side)
             .filter(|(_, u)| u.status == Status::Fighting && p.of(u.kind).first_strike && !self.negated(p, u))
             .map(|(i, _)| i)
             .collect()
     }
 
-    fn may_submerge(&self, p: &Profiles, side: Side) -> bool {
+    pub(crate) fn may_submerge(&self, p: &Profiles, side: Side) -> bool {
         self.alive(side)
             .any(|(_, u)| u.status == Status::Fighting && p.of(u.kind).submerge && !self.negated(p, u))
     }

@@ -30,7 +30,7 @@ pub struct CasualtyOrder {
 
 /// Slots of one side's units that can take a hit now, each as the unit's index in the battle,
 /// in the order the owner would give them up.
-fn slots(b: &Battle, p: &Profiles, side: Side, order: &CasualtyOrder) -> Vec<usize> {
+pub(crate) fn slots(b: &Battle, p: &Profiles, side: Side, order: &CasualtyOrder) -> Vec<usize> {
     let units: Vec<usize> = (0..b.units.len())
         .filter(|&i| {
             let u = &b.units[i];

@@ -1,0 +1,60 @@
+//! The calculator on the standard battles of tests/bench/odds.toml: the exact chain's time
+//! per answer, and Monte Carlo's battles per second through the battle code on one thread.
+//!
+//! `cargo bench -p warroom-core --bench odds` (add `-- --quick` for a short run).
+
+use std::hint::black_box;
+use std::path::Path;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use warroom_core::layers::LoadRequest;
+use warroom_core::odds::{self, parse_units, Question, Spec};
+use warroom_core::rules;
+
+fn root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+fn cases() -> Vec<(String, Question)> {
+    let text = std::fs::read_to_string(root().join("tests/bench/odds.toml")).expect("odds.toml");
+    let data: toml::Value = toml::from_str(&text).expect("odds.toml is TOML");
+    let mut out = Vec::new();
+    for b in data["battle"].as_array().expect("[[battle]] tables") {
+        let edition = b["edition"].as_str().expect("edition");
+        let rules = rules::load(&LoadRequest::new(root().join("editions"), edition))
+            .unwrap_or_else(|e| panic!("{edition}: {:#?}", e.problems));
+        let (att, def) = b["battle"]
+            .as_str()
+            .and_then(|s| s.split_once(" vs "))
+            .expect("\"ATTACKERS vs DEFENDERS\"");
+        let mut spec = Spec::new();
+        spec.attackers = parse_units(&rules, att).expect("attackers");
+        spec.defenders = parse_units(&rules, def).expect("defenders");
+        let q = spec.question(&rules).expect("a battle");
+        out.push((b["name"].as_str().expect("name").to_string(), q));
+    }
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let cases = cases();
+    let mut group = c.benchmark_group("exact");
+    for (name, q) in &cases {
+        group.bench_function(name.as_str(), |b| {
+            b.iter(|| black_box(odds::exact(q, 5).expect("exact")))
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("monte_carlo");
+    const RUNS: u64 = 4096;
+    group.throughput(Throughput::Elements(RUNS));
+    for (name, q) in &cases {
+        group.bench_function(name.as_str(), |b| {
+            b.iter(|| black_box(odds::monte_carlo(q, RUNS, 1, Some(1), 5, None)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

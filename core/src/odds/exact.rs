@@ -1,0 +1,1060 @@
+//! The exact calculator: a Markov chain over what each side has left.
+//!
+//! A side's state is how many units of each class (unit type, hit points left, came ashore,
+//! owner) it has. A round is the `[combat]` step list played on states instead of units:
+//! where `Battle` rolls dice, the chain enumerates every number of hits with its probability;
+//! where `Battle` asks for casualties, the chain takes `casualties::suggest` on the state made
+//! into units (memoized); where `Battle` checks whether the battle is over, it calls
+//! `Battle::check_over` on one unit per class present (memoized: the answer depends only on
+//! which classes are present).
+//!
+//! Rounds after the first are usually "both sides fire, casualties go": the hits of each
+//! side then depend only on its own units, and a side's casualties, when every hit can reach
+//! every unit, are the next units down its order of loss. Those rounds take the fast path:
+//! a state's successor after `h` hits is read from its chain of losses, and the probability
+//! moves over a dense table in an order where every state comes after those that lead to it,
+//! so a state that keeps itself (no hits) is resolved at once by a geometric series.
+//!
+//! What the chain cannot express (script steps, units that came ashore retreating) is an
+//! `Err` naming it; `calculate` then fights the battle by Monte Carlo.
+
+use super::{Method, Odds, Question, Tally};
+use crate::combat::casualties::{self, HitGroup};
+use crate::combat::profile::{has, TypeSet};
+use crate::combat::{Battle, Combatant, Outcome, Profiles, Quiet, Side, Status};
+use crate::rules::{DiceRule, Domain, PowerId, Step, UnitTypeId};
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Unit combinations (pairs of side states) the chain may go through before giving up.
+const MAX_STATES: usize = 3_000_000;
+
+/// Probability mass below this is dropped: the chain's answer is exact to far better than
+/// the 1e-9 its tests ask for.
+const NEGLIGIBLE: f64 = 1e-18;
+
+/// A fast hasher for small integer keys (the states' own, never user input).
+#[derive(Default)]
+struct Fx(u64);
+impl Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u16(&mut self, i: u16) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+}
+type Map<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Class {
+    kind: UnitTypeId,
+    hp: u8,
+    seaborne: bool,
+    owner: PowerId,
+}
+
+/// The states of one side, interned.
+struct Sides {
+    side: Side,
+    classes: Vec<Class>,
+    counts: Vec<Box<[u16]>>,
+    index: Map<Box<[u16]>, u32>,
+    /// Hit points left, per state: no transition raises it.
+    hp: Vec<u32>,
+    /// Classes present, per state (bit per class).
+    present: Vec<u64>,
+    /// Where a state sits on a chain of losses: (chain, position).
+    place: Vec<Option<(u32, u32)>>,
+    chains: Vec<Vec<u32>>,
+}
+
+impl Sides {
+    fn new(side: Side, classes: Vec<Class>) -> Sides {
+        Sides {
+            side,
+            classes,
+            counts: Vec::new(),
+            index: Map::default(),
+            hp: Vec::new(),
+            present: Vec::new(),
+            place: Vec::new(),
+            chains: Vec::new(),
+        }
+    }
+
+    fn intern(&mut self, counts: &[u16]) -> u32 {
+        if let Some(&i) = self.index.get(counts) {
+            return i;
+        }
+        let i = self.counts.len() as u32;
+        let hp = counts
+            .iter()
+            .zip(&self.classes)
+            .map(|(n, c)| u32::from(*n) * u32::from(c.hp))
+            .sum();
+        let present = counts
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n > 0)
+            .fold(0u64, |a, (k, _)| a | (1 << k));
+        self.counts.push(counts.into());
+        self.index.insert(counts.into(), i);
+        self.hp.push(hp);
+        self.present.push(present);
+        self.place.push(None);
+        i
+    }
+
+    fn class_of(&self, c: Class) -> usize {
+        self.classes
+            .iter()
+            .position(|x| *x == c)
+            .expect("every hit-point variant of a class is listed")
+    }
+
+    /// Unit types present.
+    fn kinds(&self, s: u32) -> TypeSet {
+        let mut set = 0;
+        for (k, n) in self.counts[s as usize].iter().enumerate() {
+            if *n > 0 {
+                set |= 1 << self.classes[k].kind.0;
+            }
+        }
+        set
+    }
+
+    fn units(&self, s: u32) -> u32 {
+        self.counts[s as usize].iter().map(|n| u32::from(*n)).sum()
+    }
+}
+
+/// What one side's fire can do: per target set, the distribution of hits.
+struct Fire {
+    targets: Vec<TypeSet>,
+    dists: Vec<Vec<f64>>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Who {
+    All,
+    Only(TypeSet),
+    Except(TypeSet),
+}
+
+#[derive(Clone, Copy)]
+struct Check {
+    outcome: Option<Outcome>,
+    /// Classes destroyed without dice (defenseless units), per side.
+    removed: [u64; 2],
+    may_retreat: bool,
+}
+
+/// A state in the middle of a round: the attacker, the defender's units still fighting, and
+/// its units hit this round, behind the casualty strip (they fire back, then go).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Mid {
+    a: u32,
+    dcas: u32,
+    dhit: u32,
+    fired: [TypeSet; 2],
+}
+
+enum End {
+    Over(Outcome, u32, u32, f64),
+    Next(u32, u32, f64),
+}
+
+#[derive(Clone, Copy)]
+enum Op {
+    Step(Step),
+    /// `Battle::check_over`, as the battle runs it between step lists.
+    Settle,
+}
+
+struct Chain<'q> {
+    q: &'q Question,
+    p: &'q Profiles,
+    sides: [Sides; 2],
+    /// Units of each type in the battle at the start, both sides: `casualties::suggest` orders
+    /// hit groups by them (dead units stay in a battle's list).
+    template_kinds: Vec<(Side, UnitTypeId)>,
+    fire_memo: Map<(u8, u32, Who), std::rc::Rc<Fire>>,
+    cas_memo: Map<(u8, u32, u32, Vec<(u32, TypeSet)>), (u32, u32)>,
+    check_memo: Map<(u64, u64), Check>,
+    round_steps: Vec<Step>,
+    fast_round: bool,
+    low_luck: bool,
+    empty: [u32; 2],
+    states: usize,
+}
+
+fn si(side: Side) -> usize {
+    match side {
+        Side::Attacker => 0,
+        Side::Defender => 1,
+    }
+}
+
+/// The distribution of hits from `n` dice hitting on `value` or less.
+fn binomial(n: usize, value: u8) -> Vec<f64> {
+    let p = f64::from(value.min(6)) / 6.0;
+    let mut d = vec![0.0; n + 1];
+    d[0] = 1.0;
+    for i in 0..n {
+        for k in (0..=i + 1).rev() {
+            let hit = if k > 0 { d[k - 1] * p } else { 0.0 };
+            d[k] = d[k] * (1.0 - p) + hit;
+        }
+    }
+    d
+}
+
+fn convolve(a: &[f64], b: &[f64]) -> Vec<f64> {
+    let mut out = vec![0.0; a.len() + b.len() - 1];
+    for (i, x) in a.iter().enumerate() {
+        if *x == 0.0 {
+            continue;
+        }
+        for (j, y) in b.iter().enumerate() {
+            out[i + j] += x * y;
+        }
+    }
+    out
+}
+
+/// The battle's answer from the chain, or why the chain cannot give it.
+pub fn exact(q: &Question, endings: usize) -> Result<Odds, String> {
+    let mut c = Chain::new(q)?;
+    let tally = c.run()?;
+    let states = c.states;
+    Ok(tally.odds(q, Method::Exact { states }, None, endings))
+}
+
+impl<'q> Chain<'q> {
+    fn new(q: &'q Question) -> Result<Chain<'q>, String> {
+        let b = &q.battle;
+        let p = &q.profiles;
+        if b.round != 1 || b.waiting.is_some() || b.outcome.is_some() {
+            return Err("the battle has begun; the chain starts from a battle's beginning".into());
+        }
+        let rules = &p.rules;
+        for s in rules.first_round.iter().chain(&rules.round) {
+            if matches!(s, Step::Script(_) | Step::RaidDamage) {
+                return Err(format!(
+                    "the `{}` step belongs to a rule script",
+                    rules.step_name(*s)
+                ));
+            }
+        }
+        let mut classes: [Vec<Class>; 2] = [Vec::new(), Vec::new()];
+        for u in &b.units {
+            if u.status != Status::Fighting {
+                return Err("a unit has left the battle already".into());
+            }
+            let list = &mut classes[si(u.side)];
+            for hp in (1..=u.hp).rev() {
+                let c = Class {
+                    kind: u.kind,
+                    hp,
+                    seaborne: u.seaborne,
+                    owner: u.owner,
+                };
+                if !list.contains(&c) {
+                    list.push(c);
+                }
+            }
+        }
+        if classes.iter().any(|c| c.len() > 64) {
+            return Err("more than 64 kinds of units on a side".into());
+        }
+        let [ca, cd] = classes;
+        let mut sides = [Sides::new(Side::Attacker, ca), Sides::new(Side::Defender, cd)];
+        let empty = [
+            sides[0].intern(&vec![0; sides[0].classes.len()]),
+            sides[1].intern(&vec![0; sides[1].classes.len()]),
+        ];
+        let round_steps = rules.round.clone();
+        let pos = |s: Step| round_steps.iter().position(|x| *x == s);
+        let fast_round = matches!(
+            (pos(Step::AttackerFires), pos(Step::DefenderFires), pos(Step::RemoveCasualties)),
+            (Some(a), Some(d), Some(r)) if a < d && d < r
+        ) && pos(Step::PressOrRetreat)
+            .is_none_or(|x| x > pos(Step::RemoveCasualties).unwrap_or(0))
+            && round_steps
+                .iter()
+                .all(|s| !matches!(s, Step::AntiAir | Step::Bombardment));
+        Ok(Chain {
+            q,
+            p,
+            sides,
+            template_kinds: b.units.iter().map(|u| (u.side, u.kind)).collect(),
+            fire_memo: Map::default(),
+            cas_memo: Map::default(),
+            check_memo: Map::default(),
+            round_steps,
+            fast_round,
+            low_luck: rules.dice == DiceRule::LowLuck,
+            empty,
+            states: 0,
+        })
+    }
+
+    fn start(&mut self, side: Side) -> u32 {
+        let s = &mut self.sides[si(side)];
+        let mut counts = vec![0u16; s.classes.len()];
+        for u in self.q.battle.units.iter().filter(|u| u.side == side) {
+            let c = Class {
+                kind: u.kind,
+                hp: u.hp,
+                seaborne: u.seaborne,
+                owner: u.owner,
+            };
+            counts[s.class_of(c)] += 1;
+        }
+        s.intern(&counts)
+    }
+
+    // ---- states as units ----
+
+    /// The states as a battle: units in class order (ids in that order, so ties in the order
+    /// of loss fall as in a battle set up class by class), plus dead units so that each type
+    /// is as numerous as at the start.
+    fn battle(&self, a: Option<u32>, d: Option<u32>, fill: bool) -> Battle {
+        let t = &self.q.battle;
+        let mut units = Vec::new();
+        for (side, st) in [(Side::Attacker, a), (Side::Defender, d)] {
+            let Some(st) = st else { continue };
+            let s = &self.sides[si(side)];
+            for (k, n) in s.counts[st as usize].iter().enumerate() {
+                let c = s.classes[k];
+                for _ in 0..*n {
+                    let mut u = Combatant::new(units.len() as u32 + 1, c.kind, c.owner, side, c.hp);
+                    u.seaborne = c.seaborne;
+                    units.push(u);
+                }
+            }
+        }
+        if fill {
+            let mut left: Vec<(Side, UnitTypeId)> = self.template_kinds.clone();
+            for u in &units {
+                if let Some(i) = left.iter().position(|x| *x == (u.side, u.kind)) {
+                    left.swap_remove(i);
+                }
+            }
+            for (side, kind) in left {
+                let mut u = Combatant::new(units.len() as u32 + 1, kind, PowerId(0), side, 1);
+                u.status = Status::Dead;
+                u.hp = 0;
+                units.push(u);
+            }
+        }
+        let mut b = Battle::new(t.space, t.sea, t.attacker, units);
+        b.retreat_to = t.retreat_to.clone();
+        b.orders = t.orders.clone();
+        b
+    }
+
+    /// Counts of a side's units in a battle, by status.
+    fn counts_of(&self, b: &Battle, side: Side, status: Status) -> Vec<u16> {
+        let s = &self.sides[si(side)];
+        let mut counts = vec![0u16; s.classes.len()];
+        for u in b
+            .units
+            .iter()
+            .filter(|u| u.side == side && u.status == status && u.hp > 0)
+        {
+            let c = Class {
+                kind: u.kind,
+                hp: u.hp,
+                seaborne: u.seaborne,
+                owner: u.owner,
+            };
+            counts[s.class_of(c)] += 1;
+        }
+        counts
+    }
+
+    fn add(&mut self, side: Side, x: u32, y: u32) -> u32 {
+        if y == self.empty[si(side)] {
+            return x;
+        }
+        if x == self.empty[si(side)] {
+            return y;
+        }
+        let s = &mut self.sides[si(side)];
+        let c: Vec<u16> = s.counts[x as usize]
+            .iter()
+            .zip(s.counts[y as usize].iter())
+            .map(|(a, b)| a + b)
+            .collect();
+        s.intern(&c)
+    }
+
+    fn without(&mut self, side: Side, x: u32, classes: u64) -> u32 {
+        if classes & self.sides[si(side)].present[x as usize] == 0 {
+            return x;
+        }
+        let s = &mut self.sides[si(side)];
+        let c: Vec<u16> = s.counts[x as usize]
+            .iter()
+            .enumerate()
+            .map(|(k, n)| if classes >> k & 1 == 1 { 0 } else { *n })
+            .collect();
+        s.intern(&c)
+    }
+
+    // ---- the battle code, on states ----
+
+    fn fire(&mut self, side: Side, st: u32, who: Who) -> std::rc::Rc<Fire> {
+        let key = (si(side) as u8, st, who);
+        if let Some(f) = self.fire_memo.get(&key) {
+            return f.clone();
+        }
+        let b = match side {
+            Side::Attacker => self.battle(Some(st), None, false),
+            Side::Defender => self.battle(None, Some(st), false),
+        };
+        let groups = b.fire_groups(self.p, side, |u| match who {
+            Who::All => true,
+            Who::Only(set) => has(set, u.kind),
+            Who::Except(set) => !has(set, u.kind),
+        });
+        let mut targets: Vec<TypeSet> = Vec::new();
+        let mut dists: Vec<Vec<f64>> = Vec::new();
+        let mut totals: Vec<u32> = Vec::new();
+        for (value, t, members) in &groups {
+            let i = match targets.iter().position(|x| x == t) {
+                Some(i) => i,
+                None => {
+                    targets.push(*t);
+                    dists.push(vec![1.0]);
+                    totals.push(0);
+                    targets.len() - 1
+                }
+            };
+            if self.low_luck {
+                totals[i] += u32::from(*value) * members.len() as u32;
+            } else {
+                dists[i] = convolve(&dists[i], &binomial(members.len(), *value));
+            }
+        }
+        if self.low_luck {
+            // Every 6 of a group's total a sure hit, the rest one die.
+            for (i, total) in totals.iter().enumerate() {
+                let sure = (total / 6) as usize;
+                let rest = f64::from(total % 6) / 6.0;
+                let mut d = vec![0.0; sure + 2];
+                d[sure] = 1.0 - rest;
+                d[sure + 1] = rest;
+                dists[i] = d;
+            }
+        }
+        let f = std::rc::Rc::new(Fire { targets, dists });
+        self.fire_memo.insert(key, f.clone());
+        f
+    }
+
+    /// Every combination of hits per target set, with its probability.
+    fn outcomes(f: &Fire) -> Vec<(Vec<(u32, TypeSet)>, f64)> {
+        let mut out: Vec<(Vec<(u32, TypeSet)>, f64)> = vec![(Vec::new(), 1.0)];
+        for (t, d) in f.targets.iter().zip(&f.dists) {
+            let mut next = Vec::with_capacity(out.len() * d.len());
+            for (hits, p) in &out {
+                for (k, q) in d.iter().enumerate() {
+                    if *q <= NEGLIGIBLE {
+                        continue;
+                    }
+                    let mut h = hits.clone();
+                    if k > 0 {
+                        h.push((k as u32, *t));
+                    }
+                    next.push((h, p * q));
+                }
+            }
+            out = next;
+        }
+        out
+    }
+
+    /// `side` in state `st` takes `hits`: its state after, and the units destroyed (as a
+    /// state of their own). `other`: the enemy's state, which `suggest` may look at.
+    fn casualties(&mut self, side: Side, st: u32, other: u32, hits: &[(u32, TypeSet)]) -> (u32, u32) {
+        let e = self.empty[si(side)];
+        if hits.iter().all(|h| h.0 == 0) {
+            return (st, e);
+        }
+        // One group reaching every unit: the next units down the order of loss.
+        if let [(h, t)] = hits {
+            let hittable = self.hittable(side, st);
+            if hittable & !t == 0 {
+                let after = self.down_chain(side, st, *h);
+                let dead = self.dead_between(side, st, after);
+                return (after, dead);
+            }
+        }
+        let key = (si(side) as u8, st, other, hits.to_vec());
+        if let Some(r) = self.cas_memo.get(&key) {
+            return *r;
+        }
+        let mut b = match side {
+            Side::Attacker => self.battle(Some(st), Some(other), true),
+            Side::Defender => self.battle(Some(other), Some(st), true),
+        };
+        let groups: Vec<HitGroup> = hits
+            .iter()
+            .map(|(count, targets)| HitGroup {
+                count: *count,
+                targets: *targets,
+            })
+            .collect();
+        let chosen = casualties::suggest(&b, self.p, side, &groups, &b.orders[si(side)]);
+        let mut dead = Vec::new();
+        for i in chosen {
+            let u = &mut b.units[i];
+            u.hp = u.hp.saturating_sub(1);
+            if u.hp == 0 {
+                u.status = Status::Dead;
+                u.hp = 1;
+                dead.push(i);
+            }
+        }
+        let after = self.counts_of(&b, side, Status::Fighting);
+        let mut killed = vec![0u16; after.len()];
+        for i in dead {
+            let u = &b.units[i];
+            let c = Class {
+                kind: u.kind,
+                hp: 1,
+                seaborne: u.seaborne,
+                owner: u.owner,
+            };
+            killed[self.sides[si(side)].class_of(c)] += 1;
+        }
+        let s = &mut self.sides[si(side)];
+        let r = (s.intern(&after), s.intern(&killed));
+        self.cas_memo.insert(key, r);
+        r
+    }
+
+    /// Unit types of the side that can take a hit.
+    fn hittable(&self, side: Side, st: u32) -> TypeSet {
+        let kinds = self.sides[si(side)].kinds(st);
+        self.p
+            .units
+            .iter()
+            .filter(|u| u.takes_hits && has(kinds, u.kind))
+            .fold(0, |a, u| a | (1 << u.kind.0))
+    }
+
+    /// The state `h` hits further down `st`'s order of loss (`casualties::slots`).
+    fn down_chain(&mut self, side: Side, st: u32, h: u32) -> u32 {
+        if self.sides[si(side)].place[st as usize].is_none() {
+            self.walk(side, st);
+        }
+        let (c, at) = self.sides[si(side)].place[st as usize].expect("walked");
+        let chain = &self.sides[si(side)].chains[c as usize];
+        chain[(at as usize + h as usize).min(chain.len() - 1)]
+    }
+
+    /// The chain of losses from `st`: the state after each further slot of its order of loss.
+    fn walk(&mut self, side: Side, st: u32) {
+        let b = match side {
+            Side::Attacker => self.battle(Some(st), None, false),
+            Side::Defender => self.battle(None, Some(st), false),
+        };
+        let slots = casualties::slots(&b, self.p, side, &b.orders[si(side)]);
+        let s = &mut self.sides[si(side)];
+        let mut counts: Vec<u16> = s.counts[st as usize].to_vec();
+        let mut hp: Vec<u8> = b.units.iter().map(|u| u.hp).collect();
+        let mut chain = vec![st];
+        for i in slots {
+            let u = &b.units[i];
+            let class = |hp: u8| Class {
+                kind: u.kind,
+                hp,
+                seaborne: u.seaborne,
+                owner: u.owner,
+            };
+            counts[s.class_of(class(hp[i]))] -= 1;
+            hp[i] -= 1;
+            if hp[i] > 0 {
+                counts[s.class_of(class(hp[i]))] += 1;
+            }
+            chain.push(s.intern(&counts));
+        }
+        let id = s.chains.len() as u32;
+        for (pos, x) in chain.iter().enumerate() {
+            if s.place[*x as usize].is_none() {
+                s.place[*x as usize] = Some((id, pos as u32));
+            }
+        }
+        s.chains.push(chain);
+    }
+
+    /// Units destroyed going from `before` to `after` down a chain of losses.
+    fn dead_between(&mut self, side: Side, before: u32, after: u32) -> u32 {
+        if before == after {
+            return self.empty[si(side)];
+        }
+        let s = &mut self.sides[si(side)];
+        // Per (type, ashore, owner): units before less units after, as hp-1 classes.
+        let mut killed = vec![0u16; s.classes.len()];
+        let b = &s.counts[before as usize];
+        let a = &s.counts[after as usize];
+        for (k, c) in s.classes.iter().enumerate() {
+            if c.hp != 1 {
+                continue;
+            }
+            let total = |v: &[u16]| -> u16 {
+                s.classes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, x)| x.kind == c.kind && x.seaborne == c.seaborne && x.owner == c.owner)
+                    .map(|(j, _)| v[j])
+                    .sum()
+            };
+            killed[k] = total(b) - total(a);
+        }
+        s.intern(&killed)
+    }
+
+    /// `Battle::check_over` on one unit per class present.
+    fn check(&mut self, a: u32, d: u32) -> Check {
+        let key = (
+            self.sides[0].present[a as usize],
+            self.sides[1].present[d as usize],
+        );
+        if let Some(c) = self.check_memo.get(&key) {
+            return *c;
+        }
+        let one = |s: &Sides, bits: u64| -> Vec<u16> {
+            (0..s.classes.len()).map(|k| (bits >> k & 1) as u16).collect()
+        };
+        let (ca, cd) = (one(&self.sides[0], key.0), one(&self.sides[1], key.1));
+        let (sa, sd) = (self.sides[0].intern(&ca), self.sides[1].intern(&cd));
+        let mut b = self.battle(Some(sa), Some(sd), false);
+        let outcome = b.check_over(self.p, &mut Quiet);
+        // The defenseless units check_over destroyed: units were made one per class present,
+        // in class order.
+        let mut removed = [0u64; 2];
+        for (side, bits) in [(Side::Attacker, key.0), (Side::Defender, key.1)] {
+            let classes: Vec<usize> = (0..64).filter(|k| bits >> k & 1 == 1).collect();
+            let units: Vec<&Combatant> = b.units.iter().filter(|u| u.side == side).collect();
+            for (k, u) in classes.iter().zip(units) {
+                if u.status == Status::Dead {
+                    removed[si(side)] |= 1 << k;
+                }
+            }
+        }
+        let may_retreat = outcome.is_none() && b.may_retreat(self.p);
+        let c = Check {
+            outcome,
+            removed,
+            may_retreat,
+        };
+        self.check_memo.insert(key, c);
+        c
+    }
+}
+
+// ---- rounds ----
+
+impl Chain<'_> {
+    fn ops(&self, first: bool) -> Vec<Op> {
+        let rules = &self.p.rules;
+        let mut ops = Vec::new();
+        if first {
+            ops.extend(rules.first_round.iter().map(|s| Op::Step(*s)));
+            ops.push(Op::Settle);
+        }
+        ops.extend(self.round_steps.iter().map(|s| Op::Step(*s)));
+        ops.push(Op::Settle);
+        ops
+    }
+
+    /// Settle a state: defenseless units go, and the battle may be over.
+    fn settle(&mut self, m: Mid) -> (Mid, Check) {
+        let dfire = self.add(Side::Defender, m.dcas, m.dhit);
+        let c = self.check(m.a, dfire);
+        let m = Mid {
+            a: self.without(Side::Attacker, m.a, c.removed[0]),
+            dcas: self.without(Side::Defender, m.dcas, c.removed[1]),
+            dhit: self.without(Side::Defender, m.dhit, c.removed[1]),
+            fired: m.fired,
+        };
+        (m, c)
+    }
+
+    /// Kinds of `side`'s fighting units that make a surprise strike now.
+    fn strikers(&self, side: Side, own: u32, enemy: u32) -> TypeSet {
+        let kinds = self.sides[si(side)].kinds(own);
+        let enemy = self.sides[si(side.other())].kinds(enemy);
+        self.p
+            .units
+            .iter()
+            .filter(|u| has(kinds, u.kind) && u.first_strike && u.negated_by & enemy == 0)
+            .fold(0, |a, u| a | (1 << u.kind.0))
+    }
+
+    /// One round from the start of it: where it ends, with probabilities.
+    fn round(&mut self, a: u32, d: u32, first: bool, round: u32) -> Result<Vec<End>, String> {
+        let e = self.empty[1];
+        let mut mids: Vec<(Mid, f64)> = vec![(
+            Mid {
+                a,
+                dcas: d,
+                dhit: e,
+                fired: [0, 0],
+            },
+            1.0,
+        )];
+        let mut ends = Vec::new();
+        for op in self.ops(first) {
+            let mut next: Map<Mid, f64> = Map::default();
+            for (m, w) in mids {
+                self.op(op, m, w, round, &mut next, &mut ends)?;
+            }
+            mids = next.into_iter().collect();
+            // A fixed order keeps the sums, and so the answer, the same from run to run.
+            mids.sort_by_key(|(m, _)| (m.a, m.dcas, m.dhit, m.fired));
+        }
+        for (m, w) in mids {
+            if m.dhit != e {
+                return Err("units hit stay in the battle: the round has no step removing casualties".into());
+            }
+            ends.push(End::Next(m.a, m.dcas, w));
+        }
+        Ok(ends)
+    }
+
+    fn op(
+        &mut self,
+        op: Op,
+        m: Mid,
+        w: f64,
+        round: u32,
+        next: &mut Map<Mid, f64>,
+        ends: &mut Vec<End>,
+    ) -> Result<(), String> {
+        let mut keep = |m: Mid, p: f64| {
+            if p > NEGLIGIBLE {
+                *next.entry(m).or_default() += p;
+            }
+        };
+        match op {
+            Op::Settle | Op::Step(Step::RemoveCasualties) | Op::Step(Step::PressOrRetreat) => {
+                let m = if matches!(op, Op::Step(Step::RemoveCasualties)) {
+                    Mid {
+                        dhit: self.empty[1],
+                        ..m
+                    }
+                } else {
+                    m
+                };
+                let (m, c) = self.settle(m);
+                if let Some(o) = c.outcome {
+                    ends.push(End::Over(o, m.a, m.dcas, w));
+                    return Ok(());
+                }
+                if matches!(op, Op::Step(Step::PressOrRetreat)) && c.may_retreat {
+                    let s = &self.sides[0];
+                    let left = s.units(m.a);
+                    let all_air = s.counts[m.a as usize]
+                        .iter()
+                        .enumerate()
+                        .all(|(k, n)| *n == 0 || self.p.of(s.classes[k].kind).domain == Domain::Air);
+                    if self.q.retreat.wants(round, left, all_air) {
+                        if s.counts[m.a as usize]
+                            .iter()
+                            .enumerate()
+                            .any(|(k, n)| *n > 0 && s.classes[k].seaborne)
+                        {
+                            return Err("units that came ashore fight on when the others retreat".into());
+                        }
+                        ends.push(End::Over(Outcome::Retreated, m.a, m.dcas, w));
+                        return Ok(());
+                    }
+                }
+                keep(m, w);
+            }
+            Op::Step(Step::AttackerFires) => {
+                let f = self.fire(Side::Attacker, m.a, Who::Except(m.fired[0]));
+                for (hits, p) in Self::outcomes(&f) {
+                    let (dcas, killed) = self.casualties(Side::Defender, m.dcas, m.a, &hits);
+                    let dhit = self.add(Side::Defender, m.dhit, killed);
+                    keep(Mid { dcas, dhit, ..m }, w * p);
+                }
+            }
+            Op::Step(Step::DefenderFires) => {
+                let dfire = self.add(Side::Defender, m.dcas, m.dhit);
+                let f = self.fire(Side::Defender, dfire, Who::Except(m.fired[1]));
+                for (hits, p) in Self::outcomes(&f) {
+                    let (a, _) = self.casualties(Side::Attacker, m.a, dfire, &hits);
+                    keep(Mid { a, ..m }, w * p);
+                }
+            }
+            Op::Step(Step::SurpriseStrike) => {
+                let dfire = self.add(Side::Defender, m.dcas, m.dhit);
+                let sa = self.strikers(Side::Attacker, m.a, dfire);
+                let sd = self.strikers(Side::Defender, m.dcas, m.a);
+                if sa == 0 && sd == 0 {
+                    keep(m, w);
+                    return Ok(());
+                }
+                let fa = self.fire(Side::Attacker, m.a, Who::Only(sa));
+                let fd = self.fire(Side::Defender, dfire, Who::Only(sd));
+                let od = Self::outcomes(&fd);
+                for (hits, p) in Self::outcomes(&fa) {
+                    // The attacker's victims are struck: they still strike back, then go.
+                    let (dcas, _) = self.casualties(Side::Defender, m.dcas, m.a, &hits);
+                    for (back, q) in &od {
+                        let (a, _) = self.casualties(Side::Attacker, m.a, dfire, back);
+                        keep(
+                            Mid {
+                                a,
+                                dcas,
+                                dhit: m.dhit,
+                                fired: [sa, sd],
+                            },
+                            w * p * q,
+                        );
+                    }
+                }
+            }
+            Op::Step(Step::AntiAir) => self.anti_air(m, w, &mut keep),
+            Op::Step(Step::Bombardment) => {
+                let mut groups: Vec<(u8, usize)> = Vec::new();
+                for b in &self.q.battle.bombarding {
+                    let v = self.p.of(b.kind).bombard;
+                    if v == 0 {
+                        continue;
+                    }
+                    match groups.iter_mut().find(|g| g.0 == v) {
+                        Some(g) => g.1 += 1,
+                        None => groups.push((v, 1)),
+                    }
+                }
+                let mut dist = vec![1.0];
+                for (v, n) in groups {
+                    dist = convolve(&dist, &binomial(n, v));
+                }
+                let land: TypeSet = self
+                    .p
+                    .units
+                    .iter()
+                    .filter(|u| u.domain == Domain::Land && u.takes_hits)
+                    .fold(0, |a, u| a | (1 << u.kind.0));
+                for (h, p) in dist.iter().enumerate() {
+                    if *p <= NEGLIGIBLE {
+                        continue;
+                    }
+                    let (dcas, killed) = self.casualties(Side::Defender, m.dcas, m.a, &[(h as u32, land)]);
+                    let dhit = self.add(Side::Defender, m.dhit, killed);
+                    keep(Mid { dcas, dhit, ..m }, w * p);
+                }
+            }
+            Op::Step(s) => {
+                return Err(format!(
+                    "the `{}` step has no place in the chain",
+                    self.p.rules.step_name(s)
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// Antiaircraft fire, as `Battle::anti_air` fires it.
+    fn anti_air(&mut self, m: Mid, w: f64, keep: &mut dyn FnMut(Mid, f64)) {
+        let dfire = self.add(Side::Defender, m.dcas, m.dhit);
+        let ds = &self.sides[1];
+        let mut guns = 0u32;
+        let mut gun = None;
+        for (k, n) in ds.counts[dfire as usize].iter().enumerate() {
+            if *n > 0 && self.p.of(ds.classes[k].kind).anti_air.is_some() {
+                guns += u32::from(*n);
+                gun.get_or_insert(ds.classes[k].kind);
+            }
+        }
+        let Some(gun) = gun else {
+            keep(m, w);
+            return;
+        };
+        let aa = self.p.of(gun).anti_air.clone().expect("a gun");
+        let s = &self.sides[0];
+        let targets: Vec<(usize, u16)> = s.counts[m.a as usize]
+            .iter()
+            .enumerate()
+            .filter(|(k, n)| **n > 0 && has(aa.targets, s.classes[*k].kind))
+            .map(|(k, n)| (k, *n))
+            .collect();
+        if targets.is_empty() {
+            keep(m, w);
+            return;
+        }
+        if aa.aimed() {
+            // One die per aircraft: each is destroyed on its own die.
+            let mut combos: Vec<(Vec<u16>, f64)> = vec![(s.counts[m.a as usize].to_vec(), 1.0)];
+            for (k, n) in targets {
+                let d = binomial(usize::from(n), aa.hit);
+                let mut next = Vec::new();
+                for (c, p) in &combos {
+                    for (h, q) in d.iter().enumerate() {
+                        if *q <= NEGLIGIBLE {
+                            continue;
+                        }
+                        let mut c = c.clone();
+                        c[k] -= h as u16;
+                        next.push((c, p * q));
+                    }
+                }
+                combos = next;
+            }
+            for (c, p) in combos {
+                let a = self.sides[0].intern(&c);
+                keep(Mid { a, ..m }, w * p);
+            }
+            return;
+        }
+        let wanted: u32 = targets.iter().map(|(_, n)| u32::from(*n)).sum::<u32>() * aa.dice_per_target;
+        let firing = if aa.one_per_space { 1 } else { guns };
+        let n = aa.max_dice.map_or(wanted, |mx| wanted.min(firing * mx));
+        for (h, p) in binomial(n as usize, aa.hit).iter().enumerate() {
+            if *p <= NEGLIGIBLE {
+                continue;
+            }
+            let (a, _) = self.casualties(Side::Attacker, m.a, dfire, &[(h as u32, aa.targets)]);
+            keep(Mid { a, ..m }, w * p);
+        }
+    }
+}
+
+// ---- the whole battle ----
+
+impl Chain<'_> {
+    fn run(&mut self) -> Result<Tally, String> {
+        let (a0, d0) = (self.start(Side::Attacker), self.start(Side::Defender));
+        let mut over: Map<(u8, u32, u32), f64> = Map::default();
+        let mut rounds = 1.0;
+        let mut layer: Map<(u32, u32), f64> = Map::default();
+        for end in self.round(a0, d0, true, 1)? {
+            self.record(end, 1.0, &mut over, &mut layer, None);
+        }
+        self.states = 1;
+        // Rounds counted one by one while the policy looks at them; after that only the
+        // units left matter.
+        let mut round = 1;
+        if let Some(n) = self.q.retreat.after_round {
+            while round < n && !layer.is_empty() {
+                round += 1;
+                let mut next: Map<(u32, u32), f64> = Map::default();
+                let mut here: Vec<((u32, u32), f64)> = layer.into_iter().collect();
+                here.sort_by_key(|(k, _)| *k);
+                for ((a, d), m) in here {
+                    self.states += 1;
+                    rounds += m;
+                    for end in self.round(a, d, false, round)? {
+                        self.record(end, m, &mut over, &mut next, None);
+                    }
+                }
+                layer = next;
+            }
+        }
+        // The rest in an order where a state comes after every state leading to it.
+        let mut pending: BTreeMap<(std::cmp::Reverse<u32>, u32, u32), f64> = BTreeMap::new();
+        for ((a, d), m) in layer {
+            let key = self.order(a, d);
+            *pending.entry(key).or_default() += m;
+        }
+        while let Some(((_, a, d), m)) = pending.pop_first() {
+            self.states += 1;
+            if self.states > MAX_STATES {
+                return Err(format!("more than {MAX_STATES} combinations of units"));
+            }
+            let ends = self.round(a, d, false, u32::MAX)?;
+            let stay: f64 = ends
+                .iter()
+                .map(|e| match e {
+                    End::Next(x, y, p) if (*x, *y) == (a, d) => *p,
+                    _ => 0.0,
+                })
+                .sum();
+            if stay >= 1.0 - 1e-12 {
+                return Err("a round that can never change anything".into());
+            }
+            // Rounds that change nothing repeat: the mass leaves through the others.
+            let visits = m / (1.0 - stay);
+            rounds += visits;
+            for end in ends {
+                match end {
+                    End::Next(x, y, _) if (x, y) == (a, d) => {}
+                    End::Next(x, y, p) => {
+                        if visits * p > NEGLIGIBLE {
+                            let key = self.order(x, y);
+                            *pending.entry(key).or_default() += visits * p;
+                        }
+                    }
+                    End::Over(o, x, y, p) => {
+                        *over.entry((super::outcome_key(o), x, y)).or_default() += visits * p;
+                    }
+                }
+            }
+        }
+        let mut tally = Tally::default();
+        let types = self.p.units.len();
+        let mut ends: Vec<((u8, u32, u32), f64)> = over.into_iter().collect();
+        ends.sort_by_key(|(k, _)| *k);
+        for ((o, a, d), w) in ends {
+            let per = |s: &Sides, st: u32| -> Vec<u32> {
+                let mut v = vec![0u32; types];
+                for (k, n) in s.counts[st as usize].iter().enumerate() {
+                    v[s.classes[k].kind.index()] += u32::from(*n);
+                }
+                v
+            };
+            let (pa, pd) = (per(&self.sides[0], a), per(&self.sides[1], d));
+            tally.add(super::outcome_of(o), pa, pd, w);
+        }
+        tally.rounds = rounds * tally.total;
+        Ok(tally)
+    }
+
+    fn order(&self, a: u32, d: u32) -> (std::cmp::Reverse<u32>, u32, u32) {
+        (
+            std::cmp::Reverse(self.sides[0].hp[a as usize] + self.sides[1].hp[d as usize]),
+            a,
+            d,
+        )
+    }
+
+    fn record(
+        &self,
+        end: End,
+        m: f64,
+        over: &mut Map<(u8, u32, u32), f64>,
+        layer: &mut Map<(u32, u32), f64>,
+        _: Option<()>,
+    ) {
+        match end {
+            End::Over(o, a, d, p) => *over.entry((super::outcome_key(o), a, d)).or_default() += m * p,
+            End::Next(a, d, p) => *layer.entry((a, d)).or_default() += m * p,
+        }
+    }
+}

@@ -1,0 +1,330 @@
+//! Battle odds: how a battle is likely to end, from the battle code itself (principles §9).
+//!
+//! A `Question` is a battle as it would start (a `Battle` set up by the game or from a unit
+//! list) with its `Profiles` and a retreat policy. Two ways to answer it:
+//!
+//! - `exact`: a Markov chain over the units each side has left. Who fires at what value comes
+//!   from `Battle::fire_groups`, which casualties a side gives up from `casualties::suggest`
+//!   (the order of loss of real play), when a battle is over from `Battle::check_over`; the
+//!   chain only enumerates the dice instead of rolling them.
+//! - `sim`: Monte Carlo, fighting clones of the battle with `Battle::advance` and seeded dice,
+//!   for what the chain cannot express (rule-script steps, seaborne units retreating) or when
+//!   asked for.
+//!
+//! Architecture invariant: both read only the `Question`; neither sees the game state, so
+//! `warroom odds` and `odds SPACE` in the REPL give the same answer for the same units.
+
+mod exact;
+mod sim;
+mod spec;
+
+pub use exact::exact;
+pub use sim::monte_carlo;
+pub use spec::{parse_units, Spec};
+
+use crate::combat::{Battle, Outcome, Profiles, Side, Status};
+use crate::rules::{Domain, UnitTypeId};
+use std::collections::HashMap;
+
+/// A battle to compute.
+#[derive(Clone, Debug)]
+pub struct Question {
+    pub profiles: Profiles,
+    /// The battle as set up, before its first step: units, bombarding ships, where the
+    /// attacker may retreat and each side's order of loss.
+    pub battle: Battle,
+    pub retreat: RetreatPolicy,
+}
+
+/// When the attacker retreats, asked at each "press attack or retreat" step where it may.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RetreatPolicy {
+    /// At the end of this round and any later one.
+    pub after_round: Option<u32>,
+    /// When fewer than this many attacking units are left.
+    pub fewer_than: Option<u32>,
+    /// When only aircraft are left.
+    pub only_air: bool,
+}
+
+impl RetreatPolicy {
+    pub fn never(&self) -> bool {
+        self.after_round.is_none() && self.fewer_than.is_none() && !self.only_air
+    }
+
+    fn wants(&self, round: u32, left: u32, all_air: bool) -> bool {
+        self.after_round.is_some_and(|n| round >= n)
+            || self.fewer_than.is_some_and(|k| left < k)
+            || (self.only_air && all_air && left > 0)
+    }
+
+    /// Whether the attacker's units still in the battle make it retreat now.
+    pub(crate) fn wants_now(&self, p: &Profiles, b: &Battle) -> bool {
+        let mut left = 0;
+        let mut all_air = true;
+        for (_, u) in b.alive(Side::Attacker) {
+            left += 1;
+            all_air &= p.of(u.kind).domain == Domain::Air;
+        }
+        self.wants(b.round, left, all_air)
+    }
+}
+
+/// A probability or an average, with the half-width of its 95% confidence interval (0 when
+/// computed exactly).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Estimate {
+    pub value: f64,
+    pub margin: f64,
+}
+
+/// How a battle ended, and who was left.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ending {
+    pub outcome: Outcome,
+    /// Units left per type (damaged units count as units), in unit-type order.
+    pub attackers: Vec<(UnitTypeId, u32)>,
+    pub defenders: Vec<(UnitTypeId, u32)>,
+    pub probability: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Method {
+    /// The Markov chain; `states` is how many unit combinations it went through.
+    Exact { states: usize },
+    /// `runs` battles fought; `why` says why the chain could not answer, when it was tried.
+    MonteCarlo { runs: u64, why: Option<String> },
+}
+
+/// The answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Odds {
+    pub method: Method,
+    /// The defender has nothing left and the attacker has.
+    pub attacker_wins: Estimate,
+    /// The attacker wins with a land unit able to take the territory (land battles).
+    pub takes_territory: Option<Estimate>,
+    pub defender_wins: Estimate,
+    /// Both sides destroyed, or units left on both sides that cannot hurt each other.
+    pub draw: Estimate,
+    pub retreats: Estimate,
+    pub rounds: Estimate,
+    /// Average units left per type.
+    pub attackers_left: Vec<(UnitTypeId, f64)>,
+    pub defenders_left: Vec<(UnitTypeId, f64)>,
+    /// Average IPCs each side loses (the cost of its units destroyed).
+    pub attacker_loss: Estimate,
+    pub defender_loss: Estimate,
+    /// The likeliest endings, most likely first.
+    pub endings: Vec<Ending>,
+}
+
+impl Odds {
+    /// What the attacker gains in total unit value: the defender's losses less its own.
+    pub fn tuv_swing(&self) -> f64 {
+        self.defender_loss.value - self.attacker_loss.value
+    }
+}
+
+/// How to answer.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Monte Carlo with this many battles instead of the chain.
+    pub runs: Option<u64>,
+    /// Battles fought when the chain cannot answer and no `runs` was given.
+    pub fallback_runs: Option<u64>,
+    pub seed: u64,
+    /// Threads for Monte Carlo (default: one per core).
+    pub threads: Option<usize>,
+    /// Endings listed.
+    pub endings: usize,
+}
+
+pub const DEFAULT_RUNS: u64 = 100_000;
+
+/// The chain when it can answer, else Monte Carlo.
+pub fn calculate(q: &Question, o: &Options) -> Odds {
+    let endings = if o.endings == 0 { 8 } else { o.endings };
+    if let Some(runs) = o.runs {
+        return monte_carlo(q, runs, o.seed, o.threads, endings, None);
+    }
+    match exact(q, endings) {
+        Ok(odds) => odds,
+        Err(why) => monte_carlo(
+            q,
+            o.fallback_runs.unwrap_or(DEFAULT_RUNS),
+            o.seed,
+            o.threads,
+            endings,
+            Some(why),
+        ),
+    }
+}
+
+/// Endings gathered by either method: weight per (outcome, attackers left, defenders left).
+#[derive(Default)]
+pub(crate) struct Tally {
+    pub endings: HashMap<(OutcomeKey, Vec<u32>, Vec<u32>), f64>,
+    pub total: f64,
+    pub rounds: f64,
+    pub rounds_sq: f64,
+}
+
+/// `Outcome` as a map key, in a fixed order.
+pub(crate) type OutcomeKey = u8;
+
+pub(crate) fn outcome_key(o: Outcome) -> OutcomeKey {
+    match o {
+        Outcome::AttackerWon => 0,
+        Outcome::DefenderWon => 1,
+        Outcome::BothDestroyed => 2,
+        Outcome::Stalemate => 3,
+        Outcome::Retreated => 4,
+    }
+}
+
+fn outcome_of(k: OutcomeKey) -> Outcome {
+    match k {
+        0 => Outcome::AttackerWon,
+        1 => Outcome::DefenderWon,
+        2 => Outcome::BothDestroyed,
+        3 => Outcome::Stalemate,
+        _ => Outcome::Retreated,
+    }
+}
+
+/// Units of a side still standing at the end, per unit type.
+pub(crate) fn left_per_type(b: &Battle, side: Side, types: usize) -> Vec<u32> {
+    let mut n = vec![0; types];
+    for u in b.units.iter().filter(|u| u.side == side) {
+        if matches!(u.status, Status::Fighting | Status::Submerged | Status::Retreated) {
+            n[u.kind.index()] += 1;
+        }
+    }
+    n
+}
+
+impl Tally {
+    pub fn add(&mut self, outcome: Outcome, attackers: Vec<u32>, defenders: Vec<u32>, weight: f64) {
+        *self
+            .endings
+            .entry((outcome_key(outcome), attackers, defenders))
+            .or_default() += weight;
+        self.total += weight;
+    }
+
+    pub fn merge(&mut self, other: Tally) {
+        for (k, w) in other.endings {
+            *self.endings.entry(k).or_default() += w;
+        }
+        self.total += other.total;
+        self.rounds += other.rounds;
+        self.rounds_sq += other.rounds_sq;
+    }
+
+    /// The summary. `runs`: the number of battles behind a Monte Carlo tally (margins are
+    /// computed from it), `None` for the chain.
+    pub fn odds(self, q: &Question, method: Method, runs: Option<u64>, listed: usize) -> Odds {
+        let p = &q.profiles;
+        let types = p.units.len();
+        let start = |side| left_per_type(&q.battle, side, types);
+        let (a0, d0) = (start(Side::Attacker), start(Side::Defender));
+        let total = if self.total > 0.0 { self.total } else { 1.0 };
+        let cost = |before: &[u32], after: &[u32]| -> f64 {
+            before
+                .iter()
+                .zip(after)
+                .enumerate()
+                .map(|(k, (b, a))| f64::from(b.saturating_sub(*a)) * f64::from(p.units[k].cost))
+                .sum()
+        };
+        let captures = |left: &[u32]| {
+            left.iter()
+                .enumerate()
+                .any(|(k, n)| *n > 0 && p.units[k].can_capture && p.units[k].domain == Domain::Land)
+        };
+        let mut share = [0.0f64; 5];
+        let mut takes = 0.0;
+        let (mut al, mut dl) = (vec![0.0; types], vec![0.0; types]);
+        let (mut aloss, mut aloss2, mut dloss, mut dloss2) = (0.0, 0.0, 0.0, 0.0);
+        let mut endings: Vec<Ending> = Vec::new();
+        for ((o, a, d), w) in &self.endings {
+            let f = w / total;
+            share[*o as usize] += f;
+            if *o == 0 && !q.battle.sea && captures(a) {
+                takes += f;
+            }
+            for k in 0..types {
+                al[k] += f * f64::from(a[k]);
+                dl[k] += f * f64::from(d[k]);
+            }
+            let (ca, cd) = (cost(&a0, a), cost(&d0, d));
+            aloss += f * ca;
+            aloss2 += f * ca * ca;
+            dloss += f * cd;
+            dloss2 += f * cd * cd;
+            let list = |v: &[u32]| -> Vec<(UnitTypeId, u32)> {
+                v.iter()
+                    .enumerate()
+                    .filter(|(_, n)| **n > 0)
+                    .map(|(k, n)| (UnitTypeId(k as u16), *n))
+                    .collect()
+            };
+            endings.push(Ending {
+                outcome: outcome_of(*o),
+                attackers: list(a),
+                defenders: list(d),
+                probability: f,
+            });
+        }
+        endings.sort_by(|x, y| {
+            y.probability
+                .total_cmp(&x.probability)
+                .then_with(|| outcome_key(x.outcome).cmp(&outcome_key(y.outcome)))
+                .then_with(|| y.attackers.cmp(&x.attackers))
+                .then_with(|| x.defenders.cmp(&y.defenders))
+        });
+        endings.truncate(listed);
+        let n = runs.map(|r| r.max(1) as f64);
+        let prop = |v: f64| Estimate {
+            value: v,
+            margin: n.map_or(0.0, |n| 1.96 * (v * (1.0 - v) / n).sqrt()),
+        };
+        let mean = |m: f64, sq: f64| Estimate {
+            value: m,
+            margin: n.map_or(0.0, |n| 1.96 * ((sq - m * m).max(0.0) / n).sqrt()),
+        };
+        let rounds = self.rounds / total;
+        let per_type = |v: Vec<f64>| -> Vec<(UnitTypeId, f64)> {
+            v.into_iter()
+                .enumerate()
+                .filter(|(k, x)| *x > 0.0 || a0[*k] + d0[*k] > 0)
+                .map(|(k, x)| (UnitTypeId(k as u16), x))
+                .collect()
+        };
+        let (al, dl) = (
+            per_type(al)
+                .into_iter()
+                .filter(|(k, _)| a0[k.index()] > 0)
+                .collect(),
+            per_type(dl)
+                .into_iter()
+                .filter(|(k, _)| d0[k.index()] > 0)
+                .collect(),
+        );
+        Odds {
+            method,
+            attacker_wins: prop(share[0]),
+            takes_territory: (!q.battle.sea).then(|| prop(takes)),
+            defender_wins: prop(share[1]),
+            draw: prop(share[2] + share[3]),
+            retreats: prop(share[4]),
+            rounds: mean(rounds, self.rounds_sq / total),
+            attackers_left: al,
+            defenders_left: dl,
+            attacker_loss: mean(aloss, aloss2),
+            defender_loss: mean(dloss, dloss2),
+            endings,
+        }
+    }
+}

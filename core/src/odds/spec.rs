@@ -1,0 +1,165 @@
+//! A battle from unit lists, as `warroom odds` takes it: `"10 inf, 5 tank, 3 ftr"`.
+
+use super::{Question, RetreatPolicy};
+use crate::combat::{Battle, Combatant, Profiles, Side};
+use crate::rules::{Domain, PowerId, RuleSet, SpaceId, TechId, UnitTypeId};
+
+/// Everything `warroom odds` is told about a battle.
+#[derive(Clone, Debug, Default)]
+pub struct Spec {
+    pub attackers: Vec<(UnitTypeId, u32)>,
+    pub defenders: Vec<(UnitTypeId, u32)>,
+    /// Attacking land units coming ashore from transports: they cannot retreat.
+    pub amphibious: Vec<(UnitTypeId, u32)>,
+    /// Ships bombarding before the first round.
+    pub bombarding: Vec<(UnitTypeId, u32)>,
+    /// A sea battle; `None`: at sea when no land unit takes part.
+    pub sea: Option<bool>,
+    /// Unit types each side loses first (the rest follow, cheapest first).
+    pub attacker_order: Vec<UnitTypeId>,
+    pub defender_order: Vec<UnitTypeId>,
+    /// The attacker keeps a land unit to take the territory while anything else can take a
+    /// hit (the default, as in play).
+    pub keep_land_unit: bool,
+    pub attacker_techs: Vec<TechId>,
+    pub defender_techs: Vec<TechId>,
+    pub retreat: RetreatPolicy,
+}
+
+/// `"10 inf, 5 tank, 3 ftr"`: counts and unit names or abbreviations (a missing count is 1).
+pub fn parse_units(rules: &RuleSet, text: &str) -> Result<Vec<(UnitTypeId, u32)>, String> {
+    let mut out: Vec<(UnitTypeId, u32)> = Vec::new();
+    for part in text.split([',', '+']) {
+        let part = part.trim();
+        if part.is_empty() {
+            continue;
+        }
+        let (count, name) = match part.split_once(char::is_whitespace) {
+            Some((n, rest)) if n.chars().all(|c| c.is_ascii_digit()) => {
+                let n: u32 = n.parse().map_err(|_| format!("`{n}` is too many units"))?;
+                (n, rest.trim())
+            }
+            _ => (1, part),
+        };
+        if count > 500 {
+            return Err(format!("{count} {name}: at most 500 units of a type"));
+        }
+        let kind = match crate::game::command::resolve_piece(rules, name)? {
+            crate::rules::Piece::Unit(k) => k,
+            crate::rules::Piece::Facility(_) => {
+                return Err(format!("`{name}` is a facility, not a unit that fights"))
+            }
+        };
+        match out.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += count,
+            None => out.push((kind, count)),
+        }
+    }
+    Ok(out)
+}
+
+impl Spec {
+    pub fn new() -> Spec {
+        Spec {
+            keep_land_unit: true,
+            ..Spec::default()
+        }
+    }
+
+    /// The battle this describes, checked: `Err` says what cannot fight where.
+    pub fn question(&self, rules: &RuleSet) -> Result<Question, String> {
+        let profiles = Profiles::with_techs(rules, &self.attacker_techs, &self.defender_techs);
+        let name = |k: UnitTypeId| rules.unit(k).name.clone();
+        let land_present = self
+            .attackers
+            .iter()
+            .chain(&self.defenders)
+            .chain(&self.amphibious)
+            .any(|(k, n)| *n > 0 && rules.unit(*k).domain == Domain::Land);
+        let sea = self.sea.unwrap_or(!land_present);
+        if self
+            .attackers
+            .iter()
+            .chain(&self.amphibious)
+            .all(|(_, n)| *n == 0)
+        {
+            return Err("no attacking units".into());
+        }
+        let mut units = Vec::new();
+        let mut push = |list: &[(UnitTypeId, u32)], side: Side, seaborne: bool| -> Result<(), String> {
+            for &(kind, n) in list {
+                let pr = profiles.of(kind);
+                match (sea, pr.domain) {
+                    (true, Domain::Land) => {
+                        return Err(format!("{} cannot fight in a sea battle", name(kind)))
+                    }
+                    (false, Domain::Sea) => {
+                        return Err(format!(
+                            "{} cannot fight in a land battle (ships bombard: --bombard)",
+                            name(kind)
+                        ))
+                    }
+                    _ => {}
+                }
+                for _ in 0..n {
+                    let owner = if side == Side::Attacker {
+                        PowerId(0)
+                    } else {
+                        PowerId(1)
+                    };
+                    let mut c = Combatant::new(units.len() as u32 + 1, kind, owner, side, pr.hits);
+                    c.seaborne = seaborne;
+                    units.push(c);
+                }
+            }
+            Ok(())
+        };
+        if !self.amphibious.is_empty() {
+            if sea {
+                return Err("units come ashore only in a land battle".into());
+            }
+            if let Some((k, _)) = self
+                .amphibious
+                .iter()
+                .find(|(k, _)| rules.unit(*k).domain != Domain::Land)
+            {
+                return Err(format!("only land units come ashore, not {}", name(*k)));
+            }
+        }
+        push(&self.amphibious, Side::Attacker, true)?;
+        push(&self.attackers, Side::Attacker, false)?;
+        push(&self.defenders, Side::Defender, false)?;
+        let mut b = Battle::new(SpaceId(0), sea, PowerId(0), units);
+        if !self.bombarding.is_empty() {
+            if sea || self.amphibious.is_empty() {
+                return Err("ships bombard only to support units coming ashore (--amphibious)".into());
+            }
+            for &(kind, n) in &self.bombarding {
+                if profiles.of(kind).bombard == 0 {
+                    return Err(format!("{} cannot bombard", name(kind)));
+                }
+                for _ in 0..n {
+                    let id = 100_000 + b.bombarding.len() as u32;
+                    b.bombarding
+                        .push(Combatant::new(id, kind, PowerId(0), Side::Attacker, 1));
+                }
+            }
+            // As in play, at most one ship per unit offloaded when the rules limit it.
+            if rules.combat.bombard_limit == crate::rules::BombardLimit::OffloadedUnits {
+                let offloaded: u32 = self.amphibious.iter().map(|(_, n)| n).sum();
+                b.bombarding.truncate(offloaded as usize);
+            }
+        }
+        // Land and sea attackers may retreat somewhere, as from a battle entered from one
+        // friendly space; the policy decides whether they do.
+        b.retreat_to = vec![SpaceId(1)];
+        b.orders[0].first = self.attacker_order.clone();
+        b.orders[0].keep_capturer = self.keep_land_unit;
+        b.orders[1].first = self.defender_order.clone();
+        Ok(Question {
+            profiles,
+            battle: b,
+            retreat: self.retreat.clone(),
+        })
+    }
+}
