@@ -1124,7 +1124,7 @@ struct AirDrop {
     stop_at_first_hostile: bool,
     /// Every carrier may make a bombing raid while carrying.
     raid: bool,
-    /// The carriers and the cargo ("1 Bomber", "1 Infantry"), for messages.
+    /// The carriers and the cargo as `describe` counts them, for messages.
     carriers: String,
     cargo: String,
 }

@@ -192,7 +192,7 @@ pub struct UnitType {
     /// A rocket attack on an enemy facility within `range` spaces, once per turn, in the
     /// bombing-raid step of conduct combat: `dice` dice of damage.
     pub rocket: Option<Rocket>,
-    /// Land units it carries by air in the same move (Anniversary paratroopers).
+    /// Land units it carries by air, moved in the same command as it.
     pub air_transport: Option<AirTransport>,
     pub support: Vec<Support>,
     pub anti_air: Option<AntiAir>,
