@@ -43,7 +43,7 @@ const HELP: &[(&str, &str, &str)] = &[
     (
         "move",
         "move 2 infantry, tank from Germany to Poland [via A, B] [ignoring | bombing]",
-        "move units; onto a transport: to its sea zone; ashore: from the sea zone",
+        "move units; onto a transport: to its sea zone; ashore: from the sea zone; land units moved with aircraft that carry them fly with them",
     ),
     (
         "fight",

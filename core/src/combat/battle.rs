@@ -57,6 +57,9 @@ pub struct Combatant {
     pub status: Status,
     /// Came ashore from the sea in this assault: cannot retreat.
     pub seaborne: bool,
+    /// Dropped from the air with no friendly space the attackers came from to go back to: it
+    /// cannot retreat and fights on, while aircraft still may retreat.
+    pub stays: bool,
     /// Fired already this round (submarines in the surprise strike).
     pub fired: bool,
 }
@@ -71,11 +74,16 @@ impl Combatant {
             hp,
             status: Status::Fighting,
             seaborne: false,
+            stays: false,
             fired: false,
         }
     }
     fn in_battle(&self) -> bool {
         matches!(self.status, Status::Fighting | Status::Hit)
+    }
+    /// Cannot leave the battle by retreating (aircraft aside, which always may).
+    pub fn held(&self) -> bool {
+        self.seaborne || self.stays
     }
 }
 
@@ -447,7 +455,7 @@ impl Battle {
         let mut any = false;
         for (_, u) in self.alive(Side::Attacker) {
             let air = p.of(u.kind).domain == Domain::Air;
-            if u.seaborne {
+            if u.held() {
                 continue;
             }
             if !air && self.retreat_to.is_empty() {
@@ -1224,7 +1232,7 @@ impl Battle {
     }
 
     /// Retreat: aircraft stay in the space (they land in noncombat move), land and sea units go
-    /// to `to`. Seaborne land units cannot retreat and fight on alone.
+    /// to `to`. Seaborne land units (and `stays` ones) cannot retreat and fight on alone.
     pub fn retreat(
         &mut self,
         p: &Profiles,
@@ -1236,7 +1244,7 @@ impl Battle {
         }
         let needs_place = self
             .alive(Side::Attacker)
-            .any(|(_, u)| !u.seaborne && p.of(u.kind).domain != Domain::Air);
+            .any(|(_, u)| !u.held() && p.of(u.kind).domain != Domain::Air);
         match to {
             Some(t) if !self.retreat_to.contains(&t) => {
                 return Err("the attackers cannot retreat there: only to an adjacent friendly space an attacking land or sea unit came from".into())
@@ -1252,7 +1260,7 @@ impl Battle {
         }
         let going: Vec<usize> = self
             .alive(Side::Attacker)
-            .filter(|(_, u)| !u.seaborne)
+            .filter(|(_, u)| !u.held())
             .map(|(i, _)| i)
             .collect();
         for &i in &going {
@@ -1261,7 +1269,8 @@ impl Battle {
         self.retreated_to = to;
         self.waiting = None;
         obs.report(self, &Report::Retreat { to, units: going });
-        // Seaborne units fight on; no further retreat is possible for them.
+        // Seaborne units (and units dropped with nowhere to go) fight on; no further retreat is
+        // possible for them.
         if self.has_units(p, Side::Attacker) {
             self.retreat_to.clear();
             self.next_step();

@@ -191,7 +191,7 @@ pub fn has_choice(b: &Battle, p: &Profiles, side: Side, hits: &[HitGroup], sugge
     let first = &b.units[reachable[0]];
     !reachable.iter().all(|&i| {
         let u = &b.units[i];
-        u.kind == first.kind && u.owner == first.owner && u.hp == first.hp && u.seaborne == first.seaborne
+        u.kind == first.kind && u.owner == first.owner && u.hp == first.hp && u.held() == first.held()
     })
 }
 

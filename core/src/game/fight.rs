@@ -262,6 +262,13 @@ fn setup(rules: &RuleSet, p: &Profiles, s: &State, power: PowerId, space: SpaceI
         b.orders[1].first = s.casualty_orders[main.index()].clone();
     }
     b.retreat_to = retreat_options(rules, s, power, space);
+    // Units dropped from the air retreat with the others to where the attackers came from
+    // ("retreat normally"); with no such space (their carrier came over the sea) they stay.
+    if b.retreat_to.is_empty() {
+        for c in b.units.iter_mut().filter(|c| c.side == Side::Attacker) {
+            c.stays = here.iter().any(|u| u.id == c.id && u.marks.dropped);
+        }
+    }
     if !sea {
         b.bombarding = bombardment(rules, p, s, power, space, &b);
     }
@@ -761,10 +768,10 @@ fn need_text(rules: &RuleSet, b: &Battle, need: &Need) -> String {
                 .map(|s| rules.board.space(*s).name.as_str())
                 .collect();
             // Only aircraft left to retreat (the land units that came overland are gone, the
-            // seaborne ones cannot): no space to name.
+            // seaborne ones and those dropped with nowhere to go cannot): no space to name.
             let walkers = b
                 .alive(Side::Attacker)
-                .any(|(_, u)| !u.seaborne && rules.unit(u.kind).domain != crate::rules::Domain::Air);
+                .any(|(_, u)| !u.held() && rules.unit(u.kind).domain != crate::rules::Domain::Air);
             if to.is_empty() || !walkers {
                 "the attacker may `press` on, or `retreat` (aircraft only: they stay and land in noncombat move)".into()
             } else {

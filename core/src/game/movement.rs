@@ -11,7 +11,7 @@ use super::control;
 use super::politics;
 use super::state::{Relation, State, Unit};
 use super::Rejection;
-use crate::rules::{Domain, PhaseKind, PowerId, RuleSet, SpaceId, UnitType};
+use crate::rules::{AirTransport, Domain, PhaseKind, PowerId, RuleSet, SpaceId, UnitType};
 use std::collections::VecDeque;
 
 pub const RULE_PHASE: &str = "move-phases";
@@ -36,6 +36,8 @@ pub const RULE_NO_FRIENDLY_ATTACK: &str = "no-attack-on-allies";
 pub const RULE_COMBAT_ONLY: &str = "noncombat-only-units";
 pub const RULE_CONFINED: &str = "confined-movement";
 pub const RULE_NO_TRANSPORT: &str = "no-transport";
+pub const RULE_AIR_TRANSPORT: &str = "air-transport";
+pub const RULE_AIR_TRANSPORT_STOP: &str = "air-transport-stops";
 
 /// What a move did, for the `validate_move` event: the units (by type) and the path taken.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -235,6 +237,12 @@ fn cannot_move(rules: &RuleSet, s: &State, u: &Unit, combat: bool) -> Option<(&'
     let t = rules.unit(u.kind);
     if u.marks.unloaded.is_some() {
         return Some((RULE_UNLOAD, "has offloaded this turn and moves no further"));
+    }
+    if u.marks.dropped {
+        return Some((
+            RULE_AIR_TRANSPORT,
+            "was dropped by air this turn and moves no further",
+        ));
     }
     if u.aboard.is_some() && t.domain == Domain::Land {
         if u.marks.assault.is_some() {
@@ -456,17 +464,29 @@ struct PathPlan {
     blitzed: Vec<SpaceId>,
 }
 
+/// What a path is checked for: the phase, and what the move declares or carries.
+#[derive(Clone, Copy)]
+struct Leg<'d> {
+    combat: bool,
+    /// `ignoring`: passing enemy submarines and transports at the end of a move at sea.
+    ignore: bool,
+    /// A bombing raid: its target needs no defenders, the raid is on its facility.
+    raid: bool,
+    /// Land units riding the air units of the move.
+    drop: Option<&'d AirDrop>,
+}
+
 /// Check one unit type along a path; `Ok(blitzed spaces)`.
 fn check_path(
     b: &Board,
     t: &UnitType,
     left: u32,
     path: &[SpaceId],
-    combat: bool,
-    ignore: bool,
-    // A bombing raid's target needs no defenders: the raid is on its facility.
-    raid: bool,
+    leg: &Leg,
 ) -> Result<Vec<SpaceId>, Rejection> {
+    let Leg {
+        combat, ignore, raid, ..
+    } = *leg;
     let steps = path.len() - 1;
     if steps as u32 > left {
         return Err(reject(
@@ -611,7 +631,13 @@ fn check_path(
         let hostile = match t.domain {
             Domain::Land => b.hostile_territory(end),
             Domain::Sea => b.has_enemies(end) && !ignore,
-            Domain::Air => b.has_enemies(end) || (battle && !b.is_sea(end)) || raid,
+            // Land units dropped with it attack a hostile territory even with nobody in it.
+            Domain::Air => {
+                b.has_enemies(end)
+                    || (battle && !b.is_sea(end))
+                    || raid
+                    || (leg.drop.is_some() && !b.is_sea(end) && b.hostile_territory(end))
+            }
         };
         if !hostile {
             let allowed = match t.domain {
@@ -660,9 +686,7 @@ fn find_path(
     units: &[(&UnitType, u32)],
     from: SpaceId,
     to: SpaceId,
-    combat: bool,
-    ignore: bool,
-    raid: bool,
+    leg: &Leg,
 ) -> Result<PathPlan, Rejection> {
     let range = units.iter().map(|(_, l)| *l).min().unwrap_or(0);
     // Breadth-first over paths as space lists, bounded by range (at most 8 on every board).
@@ -676,7 +700,7 @@ fn find_path(
             let mut blitzed = Vec::new();
             let mut ok = true;
             for (t, left) in units {
-                match check_path(b, t, *left, &path, combat, ignore, raid) {
+                match check_path(b, t, *left, &path, leg) {
                     Ok(bl) => {
                         if bl.len() > blitzed.len() {
                             blitzed = bl;
@@ -690,6 +714,10 @@ fn find_path(
                 }
             }
             if ok {
+                if let Some(Err(e)) = leg.drop.map(|d| check_drop(b, d, &path, leg.combat)) {
+                    first_error.get_or_insert(e);
+                    continue;
+                }
                 let better = best
                     .as_ref()
                     .is_none_or(|(n, p)| (blitzed.len(), path.len()) < (*n, p.path.len()));
@@ -751,13 +779,8 @@ fn find_path(
 /// Every space a group of units could end a move in this phase: some path to it passes
 /// [`check_path`] for each unit. (What is checked after the path, such as a landing place for
 /// air units in combat move, is not.)
-fn reachable(
-    b: &Board,
-    units: &[(&UnitType, u32)],
-    from: SpaceId,
-    combat: bool,
-    ignore: bool,
-) -> Vec<SpaceId> {
+fn reachable(b: &Board, units: &[(&UnitType, u32)], from: SpaceId, leg: &Leg) -> Vec<SpaceId> {
+    let leg = Leg { raid: false, ..*leg };
     let range = units.iter().map(|(_, l)| *l).min().unwrap_or(0);
     let mut kinds: Vec<(&UnitType, u32)> = Vec::new();
     for (t, left) in units {
@@ -773,7 +796,10 @@ fn reachable(
             && !found.contains(&here)
             && kinds
                 .iter()
-                .all(|(t, left)| check_path(b, t, *left, &path, combat, ignore, false).is_ok())
+                .all(|(t, left)| check_path(b, t, *left, &path, &leg).is_ok())
+            && leg
+                .drop
+                .is_none_or(|d| check_drop(b, d, &path, leg.combat).is_ok())
         {
             found.push(here);
         }
@@ -802,11 +828,10 @@ fn with_reach(
     b: &Board,
     units: &[(&UnitType, u32)],
     from: SpaceId,
-    combat: bool,
-    ignore: bool,
+    leg: &Leg,
     mut e: Rejection,
 ) -> Rejection {
-    let mut names: Vec<&str> = reachable(b, units, from, combat, ignore)
+    let mut names: Vec<&str> = reachable(b, units, from, leg)
         .into_iter()
         .map(|s| b.name(s))
         .collect();
@@ -817,7 +842,11 @@ fn with_reach(
             kinds.push(&t.name);
         }
     }
-    let who = format!("{} in {}", kinds.join(", "), b.name(from));
+    let carrying = leg
+        .drop
+        .map(|d| format!(" carrying {}", d.cargo))
+        .unwrap_or_default();
+    let who = format!("{}{carrying} in {}", kinds.join(", "), b.name(from));
     if names.is_empty() {
         e.message
             .push_str(&format!("; {who} can reach no space this phase"));
@@ -853,9 +882,13 @@ fn move_along_path(
         }
     }
     let paired = pair_up(rules, s, m.from, ids);
+    let drop = air_drop(rules, s, power, m.from, ids, &paired, combat);
+    let rides = |id: &u32| drop.as_ref().is_some_and(|d| d.carries(*id));
+    // Cargo flies: its own movement and the land rules of the route do not apply to it.
     let group: Vec<(&UnitType, u32)> = ids
         .iter()
         .zip(&paired)
+        .filter(|(id, _)| !rides(id))
         .map(|(id, p)| {
             let u = unit(s, m.from, *id);
             match p {
@@ -871,7 +904,17 @@ fn move_along_path(
         if !combat {
             return Err(reject(RULE_RAID, "bombing raids are combat moves"));
         }
-        check_raid(rules, &b, m, ids)?;
+        if let Some(d) = drop.as_ref().filter(|d| !d.raid) {
+            return Err(reject(
+                RULE_AIR_TRANSPORT,
+                format!(
+                    "{} carrying {} makes no bombing raid in a turn it carries: raid without the cargo, or drop it without `bombing`",
+                    d.carriers, d.cargo
+                ),
+            ));
+        }
+        let raiders: Vec<u32> = ids.iter().copied().filter(|id| !rides(id)).collect();
+        check_raid(rules, &b, m, &raiders)?;
     }
     if m.ignore && !(combat && b.is_sea(m.to)) {
         return Err(Rejection::new(
@@ -890,25 +933,41 @@ fn move_along_path(
     if b.off_limits(m.to) {
         return Err(b.confined(m.to));
     }
+    let leg = Leg {
+        combat,
+        ignore: m.ignore,
+        raid: m.bombing,
+        drop: drop.as_ref(),
+    };
+    // Land units that could not fly with the air units of the move: say why.
+    let hinted = |mut e: Rejection| {
+        if let Some(h) = air_cargo_hint(rules, s, power, m, ids, drop.as_ref(), combat) {
+            e.message.push_str(&format!("; {h}"));
+        }
+        e
+    };
     let plan = if m.via.is_empty() {
-        find_path(&b, &group, m.from, m.to, combat, m.ignore, m.bombing)
-            .map_err(|e| with_reach(&b, &group, m.from, combat, m.ignore, e))?
+        find_path(&b, &group, m.from, m.to, &leg)
+            .map_err(|e| with_reach(&b, &group, m.from, &leg, hinted(e)))?
     } else {
         let mut path = vec![m.from];
         path.extend(&m.via);
         path.push(m.to);
         let mut blitzed: Vec<SpaceId> = Vec::new();
         for (t, left) in &group {
-            let bl = check_path(&b, t, *left, &path, combat, m.ignore, m.bombing).map_err(|e| {
+            let bl = check_path(&b, t, *left, &path, &leg).map_err(|e| {
                 if e.rule.as_deref() == Some(RULE_RANGE) {
-                    with_reach(&b, &group, m.from, combat, m.ignore, e)
+                    with_reach(&b, &group, m.from, &leg, hinted(e))
                 } else {
-                    e
+                    hinted(e)
                 }
             })?;
             if bl.len() > blitzed.len() {
                 blitzed = bl;
             }
+        }
+        if let Some(d) = &drop {
+            check_drop(&b, d, &path, combat)?;
         }
         PathPlan { path, blitzed }
     };
@@ -969,8 +1028,11 @@ fn move_along_path(
             .any(|id| rules.unit(unit(s, m.from, *id).kind).attack > 0)
             || b.blocked(end);
     }
-    let land_battle =
-        combat && !m.bombing && !b.is_sea(end) && (b.hostile_territory(end) || b.has_enemies(end));
+    // Cargo dropped into a raided territory attacks it while its carrier raids.
+    let land_battle = combat
+        && (!m.bombing || drop.is_some())
+        && !b.is_sea(end)
+        && (b.hostile_territory(end) || b.has_enemies(end));
     if combat
         && !b.is_sea(end)
         && b.s
@@ -989,10 +1051,18 @@ fn move_along_path(
         out.push(format!("blitz through {}", rules.board.space(*space).name));
         control::capture(rules, s, *space, power, out);
     }
+    let cargo_text = drop
+        .as_ref()
+        .map(|d| format!(" ({} dropped from the air)", d.cargo))
+        .unwrap_or_default();
     let carried = move_units(rules, s, power, m.from, end, ids, steps, combat, escaping);
+    for u in s.spaces[end.index()].units.iter_mut().filter(|u| rides(&u.id)) {
+        u.marks.dropped = true;
+    }
     if (sea_battle || land_battle) && combat {
         // Retreats go where an attacking land or sea unit came from; an aircraft's route
-        // (over an empty enemy territory, say) is no way back.
+        // (over an empty enemy territory, say) is no way back, but land units it dropped came
+        // its way.
         let surface = ids.iter().any(|id| {
             s.space(end)
                 .units
@@ -1009,7 +1079,7 @@ fn move_along_path(
         for u in s.spaces[end.index()]
             .units
             .iter_mut()
-            .filter(|u| ids.contains(&u.id))
+            .filter(|u| ids.contains(&u.id) && !rides(&u.id))
         {
             u.marks.bombing = true;
         }
@@ -1032,7 +1102,7 @@ fn move_along_path(
         .map(|p| rules.board.space(*p).name.as_str())
         .collect();
     out.push(format!(
-        "{} moves {} {}{}",
+        "{} moves {} {}{}{cargo_text}",
         rules.power_info(power).name,
         describe(rules, s, end, ids),
         route.join(" → "),
@@ -1043,6 +1113,246 @@ fn move_along_path(
         }
     ));
     Ok(plan.path)
+}
+
+/// Land units of a move riding air units of the same move (`air_transport`), and what their
+/// carriers' rules say about the flight.
+struct AirDrop {
+    /// (cargo, carrier) unit ids.
+    rides: Vec<(u32, u32)>,
+    /// Some carrier stops in the first hostile territory it enters.
+    stop_at_first_hostile: bool,
+    /// Every carrier may make a bombing raid while carrying.
+    raid: bool,
+    /// The carriers and the cargo as `describe` counts them, for messages.
+    carriers: String,
+    cargo: String,
+}
+
+impl AirDrop {
+    fn carries(&self, id: u32) -> bool {
+        self.rides.iter().any(|(r, _)| *r == id)
+    }
+}
+
+/// Which land units of a move ride which air units of it: each air unit with an
+/// `air_transport` usable in this phase takes up to its capacity of the land units it carries
+/// (those not paired with a partner by `move_with`), as many as can ride, the first named first.
+fn air_drop(
+    rules: &RuleSet,
+    s: &State,
+    power: PowerId,
+    from: SpaceId,
+    ids: &[u32],
+    paired: &[Option<(UnitType, u32)>],
+    combat: bool,
+) -> Option<AirDrop> {
+    if !rules.power_info(power).board_transports {
+        return None;
+    }
+    let techs = &s.techs[power.index()];
+    let ty = |id: u32| rules.unit_for(unit(s, from, id).kind, techs);
+    let carriers: Vec<(u32, &AirTransport)> = ids
+        .iter()
+        .filter_map(|id| {
+            let a = ty(*id).air_transport.as_ref()?;
+            (combat || a.noncombat).then_some((*id, a))
+        })
+        .collect();
+    if carriers.is_empty() {
+        return None;
+    }
+    let riders: Vec<u32> = ids
+        .iter()
+        .zip(paired)
+        .filter(|(id, p)| p.is_none() && ty(**id).domain == Domain::Land)
+        .map(|(id, _)| *id)
+        .collect();
+    // One slot per unit a carrier can hold.
+    let slots: Vec<usize> = carriers
+        .iter()
+        .enumerate()
+        .flat_map(|(i, (_, a))| std::iter::repeat_n(i, (a.capacity as usize).min(riders.len())))
+        .collect();
+    let accepts: Vec<Vec<usize>> = riders
+        .iter()
+        .map(|r| {
+            let t = ty(*r);
+            (0..slots.len())
+                .filter(|k| carriers[slots[*k]].1.carries(t))
+                .collect()
+        })
+        .collect();
+    let rides: Vec<(u32, u32)> = riders
+        .iter()
+        .zip(match_slots(&accepts, slots.len()))
+        .filter_map(|(r, k)| Some((*r, carriers[slots[k?]].0)))
+        .collect();
+    if rides.is_empty() {
+        return None;
+    }
+    let used: Vec<(u32, &AirTransport)> = carriers
+        .into_iter()
+        .filter(|(c, _)| rides.iter().any(|(_, rc)| rc == c))
+        .collect();
+    let carrier_ids: Vec<u32> = used.iter().map(|(c, _)| *c).collect();
+    let cargo_ids: Vec<u32> = rides.iter().map(|(r, _)| *r).collect();
+    Some(AirDrop {
+        stop_at_first_hostile: used.iter().any(|(_, a)| a.stop_at_first_hostile),
+        raid: used.iter().all(|(_, a)| a.raid),
+        carriers: describe(rules, s, from, &carrier_ids),
+        cargo: describe(rules, s, from, &cargo_ids),
+        rides,
+    })
+}
+
+/// A largest matching of riders to slots (`accepts[r]`: the slots rider `r` fits), by
+/// augmenting paths, riders in order: an earlier rider never loses its place to a later one.
+/// `result[r]` is rider `r`'s slot.
+fn match_slots(accepts: &[Vec<usize>], slots: usize) -> Vec<Option<usize>> {
+    fn augment(r: usize, accepts: &[Vec<usize>], holder: &mut [Option<usize>], seen: &mut [bool]) -> bool {
+        for &k in &accepts[r] {
+            if seen[k] {
+                continue;
+            }
+            seen[k] = true;
+            let h = holder[k];
+            if h.is_none_or(|h| augment(h, accepts, holder, seen)) {
+                holder[k] = Some(r);
+                return true;
+            }
+        }
+        false
+    }
+    let mut holder: Vec<Option<usize>> = vec![None; slots];
+    for r in 0..accepts.len() {
+        let mut seen = vec![false; slots];
+        augment(r, accepts, &mut holder, &mut seen);
+    }
+    let mut of_rider = vec![None; accepts.len()];
+    for (k, h) in holder.iter().enumerate() {
+        if let Some(r) = h {
+            of_rider[*r] = Some(k);
+        }
+    }
+    of_rider
+}
+
+/// The path of a move that carries land units by air: carriers that stop in the first hostile
+/// territory they enter pass none before the end, and the cargo is dropped into a territory,
+/// hostile in combat move (it attacks there), friendly in noncombat move.
+fn check_drop(b: &Board, d: &AirDrop, path: &[SpaceId], combat: bool) -> Result<(), Rejection> {
+    let end = *path.last().expect("paths are never empty");
+    if d.stop_at_first_hostile {
+        let passed = path.get(1..path.len() - 1).unwrap_or(&[]);
+        if let Some(here) = passed
+            .iter()
+            .find(|h| !b.is_sea(**h) && (b.hostile_territory(**h) || b.has_enemies(**h)))
+        {
+            return Err(reject(
+                RULE_AIR_TRANSPORT_STOP,
+                format!(
+                    "{} carrying {} must stop in the first hostile territory it enters, {}, and drop the cargo there",
+                    d.carriers,
+                    d.cargo,
+                    b.name(*here)
+                ),
+            ));
+        }
+    }
+    if b.is_sea(end) {
+        return Err(reject(
+            RULE_AIR_TRANSPORT,
+            format!(
+                "{} carried by air is dropped in a territory, not in {}",
+                d.cargo,
+                b.name(end)
+            ),
+        ));
+    }
+    if combat && !(b.hostile_territory(end) || b.has_enemies(end)) {
+        return Err(reject(
+            RULE_AIR_TRANSPORT,
+            format!(
+                "in combat move {} carried by air is dropped into a hostile territory; {} is not — move there in noncombat move",
+                d.cargo,
+                b.name(end)
+            ),
+        ));
+    }
+    if !combat && !b.friendly_territory(end) {
+        return Err(reject(
+            RULE_NCM_FRIENDLY,
+            format!(
+                "noncombat moves end in friendly territory; {} is not",
+                b.name(end)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Why land units of a refused move did not fly with the air units moving with them, when one
+/// of those air unit types carries them in other circumstances (another phase, fewer of them,
+/// a tech).
+fn air_cargo_hint(
+    rules: &RuleSet,
+    s: &State,
+    power: PowerId,
+    m: &Move,
+    ids: &[u32],
+    drop: Option<&AirDrop>,
+    combat: bool,
+) -> Option<String> {
+    // Cargo is never dropped at sea: flying would not help.
+    if rules.board.space(m.to).is_sea() {
+        return None;
+    }
+    let from = m.from;
+    let techs = &s.techs[power.index()];
+    let kind = |id: u32| unit(s, from, id).kind;
+    let walker = ids.iter().copied().find(|id| {
+        rules.unit_for(kind(*id), techs).domain == Domain::Land && !drop.is_some_and(|d| d.carries(*id))
+    })?;
+    let w = rules.unit_for(kind(walker), techs);
+    for id in ids.iter().copied() {
+        let air = rules.unit_for(kind(id), techs);
+        if air.domain != Domain::Air {
+            continue;
+        }
+        if let Some(a) = air.air_transport.as_ref().filter(|a| a.carries(w)) {
+            let info = rules.power_info(power);
+            return Some(if !info.board_transports {
+                format!("{}'s units are not carried by transports", info.name)
+            } else if !combat && !a.noncombat {
+                format!("a {} carries {} only in combat move", air.name, w.name)
+            } else {
+                format!(
+                    "no room left on the {} for {} (each carries {} unit{} by air)",
+                    air.name,
+                    w.name,
+                    a.capacity,
+                    if a.capacity == 1 { "" } else { "s" },
+                )
+            });
+        }
+        let by_tech = rules.unit_techs[kind(id).index()].techs.iter().find(|t| {
+            rules
+                .unit_for(kind(id), &[**t])
+                .air_transport
+                .as_ref()
+                .is_some_and(|a| a.carries(w))
+        });
+        if let Some(t) = by_tech {
+            return Some(format!(
+                "a {} carries {} only with {}",
+                air.name,
+                w.name,
+                rules.techs[t.index()].name
+            ));
+        }
+    }
+    None
 }
 
 /// "2 Infantry, 1 Tank" for the units with these ids in a space.
@@ -1874,7 +2184,13 @@ pub fn unlanded_air(rules: &RuleSet, s: &State, power: PowerId) -> Vec<Unlanded>
             let t = rules.unit(u.kind);
             let left = remaining(rules, s, u);
             // `reachable` searches breadth first: the nearest landing places come first.
-            let landings: Vec<SpaceId> = reachable(&b, &[(t, left)], space, false, false)
+            let leg = Leg {
+                combat: false,
+                ignore: false,
+                raid: false,
+                drop: None,
+            };
+            let landings: Vec<SpaceId> = reachable(&b, &[(t, left)], space, &leg)
                 .into_iter()
                 .filter(|sp| !b.is_sea(*sp) && b.friendly_at_start(*sp) && b.friendly_territory(*sp))
                 .collect();
@@ -1948,4 +2264,18 @@ fn check_raid(rules: &RuleSet, b: &Board, m: &Move, ids: &[u32]) -> Result<(), R
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::match_slots;
+
+    #[test]
+    fn a_later_rider_moves_an_earlier_one_to_another_slot_it_fits() {
+        // Rider 0 fits slots 0 and 1, rider 1 only slot 0: both ride.
+        assert_eq!(match_slots(&[vec![0, 1], vec![0]], 2), [Some(1), Some(0)]);
+        // Too few slots: the earlier rider keeps its place.
+        assert_eq!(match_slots(&[vec![0], vec![0]], 1), [Some(0), None]);
+        assert_eq!(match_slots(&[vec![], vec![1]], 2), [None, Some(1)]);
+    }
 }

@@ -50,6 +50,9 @@ pub struct Marks {
     pub assault: Option<SpaceId>,
     /// Captured with its territory this turn (it may not move in noncombat move).
     pub captured: bool,
+    /// Land unit: carried by an air unit and dropped where it is this turn (it moves no
+    /// further).
+    pub dropped: bool,
     /// Left a sea zone holding enemy warships in combat move (it may end in a friendly zone).
     pub escaped: bool,
     /// A bomber raiding the industrial complex of the territory it is in: it takes no other

@@ -60,6 +60,7 @@ const UNIT_FIELDS: &[&str] = &[
     "bombing_bonus",
     "attack_dice",
     "rocket",
+    "air_transport",
     "support",
     "anti_air",
     "on_capture",
@@ -118,14 +119,15 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
     let (phases, turn, power_turns) = read_phases(&mut ctx, section("phases"), section("turn"), &powers);
     let mut units = read_units(&mut ctx, section("units"));
     let facilities = read_facilities(&mut ctx, section("facilities"));
-    // blitz_with and move_with refer to another unit type; resolve once all types are known.
-    let unit_ids: Vec<String> = units.iter().map(|u| u.id.clone()).collect();
+    // blitz_with, move_with and air_transport refer to other unit types; resolve once all
+    // types are known.
+    let known = UnitNames::of(&units);
     for u in units.iter_mut() {
         let node = section("units")
             .and_then(|e| e.node.as_table())
             .and_then(|t| t.get(&u.id));
         if let Some(n) = node {
-            resolve_unit_refs(&mut ctx, n, &unit_ids, u);
+            resolve_unit_refs(&mut ctx, n, &known, u);
         }
     }
     let board = read_board(
@@ -239,8 +241,45 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
     })
 }
 
-/// `blitz_with` and `move_with` of a unit's table, which name other unit types.
-pub(super) fn resolve_unit_refs(ctx: &mut Ctx, node: &Node, unit_ids: &[String], u: &mut UnitType) {
+/// The names other unit fields refer to unit types by.
+pub(super) struct UnitNames {
+    pub ids: Vec<String>,
+    /// Every tag that names some land unit type: ids, tags and `land`.
+    pub land_tags: Vec<String>,
+}
+
+impl UnitNames {
+    pub fn of(units: &[UnitType]) -> UnitNames {
+        let mut land_tags: Vec<String> = vec!["land".to_string()];
+        for u in units.iter().filter(|u| u.domain == Domain::Land) {
+            for t in std::iter::once(&u.id).chain(&u.tags) {
+                if !land_tags.contains(t) {
+                    land_tags.push(t.clone());
+                }
+            }
+        }
+        UnitNames {
+            ids: units.iter().map(|u| u.id.clone()).collect(),
+            land_tags,
+        }
+    }
+}
+
+/// `blitz_with`, `move_with` and `air_transport.carries` of a unit's table, which name other
+/// unit types.
+pub(super) fn resolve_unit_refs(ctx: &mut Ctx, node: &Node, known: &UnitNames, u: &mut UnitType) {
+    let unit_ids = &known.ids;
+    if let Some(n) = node.lookup(&["air_transport", "carries"]) {
+        if let Value::Array(items) = &n.value {
+            for item in items {
+                if let Value::Str(tag) = &item.value {
+                    if !known.land_tags.contains(tag) {
+                        unknown_name(ctx, item, "land unit tag", tag, &known.land_tags);
+                    }
+                }
+            }
+        }
+    }
     let find = |ctx: &mut Ctx, n: &Node| -> Option<UnitTypeId> {
         let s = as_str(ctx, n, "unit type")?;
         match unit_ids.iter().position(|x| *x == s) {
@@ -782,6 +821,7 @@ pub(super) fn read_unit(ctx: &mut Ctx, id: &str, node: &Node) -> Option<UnitType
                 r.finish_with(ctx, &["range", "dice"]);
                 rocket
             }),
+            air_transport: read_air_transport(ctx, &mut u, domain),
             support,
             anti_air,
             on_capture: u
@@ -795,6 +835,56 @@ pub(super) fn read_unit(ctx: &mut Ctx, id: &str, node: &Node) -> Option<UnitType
         u.finish_with(ctx, UNIT_FIELDS);
         Some(unit)
     }
+}
+
+const AIR_TRANSPORT_FIELDS: &[&str] = &[
+    "carries",
+    "capacity",
+    "stop_at_first_hostile",
+    "raid",
+    "noncombat",
+];
+
+/// `air_transport`: an air unit carrying land units. What it carries is checked against the
+/// unit types once all are known (`resolve_unit_refs`).
+fn read_air_transport(ctx: &mut Ctx, u: &mut Fields, domain: Domain) -> Option<AirTransport> {
+    let mut a = u.table(ctx, "air_transport")?;
+    if domain != Domain::Air {
+        ctx.error_at(
+            a.node,
+            "schema::bad-value",
+            format!(
+                "`{}` is for air units; this unit's domain is {}",
+                a.path,
+                domain.name()
+            ),
+            "not an air unit",
+        );
+    }
+    let carries: Vec<String> = a.str_list(ctx, "carries").into_iter().map(|(s, _)| s).collect();
+    if carries.is_empty() && a.table.get("carries").is_none() {
+        a.required(ctx, "carries");
+    }
+    let capacity = a.uint(ctx, "capacity", 1);
+    if capacity == 0 {
+        if let Some(n) = a.table.get("capacity") {
+            ctx.error_at(
+                n,
+                "schema::out-of-range",
+                format!("`{}.capacity` must be at least 1", a.path),
+                "carries nothing",
+            );
+        }
+    }
+    let at = AirTransport {
+        carries,
+        capacity: capacity.max(1),
+        stop_at_first_hostile: a.bool(ctx, "stop_at_first_hostile", true),
+        raid: a.bool(ctx, "raid", false),
+        noncombat: a.bool(ctx, "noncombat", false),
+    };
+    a.finish_with(ctx, AIR_TRANSPORT_FIELDS);
+    Some(at)
 }
 
 fn read_support(ctx: &mut Ctx, n: &Node, path: &str) -> Vec<Support> {

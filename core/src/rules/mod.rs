@@ -192,6 +192,8 @@ pub struct UnitType {
     /// A rocket attack on an enemy facility within `range` spaces, once per turn, in the
     /// bombing-raid step of conduct combat: `dice` dice of damage.
     pub rocket: Option<Rocket>,
+    /// Land units it carries by air, moved in the same command as it.
+    pub air_transport: Option<AirTransport>,
     pub support: Vec<Support>,
     pub anti_air: Option<AntiAir>,
     pub on_capture: OnCapture,
@@ -200,6 +202,29 @@ pub struct UnitType {
 impl UnitType {
     pub fn has_tag(&self, tag: &str) -> bool {
         self.id == tag || self.domain.name() == tag || self.tags.iter().any(|t| t == tag)
+    }
+}
+
+/// An air unit that carries land units picked in the same move as it, from the space it starts
+/// in, and drops them where its move ends: they fight and retreat there as land units.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AirTransport {
+    /// Tags of the units it carries (a unit type's id, domain or one of its tags).
+    pub carries: Vec<String>,
+    /// Units it carries at once.
+    pub capacity: u32,
+    /// Carrying, it stops in the first hostile territory it enters and drops its cargo there.
+    pub stop_at_first_hostile: bool,
+    /// It may make a strategic bombing raid in a move it carries in (its cargo then attacks the
+    /// raided territory); otherwise a carrier makes no raid that turn.
+    pub raid: bool,
+    /// It carries in noncombat move too (to a friendly territory), not only in combat move.
+    pub noncombat: bool,
+}
+
+impl AirTransport {
+    pub fn carries(&self, t: &UnitType) -> bool {
+        t.domain == Domain::Land && self.carries.iter().any(|tag| t.has_tag(tag))
     }
 }
 

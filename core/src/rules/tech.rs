@@ -7,7 +7,7 @@
 //! into a full `UnitType` once, so play asks `RuleSet::unit_for(kind, techs)` and gets a
 //! reference, never a merge.
 
-use super::build::{read_unit, resolve_unit_refs, unknown_name};
+use super::build::{read_unit, resolve_unit_refs, unknown_name, UnitNames};
 use super::read::{Ctx, Fields};
 use super::*;
 use crate::diag::Problem;
@@ -140,6 +140,7 @@ pub(super) fn read_techs(
         techs.push(tech);
     }
     let base = units_e.and_then(|e| e.node.as_table());
+    let known = UnitNames::of(units);
     for (k, unit) in units.iter().enumerate() {
         let mine: Vec<&(TechId, usize, &Node)> = patches.iter().filter(|p| p.1 == k).collect();
         if mine.is_empty() {
@@ -171,7 +172,7 @@ pub(super) fn read_techs(
             }
             match read_unit(ctx, &unit.id, &node) {
                 Some(mut v) => {
-                    resolve_unit_refs(ctx, &node, &unit_ids, &mut v);
+                    resolve_unit_refs(ctx, &node, &known, &mut v);
                     variants.push(v);
                 }
                 None => variants.push(unit.clone()),
