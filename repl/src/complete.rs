@@ -206,6 +206,11 @@ fn offer(verb: &str, words_after_verb: usize) -> Offer {
             ..c
         },
         "units" | "map" => Offer { powers: true, ..c },
+        "play" => Offer {
+            powers: true,
+            keywords: &["first"],
+            ..c
+        },
         "declare" if words_after_verb == 0 => Offer {
             keywords: &["war"],
             ..c

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use warroom_core::game::state::Relation;
-use warroom_core::game::Game;
+use warroom_core::game::{possessive, Game};
 use warroom_core::layers::LoadRequest;
 use warroom_core::rules::{self, PowerId, RuleSet};
 
@@ -109,6 +109,11 @@ const HELP: &[(&str, &str, &str)] = &[
         "at the start of combat move (1940 editions): go to war with a power at peace with you",
     ),
     ("relations", "relations", "who is at war and at peace with whom"),
+    (
+        "play",
+        "play \"United States\" first",
+        "in a turn another power plays within (Anniversary China): who plays its part first",
+    ),
     ("undo", "undo", "take back the last command of this phase"),
     (
         "end",
@@ -465,25 +470,55 @@ impl Shell {
         let s = self.game.state();
         let p = self.game.current_power();
         let rules = self.rules();
+        let host = self.game.turn_power();
         let mut out = format!(
-            "round {}, {} ({}), phase: {}\n",
+            "round {}, {} ({}), phase: {}",
             s.round,
             rules.power_info(p).name,
             rules.power_info(p).side,
             self.game.current_phase().title
         );
-        let pending: Vec<String> = s.purchased[p.index()]
-            .iter()
-            .map(|(piece, n)| {
-                let name = match piece {
-                    warroom_core::rules::Piece::Unit(u) => rules.unit(*u).name.clone(),
-                    warroom_core::rules::Piece::Facility(f) => rules.facilities[f.index()].name.clone(),
-                };
-                format!("{n} {name}")
-            })
-            .collect();
-        if !pending.is_empty() {
-            out.push_str(&format!("  to mobilize: {}\n", pending.join(", ")));
+        if p != host {
+            out.push_str(&format!(", in {} turn", possessive(&rules.power_info(host).name)));
+        }
+        out.push('\n');
+        if rules.powers_of_turn(host).len() > 1 {
+            out.push_str(&format!("  this turn: {}\n", self.turn_order_text()));
+            for (first, other) in self.game.open_choices() {
+                out.push_str(&format!(
+                    "  {} plays first; `play {} first` to change the order\n",
+                    rules.power_info(first).name,
+                    warroom_core::game::command::quote(&rules.power_info(other).name)
+                ));
+            }
+        }
+        // The powers playing this turn, the acting one first: what each has waiting to be placed.
+        let mut turn = rules.powers_of_turn(host);
+        turn.retain(|q| *q != p);
+        turn.insert(0, p);
+        for q in turn {
+            let pending: Vec<String> = s.purchased[q.index()]
+                .iter()
+                .map(|(piece, n)| {
+                    let name = match piece {
+                        warroom_core::rules::Piece::Unit(u) => rules.unit(*u).name.clone(),
+                        warroom_core::rules::Piece::Facility(f) => rules.facilities[f.index()].name.clone(),
+                    };
+                    format!("{n} {name}")
+                })
+                .collect();
+            if pending.is_empty() {
+                continue;
+            }
+            if q == p {
+                out.push_str(&format!("  to mobilize: {}\n", pending.join(", ")));
+            } else {
+                out.push_str(&format!(
+                    "  {} to mobilize: {}\n",
+                    rules.power_info(q).name,
+                    pending.join(", ")
+                ));
+            }
         }
         let mut battles: Vec<String> = s
             .this_turn
@@ -525,7 +560,14 @@ impl Shell {
         if s.breakthrough_pending {
             out.push_str("  a research breakthrough waits for its chart (`breakthrough CHART`)\n");
         }
-        for &q in &self.game.scenario().turn_order {
+        let playing: Vec<PowerId> = self
+            .game
+            .scenario()
+            .turn_order
+            .iter()
+            .flat_map(|h| rules.powers_of_turn(*h))
+            .collect();
+        for q in playing {
             out.push_str(&format!(
                 "  {:<16} treasury {:>4}  income {:>3}",
                 rules.power_info(q).name,
@@ -545,6 +587,28 @@ impl Shell {
             out.push('\n');
         }
         out.trim_end().to_string()
+    }
+
+    /// The steps of the turn in progress, grouped by power, the current phase marked:
+    /// `United States: Purchase Units | China: Combat Move (now), Conduct Combat | ...`.
+    fn turn_order_text(&self) -> String {
+        let rules = self.rules();
+        let mut groups: Vec<(PowerId, Vec<String>)> = Vec::new();
+        for (i, st) in self.game.turn_steps().iter().enumerate() {
+            let mut title = rules.phases[st.phase.index()].title.clone();
+            if i == self.game.state().phase {
+                title.push_str(" (now)");
+            }
+            match groups.last_mut() {
+                Some((p, titles)) if *p == st.power => titles.push(title),
+                _ => groups.push((st.power, vec![title])),
+            }
+        }
+        groups
+            .iter()
+            .map(|(p, titles)| format!("{}: {}", rules.power_info(*p).name, titles.join(", ")))
+            .collect::<Vec<_>>()
+            .join(" | ")
     }
 
     /// The powers `p` stands in `relation` with, by name (economies of a power go with it).
