@@ -18,6 +18,8 @@ pub struct Options {
     pub seed: u64,
     pub load: Option<PathBuf>,
     pub strict: bool,
+    /// Deal the powers to this many players.
+    pub players: Option<u32>,
 }
 
 /// Commands of the shell, with an example each (the `help` text).
@@ -110,6 +112,16 @@ const HELP: &[(&str, &str, &str)] = &[
     ),
     ("relations", "relations", "who is at war and at peace with whom"),
     (
+        "players",
+        "players 4",
+        "deal the powers to this many players by the edition's rules (no number: who plays what)",
+    ),
+    (
+        "seat",
+        "seat 2 Japan",
+        "give a power (with those it is played with) to another player",
+    ),
+    (
         "play",
         "play \"United States\" first",
         "in a turn another power plays within (Anniversary China): who plays its part first",
@@ -188,6 +200,13 @@ pub fn run(opts: Options) -> ExitCode {
             }
         }
     };
+    let mut game = game;
+    if let Some(n) = opts.players {
+        if let Err(e) = game.deal_players(n) {
+            eprintln!("--players {n}: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let saved_at = game.history().len();
     let mut shell = Shell {
         game,
@@ -326,7 +345,104 @@ impl Shell {
 
     fn banner(&self) -> String {
         let o = self.game.origin();
-        format!("warroom: {}", o.describe())
+        let mut text = format!("warroom: {}", o.describe());
+        if let Some(to_play) = self.to_play() {
+            text.push('\n');
+            text.push_str(&to_play);
+        }
+        text
+    }
+
+    /// "Player 2 (Germany, Italy) to play", when players are seated.
+    fn to_play(&self) -> Option<String> {
+        let seats = self.game.seats()?;
+        let player = seats.player_of(self.game.current_power())?;
+        Some(format!("{} to play", seats.describe(self.rules(), player)))
+    }
+
+    /// Who plays what: one line per player, the one to play marked.
+    fn seating(&self) -> Option<String> {
+        let seats = self.game.seats()?;
+        let playing = seats.player_of(self.game.current_power());
+        let lines: Vec<String> = seats
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, pl)| {
+                let names: Vec<&str> = pl
+                    .iter()
+                    .map(|p| self.rules().power_info(*p).name.as_str())
+                    .collect();
+                let mark = if Some(i) == playing { " (to play)" } else { "" };
+                format!("  Player {}: {}{mark}", i + 1, names.join(", "))
+            })
+            .collect();
+        Some(lines.join("\n"))
+    }
+
+    /// `players`: the seating; `players N`: deal the powers to N players.
+    fn players(&mut self, rest: &str) -> Outcome {
+        if rest.is_empty() {
+            return match self.seating() {
+                Some(s) => Outcome::Ok(s),
+                None => Outcome::Ok(format!(
+                    "no players seated; `players N` deals the powers to N players ({})",
+                    self.player_range()
+                )),
+            };
+        }
+        let Ok(n) = rest.parse::<u32>() else {
+            return Outcome::Rejected(format!(
+                "usage: players [N] (how many people play: {})",
+                self.player_range()
+            ));
+        };
+        match self.game.deal_players(n) {
+            Ok(_) => Outcome::Ok(format!(
+                "{n} players:\n{}\n{}",
+                self.seating().unwrap_or_default(),
+                self.to_play().unwrap_or_default()
+            )),
+            Err(e) => Outcome::Rejected(e),
+        }
+    }
+
+    fn player_range(&self) -> String {
+        let (min, max) = warroom_core::game::seats::player_range(self.rules(), self.game.scenario());
+        if min == max {
+            format!("{min}")
+        } else {
+            format!("{min} to {max}")
+        }
+    }
+
+    /// `seat N POWER`: give a power to player N.
+    fn seat(&mut self, words: &[String]) -> Outcome {
+        const USAGE: &str = "usage: seat PLAYER POWER (e.g. `seat 2 Japan`)";
+        let Some(n) = words.first().and_then(|w| w.parse::<usize>().ok()) else {
+            return Outcome::Rejected(USAGE.into());
+        };
+        if words.len() < 2 {
+            return Outcome::Rejected(USAGE.into());
+        }
+        let power = match warroom_core::game::command::resolve_power(self.rules(), &words[1..].join(" ")) {
+            Ok(p) => p,
+            Err(e) => return Outcome::Rejected(e),
+        };
+        match self.game.seat(n, power) {
+            Ok(moved) => {
+                let names: Vec<&str> = moved
+                    .iter()
+                    .map(|p| self.rules().power_info(*p).name.as_str())
+                    .collect();
+                Outcome::Ok(format!(
+                    "Player {n} plays {} now\n{}",
+                    names.join(", "),
+                    self.seating().unwrap_or_default()
+                ))
+            }
+            Err(e) => Outcome::Rejected(e),
+        }
     }
 
     fn prompt(&self) -> String {
@@ -366,6 +482,8 @@ impl Shell {
         match verb.as_str() {
             "help" | "?" => Outcome::Ok(help(&rest)),
             "status" => Outcome::Ok(self.status()),
+            "players" => self.players(&rest),
+            "seat" => self.seat(&words[1..]),
             "relations" => Outcome::Ok(self.relations()),
             "battles" => Outcome::Ok(self.battles()),
             "show" => match space(self.rules()) {
@@ -428,12 +546,24 @@ impl Shell {
                         return Outcome::Rejected(question);
                     }
                 }
+                let before = self.playing();
                 match self.game.execute(line) {
-                    Ok(lines) => Outcome::Ok(lines.join("\n")),
+                    Ok(mut lines) => {
+                        // The turn passed to another player: say who takes over.
+                        if self.playing() != before {
+                            lines.extend(self.to_play());
+                        }
+                        Outcome::Ok(lines.join("\n"))
+                    }
                     Err(r) => Outcome::Rejected(r.to_string()),
                 }
             }
         }
+    }
+
+    /// The seated player whose powers act now.
+    fn playing(&self) -> Option<usize> {
+        self.game.seats()?.player_of(self.game.current_power())
     }
 
     /// Before noncombat move ends: the aircraft that would be lost, and where each can land.
@@ -556,6 +686,10 @@ impl Shell {
         }
         if let Some(w) = &s.winner {
             out.push_str(&format!("  the game is over: {w} won\n"));
+        }
+        if let Some(seating) = self.seating() {
+            out.push_str(&seating);
+            out.push('\n');
         }
         if s.breakthrough_pending {
             out.push_str("  a research breakthrough waits for its chart (`breakthrough CHART`)\n");

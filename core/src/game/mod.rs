@@ -15,6 +15,7 @@ pub mod movement;
 pub mod politics;
 pub mod research;
 pub mod save;
+pub mod seats;
 pub mod state;
 
 pub use crate::rules::possessive;
@@ -96,6 +97,8 @@ pub struct Game {
     scripts: Option<hooks::Hooks>,
     /// What the game looked like before each command of the current phase, for `undo`.
     undo: Vec<Snapshot>,
+    /// Who plays which powers, once the players are dealt (`None`: nobody has said).
+    seats: Option<seats::Seats>,
 }
 
 struct Snapshot {
@@ -159,7 +162,38 @@ impl Game {
             log,
             scripts,
             undo: Vec::new(),
+            seats: None,
         })
+    }
+
+    /// Who plays which powers, if the players have been dealt.
+    pub fn seats(&self) -> Option<&seats::Seats> {
+        self.seats.as_ref()
+    }
+
+    /// Deal the powers to `count` players by the edition's `[players]` rules.
+    pub fn deal_players(&mut self, count: u32) -> Result<&seats::Seats, String> {
+        let dealt = seats::Seats::deal(&self.rules, self.scenario(), count)?;
+        Ok(self.seats.insert(dealt))
+    }
+
+    /// Seat the players as given (a save's seating), if it follows the rules.
+    pub fn seat_players(&mut self, players: Vec<Vec<PowerId>>) -> Result<(), String> {
+        self.seats = Some(seats::Seats::check(&self.rules, self.scenario(), players)?);
+        Ok(())
+    }
+
+    /// Give `power` (and the powers it is played with) to player `player` (1-based). The powers
+    /// that moved.
+    pub fn seat(&mut self, player: usize, power: PowerId) -> Result<Vec<PowerId>, String> {
+        let rules = self.rules.clone();
+        let sc = rules
+            .scenario(&self.origin.scenario)
+            .expect("a game's scenario exists");
+        match &mut self.seats {
+            Some(s) => s.seat(&rules, sc, player, power),
+            None => Err("no players are seated: `players N` deals the powers to N players first".into()),
+        }
     }
 
     pub fn rules(&self) -> &Arc<RuleSet> {

@@ -22,6 +22,7 @@ const TOP: &[&str] = &[
     "politics",
     "research",
     "techs",
+    "players",
 ];
 
 const UNIT_FIELDS: &[&str] = &[
@@ -154,6 +155,7 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
     check_turn_orders(&mut ctx, section("scenarios"), &scenarios, &guests, &powers);
     let switches = read_switches(&mut ctx, section("rules"));
     let victory = super::victory::read_victory(&mut ctx, section("victory"), &powers, &board);
+    let players = super::players::read_players(&mut ctx, section("players").map(|e| &e.node), &powers);
     let combat = super::combat::read_combat(&mut ctx, section("combat"));
     if units.len() > 64 {
         ctx.problems.push(
@@ -226,6 +228,7 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         power_turns,
         guests,
         plans,
+        players,
         phases,
         units,
         facilities,

@@ -5,6 +5,7 @@
 
 mod build;
 mod combat;
+mod players;
 mod politics;
 pub mod read;
 mod tech;
@@ -18,6 +19,7 @@ use std::collections::HashMap;
 
 pub use build::build;
 pub use combat::{BombardLimit, CombatRules, ConductStep, DiceRule, Step};
+pub use players::{Players, Together};
 pub use politics::Politics;
 pub use tech::{Chart, Research, Tech, TechId, UnitTechs};
 pub use turn::{Guest, Place, Segment, TurnPlan, TurnStep};
@@ -559,6 +561,8 @@ pub struct RuleSet {
     pub guests: Vec<Guest>,
     /// Per power, the order of its turn (a host's with its guests' segments).
     pub plans: Vec<TurnPlan>,
+    /// `[players]`: how many may play, and which powers one player plays together.
+    pub players: Players,
     pub phases: Vec<Phase>,
     pub units: Vec<UnitType>,
     pub facilities: Vec<FacilityType>,
