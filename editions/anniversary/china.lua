@@ -1,5 +1,6 @@
--- China (001 · China Rules). What is data is in powers.toml and turn.toml: China's turn has
--- no purchase and no collect-income phase (it never buys nor collects IPCs), its units move
+-- China (001 · China Rules). What is data is in powers.toml and turn.toml: China's turn is
+-- played within the United States' and has no purchase and no collect-income phase (it never
+-- buys nor collects IPCs), its units move
 -- only within China's border, Kiangsu, Manchuria and Kwangtung (`confined_to`), Kwangtung
 -- taken by China goes to the United Kingdom (`cannot_control`), its units never board
 -- transports (`board_transports`) and its new units need no factory (`mobilize_at`). What has
@@ -33,10 +34,12 @@ local function axis_held(game, sp)
 end
 
 -- "China gets one new infantry unit per turn for every two Chinese territories that are not
--- under Axis control during the Purchase Units phase of the U.S. player's turn." China plays
--- just before the United States and nothing happens between the start of China's turn and the
--- United States' purchase, so the count is made when China's turn begins. Odd counts round
--- down.
+-- under Axis control during the Purchase Units phase of the U.S. player's turn." China's turn
+-- begins with the United States' (turn.toml), which opens with Purchase Units (or with Research
+-- & Development, which takes no territory): the count is made then. Counting at the start of
+-- the turn rather than in the purchase phase also counts when the United States skips its
+-- purchase for want of Washington; China, a power of its own, still receives its infantry.
+-- Odd counts round down.
 warroom.on("turn_begin", { id = "anniversary.AA50-CHINA-INCOME", filter = { power = CHINA } },
   function(ev, game)
     local all = chinese_territories(game)
@@ -58,7 +61,7 @@ warroom.on("turn_begin", { id = "anniversary.AA50-CHINA-INCOME", filter = { powe
     end
   end)
 
--- Units China has placed this turn, by territory (rounds identify China's turns).
+-- Units China has placed this turn, by territory (rounds identify China's turns: one a round).
 local function placed_before(game, space)
   local p = warroom.store.placed
   if p == nil or p.round ~= game.round then

@@ -206,6 +206,12 @@ fn offer(verb: &str, words_after_verb: usize) -> Offer {
             ..c
         },
         "units" | "map" => Offer { powers: true, ..c },
+        "seat" => Offer { powers: true, ..c },
+        "play" => Offer {
+            powers: true,
+            keywords: &["first"],
+            ..c
+        },
         "declare" if words_after_verb == 0 => Offer {
             keywords: &["war"],
             ..c
@@ -252,7 +258,7 @@ fn offer(verb: &str, words_after_verb: usize) -> Offer {
             ..c
         },
         "status" | "relations" | "press" | "disagree" | "roll" | "undo" | "log" | "layers" | "quit"
-        | "exit" | "save" | "record" | "load" | "research" | "breakthrough" => c,
+        | "exit" | "save" | "record" | "load" | "research" | "breakthrough" | "players" => c,
         "repair" => Offer {
             spaces: true,
             keywords: &["in"],

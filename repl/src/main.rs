@@ -44,6 +44,9 @@ enum Cmd {
         /// Batch mode: exit non-zero at the first rejected command.
         #[arg(long)]
         strict: bool,
+        /// How many people play: the powers are dealt to them by the edition's rules.
+        #[arg(long, value_name = "N")]
+        players: Option<u32>,
     },
     /// Check editions and layers; report every problem with its file and line.
     Check {
@@ -138,6 +141,7 @@ fn main() -> ExitCode {
         seed: 1,
         load: None,
         strict: false,
+        players: None,
     }) {
         Cmd::Play {
             edition,
@@ -146,6 +150,7 @@ fn main() -> ExitCode {
             seed,
             load,
             strict,
+            players,
         } => play::run(play::Options {
             editions,
             edition: edition.unwrap_or_else(|| DEFAULT_EDITION.to_string()),
@@ -154,6 +159,7 @@ fn main() -> ExitCode {
             seed,
             load,
             strict,
+            players,
         }),
         Cmd::Check { targets } => check::check(&editions, &targets),
         Cmd::Editions => check::list(&editions),

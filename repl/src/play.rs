@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use warroom_core::game::state::Relation;
-use warroom_core::game::Game;
+use warroom_core::game::{possessive, Game};
 use warroom_core::layers::LoadRequest;
 use warroom_core::rules::{self, PowerId, RuleSet};
 
@@ -18,6 +18,8 @@ pub struct Options {
     pub seed: u64,
     pub load: Option<PathBuf>,
     pub strict: bool,
+    /// Deal the powers to this many players.
+    pub players: Option<u32>,
 }
 
 /// Commands of the shell, with an example each (the `help` text).
@@ -109,6 +111,21 @@ const HELP: &[(&str, &str, &str)] = &[
         "at the start of combat move (1940 editions): go to war with a power at peace with you",
     ),
     ("relations", "relations", "who is at war and at peace with whom"),
+    (
+        "players",
+        "players 4",
+        "deal the powers to this many players by the edition's rules (no number: who plays what)",
+    ),
+    (
+        "seat",
+        "seat 2 Japan",
+        "give a power (with those it is played with) to another player",
+    ),
+    (
+        "play",
+        "play \"United States\" first",
+        "in a turn another power plays within (Anniversary China): who plays its part first",
+    ),
     ("undo", "undo", "take back the last command of this phase"),
     (
         "end",
@@ -183,6 +200,13 @@ pub fn run(opts: Options) -> ExitCode {
             }
         }
     };
+    let mut game = game;
+    if let Some(n) = opts.players {
+        if let Err(e) = game.deal_players(n) {
+            eprintln!("--players {n}: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let saved_at = game.history().len();
     let mut shell = Shell {
         game,
@@ -321,7 +345,104 @@ impl Shell {
 
     fn banner(&self) -> String {
         let o = self.game.origin();
-        format!("warroom: {}", o.describe())
+        let mut text = format!("warroom: {}", o.describe());
+        if let Some(to_play) = self.to_play() {
+            text.push('\n');
+            text.push_str(&to_play);
+        }
+        text
+    }
+
+    /// "Player 2 (Germany, Italy) to play", when players are seated.
+    fn to_play(&self) -> Option<String> {
+        let seats = self.game.seats()?;
+        let player = seats.player_of(self.game.current_power())?;
+        Some(format!("{} to play", seats.describe(self.rules(), player)))
+    }
+
+    /// Who plays what: one line per player, the one to play marked.
+    fn seating(&self) -> Option<String> {
+        let seats = self.game.seats()?;
+        let playing = seats.player_of(self.game.current_power());
+        let lines: Vec<String> = seats
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, pl)| {
+                let names: Vec<&str> = pl
+                    .iter()
+                    .map(|p| self.rules().power_info(*p).name.as_str())
+                    .collect();
+                let mark = if Some(i) == playing { " (to play)" } else { "" };
+                format!("  Player {}: {}{mark}", i + 1, names.join(", "))
+            })
+            .collect();
+        Some(lines.join("\n"))
+    }
+
+    /// `players`: the seating; `players N`: deal the powers to N players.
+    fn players(&mut self, rest: &str) -> Outcome {
+        if rest.is_empty() {
+            return match self.seating() {
+                Some(s) => Outcome::Ok(s),
+                None => Outcome::Ok(format!(
+                    "no players seated; `players N` deals the powers to N players ({})",
+                    self.player_range()
+                )),
+            };
+        }
+        let Ok(n) = rest.parse::<u32>() else {
+            return Outcome::Rejected(format!(
+                "usage: players [N] (how many people play: {})",
+                self.player_range()
+            ));
+        };
+        match self.game.deal_players(n) {
+            Ok(_) => Outcome::Ok(format!(
+                "{n} players:\n{}\n{}",
+                self.seating().unwrap_or_default(),
+                self.to_play().unwrap_or_default()
+            )),
+            Err(e) => Outcome::Rejected(e),
+        }
+    }
+
+    fn player_range(&self) -> String {
+        let (min, max) = warroom_core::game::seats::player_range(self.rules(), self.game.scenario());
+        if min == max {
+            format!("{min}")
+        } else {
+            format!("{min} to {max}")
+        }
+    }
+
+    /// `seat N POWER`: give a power to player N.
+    fn seat(&mut self, words: &[String]) -> Outcome {
+        const USAGE: &str = "usage: seat PLAYER POWER (e.g. `seat 2 Japan`)";
+        let Some(n) = words.first().and_then(|w| w.parse::<usize>().ok()) else {
+            return Outcome::Rejected(USAGE.into());
+        };
+        if words.len() < 2 {
+            return Outcome::Rejected(USAGE.into());
+        }
+        let power = match warroom_core::game::command::resolve_power(self.rules(), &words[1..].join(" ")) {
+            Ok(p) => p,
+            Err(e) => return Outcome::Rejected(e),
+        };
+        match self.game.seat(n, power) {
+            Ok(moved) => {
+                let names: Vec<&str> = moved
+                    .iter()
+                    .map(|p| self.rules().power_info(*p).name.as_str())
+                    .collect();
+                Outcome::Ok(format!(
+                    "Player {n} plays {} now\n{}",
+                    names.join(", "),
+                    self.seating().unwrap_or_default()
+                ))
+            }
+            Err(e) => Outcome::Rejected(e),
+        }
     }
 
     fn prompt(&self) -> String {
@@ -361,6 +482,8 @@ impl Shell {
         match verb.as_str() {
             "help" | "?" => Outcome::Ok(help(&rest)),
             "status" => Outcome::Ok(self.status()),
+            "players" => self.players(&rest),
+            "seat" => self.seat(&words[1..]),
             "relations" => Outcome::Ok(self.relations()),
             "battles" => Outcome::Ok(self.battles()),
             "show" => match space(self.rules()) {
@@ -423,12 +546,24 @@ impl Shell {
                         return Outcome::Rejected(question);
                     }
                 }
+                let before = self.playing();
                 match self.game.execute(line) {
-                    Ok(lines) => Outcome::Ok(lines.join("\n")),
+                    Ok(mut lines) => {
+                        // The turn passed to another player: say who takes over.
+                        if self.playing() != before {
+                            lines.extend(self.to_play());
+                        }
+                        Outcome::Ok(lines.join("\n"))
+                    }
                     Err(r) => Outcome::Rejected(r.to_string()),
                 }
             }
         }
+    }
+
+    /// The seated player whose powers act now.
+    fn playing(&self) -> Option<usize> {
+        self.game.seats()?.player_of(self.game.current_power())
     }
 
     /// Before noncombat move ends: the aircraft that would be lost, and where each can land.
@@ -465,25 +600,55 @@ impl Shell {
         let s = self.game.state();
         let p = self.game.current_power();
         let rules = self.rules();
+        let host = self.game.turn_power();
         let mut out = format!(
-            "round {}, {} ({}), phase: {}\n",
+            "round {}, {} ({}), phase: {}",
             s.round,
             rules.power_info(p).name,
             rules.power_info(p).side,
             self.game.current_phase().title
         );
-        let pending: Vec<String> = s.purchased[p.index()]
-            .iter()
-            .map(|(piece, n)| {
-                let name = match piece {
-                    warroom_core::rules::Piece::Unit(u) => rules.unit(*u).name.clone(),
-                    warroom_core::rules::Piece::Facility(f) => rules.facilities[f.index()].name.clone(),
-                };
-                format!("{n} {name}")
-            })
-            .collect();
-        if !pending.is_empty() {
-            out.push_str(&format!("  to mobilize: {}\n", pending.join(", ")));
+        if p != host {
+            out.push_str(&format!(", in {} turn", possessive(&rules.power_info(host).name)));
+        }
+        out.push('\n');
+        if rules.powers_of_turn(host).len() > 1 {
+            out.push_str(&format!("  this turn: {}\n", self.turn_order_text()));
+            for (first, other) in self.game.open_choices() {
+                out.push_str(&format!(
+                    "  {} plays first; `play {} first` to change the order\n",
+                    rules.power_info(first).name,
+                    warroom_core::game::command::quote(&rules.power_info(other).name)
+                ));
+            }
+        }
+        // The powers playing this turn, the acting one first: what each has waiting to be placed.
+        let mut turn = rules.powers_of_turn(host);
+        turn.retain(|q| *q != p);
+        turn.insert(0, p);
+        for q in turn {
+            let pending: Vec<String> = s.purchased[q.index()]
+                .iter()
+                .map(|(piece, n)| {
+                    let name = match piece {
+                        warroom_core::rules::Piece::Unit(u) => rules.unit(*u).name.clone(),
+                        warroom_core::rules::Piece::Facility(f) => rules.facilities[f.index()].name.clone(),
+                    };
+                    format!("{n} {name}")
+                })
+                .collect();
+            if pending.is_empty() {
+                continue;
+            }
+            if q == p {
+                out.push_str(&format!("  to mobilize: {}\n", pending.join(", ")));
+            } else {
+                out.push_str(&format!(
+                    "  {} to mobilize: {}\n",
+                    rules.power_info(q).name,
+                    pending.join(", ")
+                ));
+            }
         }
         let mut battles: Vec<String> = s
             .this_turn
@@ -522,10 +687,21 @@ impl Shell {
         if let Some(w) = &s.winner {
             out.push_str(&format!("  the game is over: {w} won\n"));
         }
+        if let Some(seating) = self.seating() {
+            out.push_str(&seating);
+            out.push('\n');
+        }
         if s.breakthrough_pending {
             out.push_str("  a research breakthrough waits for its chart (`breakthrough CHART`)\n");
         }
-        for &q in &self.game.scenario().turn_order {
+        let playing: Vec<PowerId> = self
+            .game
+            .scenario()
+            .turn_order
+            .iter()
+            .flat_map(|h| rules.powers_of_turn(*h))
+            .collect();
+        for q in playing {
             out.push_str(&format!(
                 "  {:<16} treasury {:>4}  income {:>3}",
                 rules.power_info(q).name,
@@ -545,6 +721,28 @@ impl Shell {
             out.push('\n');
         }
         out.trim_end().to_string()
+    }
+
+    /// The steps of the turn in progress, grouped by power, the current phase marked:
+    /// `United States: Purchase Units | China: Combat Move (now), Conduct Combat | ...`.
+    fn turn_order_text(&self) -> String {
+        let rules = self.rules();
+        let mut groups: Vec<(PowerId, Vec<String>)> = Vec::new();
+        for (i, st) in self.game.turn_steps().iter().enumerate() {
+            let mut title = rules.phases[st.phase.index()].title.clone();
+            if i == self.game.state().phase {
+                title.push_str(" (now)");
+            }
+            match groups.last_mut() {
+                Some((p, titles)) if *p == st.power => titles.push(title),
+                _ => groups.push((st.power, vec![title])),
+            }
+        }
+        groups
+            .iter()
+            .map(|(p, titles)| format!("{}: {}", rules.power_info(*p).name, titles.join(", ")))
+            .collect::<Vec<_>>()
+            .join(" | ")
     }
 
     /// The powers `p` stands in `relation` with, by name (economies of a power go with it).

@@ -479,3 +479,60 @@ fn batch_play_declares_war_in_europe_1940_and_strict_stops_at_a_vetoed_declarati
     );
     assert!(t.contains("[powers-at-peace]"), "{t}");
 }
+
+/// AA50-CHINA-CONTROL: China's turn is played within the United States'; `status` names whose
+/// part of the turn it is and the turn's order, `play` changes it, and a game saved in China's
+/// part loads back to the same place.
+#[test]
+fn status_shows_chinas_part_of_the_us_turn_and_a_save_there_loads_back() {
+    let dir = std::env::temp_dir().join(format!("warroom-segments-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("china.toml");
+    let to_us_turn = "end phase\n".repeat(30);
+    let o = warroom(
+        &["play", "anniversary", "--strict"],
+        &format!(
+            "{to_us_turn}play \"United States\" first\nend phase\nend phase\nend phase\nstatus\nsave {}\n",
+            save.display()
+        ),
+    );
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    let status: Vec<&str> = t
+        .lines()
+        .skip_while(|l| *l != "> status")
+        .skip(1)
+        .take_while(|l| !l.starts_with("> "))
+        .collect();
+    assert_eq!(
+        status[0],
+        "round 1, China (Allies), phase: Combat Move, in United States' turn"
+    );
+    assert_eq!(
+        status[1],
+        "  this turn: United States: Purchase Units, Combat Move, Conduct Combat | China: Combat Move (now), Conduct Combat | United States: Noncombat Move | China: Noncombat Move, Mobilize New Units | United States: Mobilize New Units, Collect Income"
+    );
+    assert_eq!(status[2], "  to mobilize: 3 Infantry");
+    assert!(
+        status.contains(&"  China            treasury    0  income   0"),
+        "{status:#?}"
+    );
+    let o = warroom(
+        &["play", "--load", save.to_str().unwrap()],
+        "status\nplay China first\nmove infantry from Hupeh to Kiangsu\n",
+    );
+    let loaded = text(&o);
+    assert!(o.status.success(), "{loaded}");
+    assert!(loaded.contains(&status.join("\n")), "{loaded}");
+    assert!(
+        loaded.contains(
+            "rejected: too late to change the order of this turn: United States has played its Combat Move"
+        ),
+        "{loaded}"
+    );
+    assert!(
+        loaded.contains("China moves 1 Infantry Hupeh → Kiangsu"),
+        "{loaded}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -146,9 +146,52 @@ fn two_full_rounds_of_anniversary_1941_are_played_with_every_power() {
     // The amphibious assaults were supported from the sea, one ship per unit offloaded.
     has(&out, "bombarding from the sea: 1 Cruiser, 1 Battleship");
     has(&out, "Germany's defenseless 1 Transport destroyed");
+    // China's turn is played within the United States' (AA50-CHINA-CONTROL): its combat phases
+    // before the US combat move, or, as chosen in round 2, after the US conduct combat.
+    let order: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("China: ") || l.starts_with("United States: "))
+        .collect();
+    let us_turn = [
+        "United States: Purchase Units",
+        "China: Combat Move",
+        "China: Conduct Combat",
+        "United States: Combat Move",
+        "United States: Conduct Combat",
+        "United States: Noncombat Move",
+        "China: Noncombat Move",
+        "China: Mobilize New Units",
+        "United States: Mobilize New Units",
+        "United States: Collect Income",
+    ];
+    assert_eq!(order[..10], us_turn, "round 1");
+    assert_eq!(
+        order[10..],
+        [
+            "United States: Purchase Units",
+            "United States: Combat Move",
+            "United States: Conduct Combat",
+            "China: Combat Move",
+            "China: Conduct Combat",
+            "United States: Noncombat Move",
+            "China: Noncombat Move",
+            "China: Mobilize New Units",
+            "United States: Mobilize New Units",
+            "United States: Collect Income",
+        ],
+        "round 2, the United States playing first"
+    );
+    has(
+        &out,
+        "United States plays first: China's Combat Move and Conduct Combat come after United States' Conduct Combat",
+    );
+    has(
+        &out,
+        "  this turn: United States: Purchase Units (now), Combat Move, Conduct Combat | China: Combat Move, Conduct Combat | United States: Noncombat Move | China: Noncombat Move, Mobilize New Units | United States: Mobilize New Units, Collect Income",
+    );
     // China's free infantry: one per two Chinese territories free of Axis control (Japan took
-    // Hupeh in round 1, Fukien in round 2), placed without a factory where fewer than three
-    // units stood (AA50-CHINA-INCOME, AA50-CHINA-PLACE).
+    // Hupeh in round 1, Fukien in round 2), counted as the US turn begins and placed without a
+    // factory where fewer than three units stood (AA50-CHINA-INCOME, AA50-CHINA-PLACE).
     has(
         &out,
         "China receives 3 Infantry (6 of the 9 Chinese territories free of Axis control, one per two), to place",
@@ -212,7 +255,7 @@ fn a_recorded_golden_game_replays_clean_and_reports_where_changed_rules_diverge(
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// AA50-ORDER-42, AA50-OPT-RD, AA50-OPT-NO, AA50-CHINA-INCOME: a whole 1942 round with Research
+/// AA50-ORDER-42, AA50-OPT-RD, AA50-OPT-NO, AA50-CHINA-INCOME, AA50-CHINA-CONTROL: a whole 1942 round with Research
 /// & Development and National Objectives on.
 #[test]
 fn a_full_1942_round_of_anniversary_is_played_with_research_and_national_objectives() {
@@ -227,15 +270,20 @@ fn a_full_1942_round_of_anniversary_is_played_with_research_and_national_objecti
         "  United Kingdom   treasury   51  income  31",
         "  Italy            treasury   12  income  10  researchers 1",
         "  China            treasury    0  income   0",
-        "  United States    treasury   45  income  38  techs: Long-Range Aircraft",
+        "  United States    treasury   45  income  38  techs: Heavy Bombers",
     ] {
         assert!(status.contains(&line), "{line:?} not in {status:#?}");
     }
-    // The turn order of 1942, each turn opening with research (China has none: no IPCs).
+    // The turn order of 1942, each turn opening with research; China, which has none (no
+    // IPCs), plays within the US turn, its combat after the US research and purchase.
     let order: Vec<&str> = out
         .lines()
         .filter(|l| !l.starts_with("round "))
-        .filter(|l| l.ends_with(": Research & Development") || l.ends_with("China: Combat Move"))
+        .filter(|l| {
+            l.ends_with(": Research & Development")
+                || l.ends_with(": Purchase Units") && l.starts_with("United States")
+                || l.starts_with("China: ")
+        })
         .collect();
     assert_eq!(
         order,
@@ -244,8 +292,12 @@ fn a_full_1942_round_of_anniversary_is_played_with_research_and_national_objecti
             "Germany: Research & Development",
             "United Kingdom: Research & Development",
             "Italy: Research & Development",
-            "China: Combat Move",
             "United States: Research & Development",
+            "United States: Purchase Units",
+            "China: Combat Move",
+            "China: Conduct Combat",
+            "China: Noncombat Move",
+            "China: Mobilize New Units",
             "Japan: Research & Development",
         ]
     );
@@ -258,7 +310,7 @@ fn a_full_1942_round_of_anniversary_is_played_with_research_and_national_objecti
         "United States buys 2 researcher token(s) for 10 IPCs and rolls 2 research dice: 6 2",
     );
     has(&out, "a breakthrough! the researcher tokens are discarded");
-    has(&out, "on Breakthrough Chart 2: Long-Range Aircraft");
+    has(&out, "rolls 6 on Breakthrough Chart 2: Heavy Bombers");
     has(
         &out,
         "Japan receives 5 IPCs (AA50-NO-JPN-1 The Greater East Asia Co-Prosperity Sphere",
@@ -269,6 +321,10 @@ fn a_full_1942_round_of_anniversary_is_played_with_research_and_national_objecti
         &out,
         "China receives 3 Infantry (6 of the 9 Chinese territories free of Axis control",
     );
-    has(&out, "China places 3 Infantry in Yunnan");
+    // The Flying Tigers, left over Hupeh by the retreat, land in China's noncombat move, after
+    // the United States' noncombat move has ended.
+    has(&out, "China retreats from Hupeh");
+    has(&out, "China moves 1 Fighter Hupeh → Yunnan");
+    has(&out, "China places 3 Infantry in Sikang");
     has(&out, "Japan captures Hupeh");
 }

@@ -5,7 +5,7 @@
 //! Arranging is not a command: it happens before the first command, leaves no history and is
 //! not undoable, because a scenario's start is part of its definition, like the setup itself.
 
-use super::state::{Facility, Relation, TurnState, Unit};
+use super::state::{Facility, Relation, Unit};
 use super::Game;
 use crate::rules::{Piece, PowerId, SpaceId};
 
@@ -60,18 +60,21 @@ impl Game {
             s.spaces[space.index()].units.clear();
         }
         if let Some(p) = &a.position {
+            // A power playing within another's turn starts at its step of that turn.
+            let host = rules.host_of(p.power).unwrap_or(p.power);
             let turn = self
                 .scenario()
                 .turn_order
                 .iter()
-                .position(|x| *x == p.power)
-                .ok_or_else(|| format!("{} has no turn in this scenario", rules.power_info(p.power).name))?;
-            let phases = rules.turn_of(p.power);
-            let phase = phases
+                .position(|x| *x == host)
+                .ok_or_else(|| format!("{} has no turn in this scenario", rules.power_info(host).name))?;
+            let steps = rules.plan(host).steps(0);
+            let phase = steps
                 .iter()
-                .position(|id| rules.phases[id.index()].id == p.phase)
+                .position(|st| st.power == p.power && rules.phases[st.phase.index()].id == p.phase)
                 .ok_or_else(|| {
-                    let ids: Vec<&str> = phases
+                    let ids: Vec<&str> = rules
+                        .turn_of(p.power)
                         .iter()
                         .map(|id| rules.phases[id.index()].id.as_str())
                         .collect();
@@ -88,6 +91,7 @@ impl Game {
             s.round = p.round;
             s.turn = turn;
             s.phase = phase;
+            s.choices = 0;
         }
         let mut sea_touched = Vec::new();
         for (space, owner, piece, count) in &a.units {
@@ -168,7 +172,7 @@ impl Game {
             s.dice_queue = faces.clone();
         }
         // The arranged position is what "at the start of the turn" means from now on.
-        s.this_turn = TurnState::begin(&s.spaces);
+        super::start_turn_records(&rules, self.scenario(), &mut s);
         self.state = s;
         self.undo.clear();
         Ok(())

@@ -53,6 +53,9 @@ pub enum Command {
     Repair { count: u32, space: Option<SpaceId> },
     /// A rocket attack from a unit that can make one, on an enemy facility in range.
     Rocket { from: SpaceId, target: SpaceId },
+    /// In a turn where powers play in segments (`[turn.within]`) and the order is the
+    /// player's choice: this power plays its part first.
+    PlayFirst(PowerId),
 }
 
 /// Where a battle's dice come from (`dice manual|auto|seeded N`).
@@ -156,7 +159,7 @@ pub fn tokenize(line: &str) -> Result<Vec<String>, String> {
 }
 
 /// A name as a command writes it: quoted when it has spaces.
-pub(crate) fn quote(s: &str) -> String {
+pub fn quote(s: &str) -> String {
     if s.contains(char::is_whitespace) {
         format!("\"{s}\"")
     } else {
@@ -224,6 +227,7 @@ pub const VERBS: &[&str] = &[
     "breakthrough",
     "repair",
     "rocket",
+    "play",
 ];
 
 /// Other words [`Command::parse`] takes for some of [`VERBS`].
@@ -438,6 +442,15 @@ impl Command {
                 };
                 Ok(Command::Repair { count, space })
             }
+            "play" => {
+                const USAGE: &str = "usage: play POWER first (which power of this turn plays its part first)";
+                match rest.split_last() {
+                    Some((last, name)) if last.eq_ignore_ascii_case("first") && !name.is_empty() => {
+                        resolve_power(rules, &name.join(" ")).map(Command::PlayFirst)
+                    }
+                    _ => Err(USAGE.into()),
+                }
+            }
             "declare" => {
                 const USAGE: &str = "usage: declare war on POWER";
                 let rest = match rest.first() {
@@ -528,6 +541,7 @@ impl Command {
                 format!("order {} {}", pname(*power), names.join(", "))
             }
             Command::DeclareWar(p) => format!("declare war on {}", pname(*p)),
+            Command::PlayFirst(p) => format!("play {} first", pname(*p)),
             Command::Research(n) => format!("research {n}"),
             Command::Breakthrough(c) => format!("breakthrough {c}"),
             Command::Rocket { from, target } => format!("rocket from {} at {}", sname(*from), sname(*target)),

@@ -45,15 +45,22 @@ impl Hooks {
         next: &mut State,
     ) -> Result<(Vec<String>, Vec<String>), Rejection> {
         let sc = rules.scenario(scenario).expect("scenario exists");
-        let power = sc.turn_order[before.turn];
+        let at = super::step(rules, sc, before);
+        let next_at = super::step(rules, sc, next);
+        let power = at.power;
         let pname = rules.power_info(power).name.clone();
+        let name = |p: PowerId| rules.power_info(p).name.clone();
+        let turn_ended = next.turn != before.turn || next.round != before.round;
+        // Guests' turns end with their host's, just before it, and begin just after it.
+        let mut ending = rules.powers_of_turn(sc.turn_order[before.turn]);
+        ending.rotate_left(1);
         let mut events = Vec::new();
         // Events asking whether the command may happen at all, with the game as it was before
         // it (a declaration asks about the powers' relations before the declaration).
         let mut checks = Vec::new();
         match cmd {
             Command::DeclareWar(target) => {
-                let phase = rules.phase_at(power, before.phase);
+                let phase = &rules.phases[at.phase.index()];
                 let name = |p: PowerId| Value::from(rules.power_info(p).name.clone());
                 let mut pairs = Vec::new();
                 for d in rules.war_partners(power) {
@@ -101,9 +108,9 @@ impl Hooks {
                         .with("ipcs", before.treasuries[power.index()]),
                 );
             }
-            Command::EndPhase => {
-                let old = rules.phase_at(power, before.phase);
-                if old.kind == crate::rules::PhaseKind::CollectIncome {
+            Command::EndPhase | Command::PlayFirst(_) => {
+                let old = &rules.phases[at.phase.index()];
+                if *cmd == Command::EndPhase && old.kind == crate::rules::PhaseKind::CollectIncome {
                     let income = next.treasuries[power.index()] - before.treasuries[power.index()];
                     events.push(
                         Event::new(EventKind::CollectIncome)
@@ -111,26 +118,39 @@ impl Hooks {
                             .with("income", income),
                     );
                 }
-                events.push(phase_event(EventKind::PhaseEnd, before.round, &pname, old));
-                if next.turn != before.turn || next.round != before.round {
-                    events.push(
-                        Event::new(EventKind::TurnEnd)
-                            .with("round", i64::from(before.round))
-                            .with("power", pname.as_str()),
-                    );
-                    let np = rules.power_info(sc.turn_order[next.turn]).name.clone();
-                    events.push(
-                        Event::new(EventKind::TurnBegin)
-                            .with("round", i64::from(next.round))
-                            .with("power", np.as_str()),
-                    );
+                // `play POWER first` at the step where the orders part puts that step off: it
+                // ends, and the other order's step begins in its place.
+                if *cmd == Command::EndPhase || at != next_at {
+                    events.push(phase_event(EventKind::PhaseEnd, before.round, &pname, old));
                 }
-                let np = rules.power_info(sc.turn_order[next.turn]).name.clone();
-                let new = rules.phase_at(sc.turn_order[next.turn], next.phase);
-                events.push(phase_event(EventKind::PhaseBegin, next.round, &np, new));
+                if turn_ended {
+                    for &p in &ending {
+                        events.push(
+                            Event::new(EventKind::TurnEnd)
+                                .with("round", i64::from(before.round))
+                                .with("power", name(p).as_str()),
+                        );
+                    }
+                    for p in rules.powers_of_turn(sc.turn_order[next.turn]) {
+                        events.push(
+                            Event::new(EventKind::TurnBegin)
+                                .with("round", i64::from(next.round))
+                                .with("power", name(p).as_str()),
+                        );
+                    }
+                }
+                if *cmd == Command::EndPhase || at != next_at {
+                    let new = &rules.phases[next_at.phase.index()];
+                    events.push(phase_event(
+                        EventKind::PhaseBegin,
+                        next.round,
+                        &name(next_at.power),
+                        new,
+                    ));
+                }
             }
             Command::Move(m) => {
-                let phase = rules.phase_at(power, before.phase);
+                let phase = &rules.phases[at.phase.index()];
                 let sname = |id: crate::rules::SpaceId| Value::from(rules.board.space(id).name.clone());
                 let (units, path) =
                     moved.map_or((Vec::new(), Vec::new()), |mv| (mv.units.clone(), mv.path.clone()));
@@ -217,17 +237,20 @@ impl Hooks {
                 );
             }
         }
-        if *cmd == Command::EndPhase && (next.turn != before.turn || next.round != before.round) {
-            events.push(
-                Event::new(EventKind::VictoryCheck)
-                    .with("round", i64::from(before.round))
-                    .with("power", pname.as_str()),
-            );
+        if *cmd == Command::EndPhase && turn_ended {
+            for &p in &ending {
+                events.push(
+                    Event::new(EventKind::VictoryCheck)
+                        .with("round", i64::from(before.round))
+                        .with("power", name(p).as_str()),
+                );
+            }
         }
         let before_view = View {
             rules,
             state: before,
             power,
+            phase: at.phase,
         };
         // One command may fire several events; if a later one fails, the stores must not keep
         // what earlier ones wrote (commands are transactions, stores included).
@@ -235,7 +258,7 @@ impl Hooks {
         let result = self
             .dispatch_all(&checks, &before_view, None)
             .and_then(|mut log| {
-                let acting = sc.turn_order[next.turn];
+                let acting = next_at;
                 // What the new turn's and phase's handlers say comes after the new phase is
                 // announced; the rest (income, the closing phase) before it.
                 let mut later = Vec::new();
@@ -243,7 +266,8 @@ impl Hooks {
                     let view = View {
                         rules,
                         state: next,
-                        power: acting,
+                        power: acting.power,
+                        phase: acting.phase,
                     };
                     let opening = matches!(ev.kind, EventKind::TurnBegin | EventKind::PhaseBegin);
                     let lines = if opening { &mut later } else { &mut log };
@@ -319,10 +343,12 @@ impl Hooks {
         let ev = Event::new(EventKind::GameSetup)
             .with("scenario", scenario)
             .with("round", i64::from(state.round));
+        let at = super::step(rules, sc, state);
         let view = View {
             rules,
             state,
-            power: sc.turn_order[state.turn],
+            power: at.power,
+            phase: at.phase,
         };
         let mut log = self
             .dispatch_all(std::slice::from_ref(&ev), &view, Some(EventKind::GameSetup))
@@ -456,11 +482,12 @@ fn phase_event(kind: EventKind, round: u32, power: &str, phase: &crate::rules::P
         .with("phase_kind", format!("{:?}", phase.kind).as_str())
 }
 
-/// What scripts see of a state.
+/// What scripts see of a state: the power acting and the phase it is in.
 struct View<'a> {
     rules: &'a RuleSet,
     state: &'a State,
     power: PowerId,
+    phase: crate::rules::PhaseId,
 }
 
 impl crate::script::GameView for View<'_> {
@@ -471,7 +498,7 @@ impl crate::script::GameView for View<'_> {
         &self.rules.power_info(self.power).name
     }
     fn phase(&self) -> &str {
-        &self.rules.phase_at(self.power, self.state.phase).id
+        &self.rules.phases[self.phase.index()].id
     }
     fn owner(&self, space: &str) -> Option<String> {
         let id = self.rules.board.find(space)?;
@@ -572,6 +599,7 @@ pub struct CombatEvents<'a> {
     rules: &'a RuleSet,
     state: &'a State,
     power: PowerId,
+    phase: crate::rules::PhaseId,
     /// A script failed: the command fails with this.
     pub error: Option<Rejection>,
     /// Lines scripts logged, and skipped steps.
@@ -585,12 +613,18 @@ pub struct CombatEvents<'a> {
 }
 
 impl<'a> CombatEvents<'a> {
-    pub fn new(hooks: &'a mut Hooks, rules: &'a RuleSet, state: &'a State, power: PowerId) -> Self {
+    pub fn new(
+        hooks: &'a mut Hooks,
+        rules: &'a RuleSet,
+        state: &'a State,
+        at: crate::rules::TurnStep,
+    ) -> Self {
         CombatEvents {
             hooks,
             rules,
             state,
-            power,
+            power: at.power,
+            phase: at.phase,
             error: None,
             log: Vec::new(),
             changes: Vec::new(),
@@ -625,6 +659,7 @@ impl<'a> CombatEvents<'a> {
             rules: self.rules,
             state: self.state,
             power: self.power,
+            phase: self.phase,
         };
         match self.hooks.host.dispatch(ev, &view) {
             Ok(d) => {

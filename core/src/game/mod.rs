@@ -15,9 +15,11 @@ pub mod movement;
 pub mod politics;
 pub mod research;
 pub mod save;
+pub mod seats;
 pub mod state;
 
-use crate::rules::{PhaseKind, Piece, PowerId, RuleSet, Unplaceable};
+pub use crate::rules::possessive;
+use crate::rules::{PhaseKind, Piece, PowerId, RuleSet, Scenario, TurnStep, Unplaceable};
 use command::{Command, Edit};
 use state::{State, Unit};
 use std::fmt;
@@ -95,6 +97,8 @@ pub struct Game {
     scripts: Option<hooks::Hooks>,
     /// What the game looked like before each command of the current phase, for `undo`.
     undo: Vec<Snapshot>,
+    /// Who plays which powers, once the players are dealt (`None`: nobody has said).
+    seats: Option<seats::Seats>,
 }
 
 struct Snapshot {
@@ -131,14 +135,16 @@ impl Game {
             ));
         }
         let mut state = State::setup(&rules, sc, seed);
+        start_turn_records(&rules, sc, &mut state);
         let mut scripts = hooks::Hooks::for_rules(&rules).map_err(|e| e.to_string())?;
         let mut log = Vec::new();
         if let Some(h) = &mut scripts {
             for text in h.game_setup(&rules, &id, &mut state)? {
+                let at = step(&rules, sc, &state);
                 log.push(LogEntry {
                     round: state.round,
-                    power: sc.turn_order[state.turn],
-                    phase: rules.phase_at(sc.turn_order[state.turn], state.phase).id.clone(),
+                    power: at.power,
+                    phase: rules.phases[at.phase.index()].id.clone(),
                     text,
                 });
             }
@@ -156,7 +162,38 @@ impl Game {
             log,
             scripts,
             undo: Vec::new(),
+            seats: None,
         })
+    }
+
+    /// Who plays which powers, if the players have been dealt.
+    pub fn seats(&self) -> Option<&seats::Seats> {
+        self.seats.as_ref()
+    }
+
+    /// Deal the powers to `count` players by the edition's `[players]` rules.
+    pub fn deal_players(&mut self, count: u32) -> Result<&seats::Seats, String> {
+        let dealt = seats::Seats::deal(&self.rules, self.scenario(), count)?;
+        Ok(self.seats.insert(dealt))
+    }
+
+    /// Seat the players as given (a save's seating), if it follows the rules.
+    pub fn seat_players(&mut self, players: Vec<Vec<PowerId>>) -> Result<(), String> {
+        self.seats = Some(seats::Seats::check(&self.rules, self.scenario(), players)?);
+        Ok(())
+    }
+
+    /// Give `power` (and the powers it is played with) to player `player` (1-based). The powers
+    /// that moved.
+    pub fn seat(&mut self, player: usize, power: PowerId) -> Result<Vec<PowerId>, String> {
+        let rules = self.rules.clone();
+        let sc = rules
+            .scenario(&self.origin.scenario)
+            .expect("a game's scenario exists");
+        match &mut self.seats {
+            Some(s) => s.seat(&rules, sc, player, power),
+            None => Err("no players are seated: `players N` deals the powers to N players first".into()),
+        }
     }
 
     pub fn rules(&self) -> &Arc<RuleSet> {
@@ -193,12 +230,35 @@ impl Game {
             .expect("a game's scenario exists in its rule set")
     }
 
+    /// The power acting now: whose turn it is, or a power playing its part within that turn
+    /// (`[turn.within]`).
     pub fn current_power(&self) -> PowerId {
+        step(&self.rules, self.scenario(), &self.state).power
+    }
+
+    /// Whose turn it is (the power in the scenario's turn order).
+    pub fn turn_power(&self) -> PowerId {
         self.scenario().turn_order[self.state.turn]
     }
 
     pub fn current_phase(&self) -> &crate::rules::Phase {
-        self.rules.phase_at(self.current_power(), self.state.phase)
+        let at = step(&self.rules, self.scenario(), &self.state);
+        &self.rules.phases[at.phase.index()]
+    }
+
+    /// The steps of the turn in progress, in the order chosen so far; `State::phase` indexes
+    /// them.
+    pub fn turn_steps(&self) -> &[TurnStep] {
+        self.rules.plan(self.turn_power()).steps(self.state.choices)
+    }
+
+    /// The orders the player may still choose in this turn: for each open choice, the power
+    /// playing first now and the one `play POWER first` would put first.
+    pub fn open_choices(&self) -> Vec<(PowerId, PowerId)> {
+        open_choices(&self.rules, self.scenario(), &self.state)
+            .into_iter()
+            .map(|c| (c.first, c.other))
+            .collect()
     }
 
     /// Income the power would collect now: its territories' values, nothing without its capital.
@@ -233,14 +293,15 @@ impl Game {
         }
         let mut next = self.state.clone();
         let mut out = Vec::new();
-        let power = self.current_power();
+        let at = step(&self.rules, self.scenario(), &self.state);
+        let power = at.power;
         let mut moved = None;
         // Battles fire events while they are fought; if the command then fails, what the
         // scripts stored meanwhile is rolled back with it.
         let store_before = self.scripts.as_ref().map(hooks::Hooks::store);
         let ran = match &mut self.scripts {
             Some(h) => {
-                let mut events = hooks::CombatEvents::new(h, &self.rules, &self.state, power);
+                let mut events = hooks::CombatEvents::new(h, &self.rules, &self.state, at);
                 let r = run(
                     &self.rules,
                     &self.origin.scenario,
@@ -390,10 +451,11 @@ fn run(
         .by("game-over"));
     }
     let sc = rules.scenario(scenario).expect("scenario exists");
-    let power = sc.turn_order[s.turn];
+    let at = step(rules, sc, s);
+    let power = at.power;
     let pname = rules.power_info(power).name.clone();
-    let phase = rules.phase_at(power, s.phase);
-    if let (Some(b), Command::EndPhase | Command::Edit(_)) = (&s.combat, cmd) {
+    let phase = &rules.phases[at.phase.index()];
+    if let (Some(b), Command::EndPhase | Command::Edit(_) | Command::PlayFirst(_)) = (&s.combat, cmd) {
         return Err(Rejection::new(format!(
             "the battle in {} is not over: answer it first ({})",
             rules.board.space(b.space).name,
@@ -402,7 +464,8 @@ fn run(
         .by(fight::RULE_ONE_BATTLE));
     }
     match cmd {
-        Command::DeclareWar(target) => politics::declare(rules, s, power, *target, out)?,
+        Command::DeclareWar(target) => politics::declare(rules, s, power, at.phase, *target, out)?,
+        Command::PlayFirst(first) => play_first(rules, sc, s, *first, out)?,
         Command::Research(n) => {
             research::research(rules, s, power, phase.kind, *n, out)?;
         }
@@ -507,14 +570,10 @@ fn piece_name(rules: &RuleSet, piece: Piece) -> String {
     }
 }
 
-fn end_phase(
-    rules: &RuleSet,
-    sc: &crate::rules::Scenario,
-    s: &mut State,
-    out: &mut Vec<String>,
-) -> Result<(), Rejection> {
-    let power = sc.turn_order[s.turn];
-    let phase = rules.phase_at(power, s.phase);
+fn end_phase(rules: &RuleSet, sc: &Scenario, s: &mut State, out: &mut Vec<String>) -> Result<(), Rejection> {
+    let at = step(rules, sc, s);
+    let power = at.power;
+    let phase = &rules.phases[at.phase.index()];
     match phase.kind {
         PhaseKind::CombatMove => {
             movement::end_combat_move(rules, s, power)?;
@@ -541,11 +600,42 @@ fn end_phase(
     }
     s.phase_acted = false;
     out.push(TRANSITION.to_string());
+    s.phase += 1;
+    enter_step(rules, sc, s, power, out);
+    Ok(())
+}
+
+/// Marks, in a command's output, where `end phase` starts announcing what comes next (taken out
+/// before the output is shown).
+const TRANSITION: &str = "\u{0}transition";
+
+/// The step the turn is at (`State::turn`, `State::phase` in the order of `State::choices`).
+pub(crate) fn step(rules: &RuleSet, sc: &Scenario, s: &State) -> TurnStep {
+    let host = sc.turn_order[s.turn];
+    let steps = rules.plan(host).steps(s.choices);
+    // `phase` always points into the plan; a host with no phases is refused by `Game::new`.
+    steps.get(s.phase).or(steps.last()).copied().unwrap_or(TurnStep {
+        power: host,
+        phase: crate::rules::PhaseId(0),
+    })
+}
+
+/// Go to the step at `s.phase` (past the last one: the next power's turn), skipping the phases
+/// a power without its capital skips, and announce it. `holder` is the power whose record of
+/// the turn is in `State::this_turn`.
+fn enter_step(rules: &RuleSet, sc: &Scenario, s: &mut State, mut holder: PowerId, out: &mut Vec<String>) {
     loop {
-        s.phase += 1;
-        if s.phase >= rules.turn_of(sc.turn_order[s.turn]).len() {
-            end_turn(rules, sc, s, power, out);
-            control::check_victory(rules, sc, s, power, out);
+        let host = sc.turn_order[s.turn];
+        if s.phase >= rules.plan(host).steps(s.choices).len() {
+            // Guests' turns end with their host's, before it (and begin after it).
+            let mut ending = rules.powers_of_turn(host);
+            ending.rotate_left(1);
+            for &p in &ending {
+                end_turn(rules, s, p, out);
+            }
+            for &p in &ending {
+                control::check_victory(rules, sc, s, p, out);
+            }
             s.phase = 0;
             s.turn += 1;
             if s.turn >= sc.turn_order.len() {
@@ -553,47 +643,216 @@ fn end_phase(
                 s.round += 1;
                 out.push(format!("round {} begins", s.round));
             }
-            begin_turn(s, sc.turn_order[s.turn]);
+            begin_turn(rules, sc, s);
+            holder = step(rules, sc, s).power;
         }
-        let p = sc.turn_order[s.turn];
-        let ph = rules.phase_at(p, s.phase);
-        if ph.skipped_without_capital && !control::holds_capital(rules, s, p) {
+        let at = step(rules, sc, s);
+        s.hand_turn(holder, at.power);
+        holder = at.power;
+        let ph = &rules.phases[at.phase.index()];
+        if ph.skipped_without_capital && !control::holds_capital(rules, s, at.power) {
             out.push(format!(
                 "{} skips {} (capital held by the enemy)",
-                rules.power_info(p).name,
+                rules.power_info(at.power).name,
                 ph.title
             ));
+            s.phase += 1;
             continue;
         }
-        out.push(format!("{}: {}", rules.power_info(p).name, ph.title));
+        out.push(format!("{}: {}", rules.power_info(at.power).name, ph.title));
+        if let Some(c) = open_choices(rules, sc, s).into_iter().find(|c| c.at == s.phase) {
+            out.push(choice_hint(rules, sc, s, &c));
+        }
         break;
     }
-    Ok(())
 }
 
-/// A power's turn begins: its units' marks and movement are cleared and the turn remembers who
-/// held what ("friendly at the start of the turn").
-/// Marks, in a command's output, where `end phase` starts announcing what comes next (taken out
-/// before the output is shown).
-const TRANSITION: &str = "\u{0}transition";
-
-fn begin_turn(s: &mut State, power: PowerId) {
+/// A turn begins: the units of every power playing it lose their marks and movement, and each
+/// starts its record of the turn (who held what: "friendly at the start of the turn").
+fn begin_turn(rules: &RuleSet, sc: &Scenario, s: &mut State) {
+    let powers = rules.powers_of_turn(sc.turn_order[s.turn]);
+    s.choices = 0;
     for sp in &mut s.spaces {
-        for u in sp.units.iter_mut().filter(|u| u.owner == power) {
+        for u in sp.units.iter_mut().filter(|u| powers.contains(&u.owner)) {
             u.moved = 0;
             u.marks = state::Marks::default();
         }
     }
-    s.this_turn = state::TurnState::begin(&s.spaces);
+    start_turn_records(rules, sc, s);
 }
 
-fn end_turn(
+/// Every power playing the current turn starts its record of it from the board as it is; the
+/// acting power's goes in `this_turn`.
+pub(crate) fn start_turn_records(rules: &RuleSet, sc: &Scenario, s: &mut State) {
+    let acting = step(rules, sc, s).power;
+    let fresh = state::TurnState::begin(&s.spaces);
+    s.other_turns = rules
+        .powers_of_turn(sc.turn_order[s.turn])
+        .into_iter()
+        .filter(|p| *p != acting)
+        .map(|p| (p, fresh.clone()))
+        .collect();
+    s.other_turns.sort_by_key(|(p, _)| *p);
+    s.this_turn = fresh;
+}
+
+/// A choice of order still open in this turn.
+struct Choice {
+    bit: usize,
+    /// The step where the two orders part.
+    at: usize,
+    /// Who plays there now, and who would with the other order.
+    first: PowerId,
+    other: PowerId,
+}
+
+/// The movable segments of this turn whose order can still be chosen: the turn has not gone
+/// past the step where the two orders part, or stands at it with nothing done yet.
+fn open_choices(rules: &RuleSet, sc: &Scenario, s: &State) -> Vec<Choice> {
+    let plan = rules.plan(sc.turn_order[s.turn]);
+    let steps = plan.steps(s.choices);
+    let mut out: Vec<Choice> = (0..plan.choices.len())
+        .filter_map(|bit| {
+            let at = plan.diverges_at(s.choices, bit);
+            let open = s.phase < at || (s.phase == at && !s.phase_acted && s.combat.is_none());
+            let other = plan.steps(s.choices ^ (1 << bit)).get(at)?.power;
+            (open && at < steps.len()).then(|| Choice {
+                bit,
+                at,
+                first: steps[at].power,
+                other,
+            })
+        })
+        .collect();
+    out.sort_by_key(|c| c.at);
+    out
+}
+
+/// Where the guest's segment of a choice goes in the other order: "Green's Combat Move and
+/// Conduct Combat then come after Blue's Conduct Combat".
+fn choice_hint(rules: &RuleSet, sc: &Scenario, s: &State, c: &Choice) -> String {
+    format!(
+        "(or `play {} first`: {})",
+        command::quote(&rules.power_info(c.other).name),
+        segment_place(
+            rules,
+            sc.turn_order[s.turn],
+            s.choices ^ (1 << c.bit),
+            c.bit,
+            "then "
+        )
+    )
+}
+
+/// Where choice `bit`'s segment is played under `choices`, in words.
+fn segment_place(rules: &RuleSet, host: PowerId, choices: u32, bit: usize, then: &str) -> String {
+    let Some(&(guest, segment)) = rules.plan(host).choices.get(bit) else {
+        return String::new();
+    };
+    let Some(seg) = rules
+        .guests
+        .iter()
+        .find(|g| g.power == guest)
+        .map(|g| &g.segments[segment])
+    else {
+        return String::new();
+    };
+    let titles: Vec<&str> = seg
+        .phases
+        .iter()
+        .map(|p| rules.phases[p.index()].title.as_str())
+        .collect();
+    let place = match (choices & (1 << bit) != 0, seg.alternative) {
+        (true, Some(alt)) => alt,
+        _ => seg.at,
+    };
+    format!(
+        "{} {} {then}{} {} {} {}",
+        possessive(&rules.power_info(guest).name),
+        titles.join(" and "),
+        if titles.len() == 1 { "comes" } else { "come" },
+        if place.after { "after" } else { "before" },
+        possessive(&rules.power_info(host).name),
+        rules.phases[place.phase.index()].title
+    )
+}
+
+/// `play POWER first`: take the other order of the next open choice that puts `first` first.
+fn play_first(
     rules: &RuleSet,
-    _sc: &crate::rules::Scenario,
+    sc: &Scenario,
     s: &mut State,
-    power: PowerId,
+    first: PowerId,
     out: &mut Vec<String>,
-) {
+) -> Result<(), Rejection> {
+    let name = |p: PowerId| rules.power_info(p).name.as_str();
+    let host = sc.turn_order[s.turn];
+    let plan = rules.plan(host);
+    if plan.choices.is_empty() {
+        return Err(Rejection::new(format!(
+            "the order of {}'s turn is fixed: no power plays within it in an order of the player's choosing",
+            name(host)
+        ))
+        .by(RULE_TURN_ORDER));
+    }
+    if !rules.powers_of_turn(host).contains(&first) {
+        let whose = match rules.host_of(first) {
+            Some(h) => format!("{} plays within {} turn", name(first), possessive(name(h))),
+            None => format!("{} plays its own turn", name(first)),
+        };
+        return Err(
+            Rejection::new(format!("{whose}; this is {} turn", possessive(name(host)))).by(RULE_TURN_ORDER),
+        );
+    }
+    let open = open_choices(rules, sc, s);
+    let Some(c) = open.iter().find(|c| c.other == first) else {
+        if open.iter().any(|c| c.first == first) {
+            return Err(Rejection::new(format!("{} already plays first", name(first))).by(RULE_TURN_ORDER));
+        }
+        // The order parts at a step the turn has reached and acted in, or gone past.
+        let steps = plan.steps(s.choices);
+        let parted = (0..plan.choices.len())
+            .map(|bit| plan.diverges_at(s.choices, bit))
+            .filter(|at| *at <= s.phase)
+            .max()
+            .and_then(|at| steps.get(at));
+        let why = match parted {
+            Some(st) if steps.get(s.phase) == Some(st) => format!(
+                "{} has already acted in its {}",
+                name(st.power),
+                rules.phases[st.phase.index()].title
+            ),
+            Some(st) => format!(
+                "{} has played its {}",
+                name(st.power),
+                rules.phases[st.phase.index()].title
+            ),
+            None => "the order is chosen before either part begins".into(),
+        };
+        return Err(
+            Rejection::new(format!("too late to change the order of this turn: {why}")).by(RULE_TURN_ORDER),
+        );
+    };
+    let was = step(rules, sc, s);
+    s.choices ^= 1 << c.bit;
+    out.push(format!(
+        "{} plays first: {}",
+        name(first),
+        segment_place(rules, host, s.choices, c.bit, "")
+    ));
+    if s.phase == c.at {
+        // The step just announced is put off; the other order's begins in its place.
+        out.push(TRANSITION.to_string());
+        enter_step(rules, sc, s, was.power, out);
+    }
+    Ok(())
+}
+
+/// Refusals of `play POWER first`.
+pub const RULE_TURN_ORDER: &str = "turn-order";
+
+/// A power's turn ends: what it bought and could not place is refunded or kept.
+fn end_turn(rules: &RuleSet, s: &mut State, power: PowerId, out: &mut Vec<String>) {
     let left = std::mem::take(&mut s.purchased[power.index()]);
     if left.is_empty() {
         return;

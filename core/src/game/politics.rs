@@ -80,6 +80,7 @@ pub fn declare(
     rules: &RuleSet,
     s: &mut State,
     power: PowerId,
+    phase: crate::rules::PhaseId,
     target: PowerId,
     out: &mut Vec<String>,
 ) -> Result<(), Rejection> {
@@ -105,7 +106,6 @@ pub fn declare(
         }
         Relation::Peace => {}
     }
-    let phase = rules.turn_of(power)[s.phase];
     let allowed = rules.politics.phases_for(power);
     if allowed.is_empty() {
         return Err(Rejection::new(

@@ -26,6 +26,21 @@ impl Game {
         s.push_str(&format!("with = [{}]\n", with.join(", ")));
         s.push_str(&format!("scenario = {}\n", toml_str(&o.scenario)));
         s.push_str(&format!("seed = {}\n", o.seed));
+        if let Some(seats) = self.seats() {
+            // The table's seating as it stands now, one list of powers per player.
+            let players: Vec<String> = seats
+                .players
+                .iter()
+                .map(|pl| {
+                    let names: Vec<String> = pl
+                        .iter()
+                        .map(|p| toml_str(&self.rules().power_info(*p).name))
+                        .collect();
+                    format!("[{}]", names.join(", "))
+                })
+                .collect();
+            s.push_str(&format!("players = [{}]\n", players.join(", ")));
+        }
         s.push_str(&format!("final_hash = \"{:016x}\"\n", self.hash()));
         for r in self.history() {
             s.push_str("\n[[command]]\n");
@@ -221,6 +236,36 @@ pub fn load(path: &Path, text: &str, editions_dir: &Path) -> Result<Game, LoadSa
             }
         }
     }
+    // `players`: the seating, read now and checked once the rules are known.
+    let mut players: Option<(Vec<Vec<String>>, std::ops::Range<usize>)> = None;
+    if let Some(v) = get("players") {
+        let bad = |sources: &Sources| {
+            corrupt(
+                sources,
+                v.span(),
+                "`players` must be an array of arrays of power names, one per player".into(),
+                "expected [[\"POWER\", ...], ...]",
+            )
+        };
+        let Some(arr) = v.get_ref().as_array() else {
+            return Err(bad(&sources));
+        };
+        let mut seating = Vec::new();
+        for item in arr.iter() {
+            let Some(powers) = item.get_ref().as_array() else {
+                return Err(bad(&sources));
+            };
+            let mut names = Vec::new();
+            for p in powers.iter() {
+                match p.get_ref().as_str() {
+                    Some(name) => names.push(name.to_string()),
+                    None => return Err(bad(&sources)),
+                }
+            }
+            seating.push(names);
+        }
+        players = Some((seating, v.span()));
+    }
     let mut commands = Vec::new();
     if let Some(v) = get("command") {
         let Some(arr) = v.get_ref().as_array() else {
@@ -300,6 +345,34 @@ pub fn load(path: &Path, text: &str, editions_dir: &Path) -> Result<Game, LoadSa
                 .help("the rules changed since this game was saved"),
             )));
         }
+    }
+    if let Some((seating, span)) = players {
+        let mut ids = Vec::new();
+        for names in seating {
+            let mut powers = Vec::new();
+            for name in names {
+                match game.rules().power(&name) {
+                    Some(p) => powers.push(p),
+                    None => {
+                        return Err(corrupt(
+                            &sources,
+                            span,
+                            format!("`players` names `{name}`, not a power of this edition"),
+                            "unknown power",
+                        ))
+                    }
+                }
+            }
+            ids.push(powers);
+        }
+        game.seat_players(ids).map_err(|e| {
+            corrupt(
+                &sources,
+                span.clone(),
+                format!("the saved seating breaks the rules: {e}"),
+                "seating",
+            )
+        })?;
     }
     Ok(game)
 }

@@ -173,10 +173,14 @@ impl Relation {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub round: u32,
-    /// Index into the scenario's turn order.
+    /// Index into the scenario's turn order: whose turn it is.
     pub turn: usize,
-    /// Index into the rule set's phase sequence.
+    /// Index into the steps of that turn (`RuleSet::plan`: its phases, and those of the powers
+    /// playing within it), in the order `choices` makes.
     pub phase: usize,
+    /// The order the player chose for this turn's movable segments (`play POWER first`): bit i
+    /// set plays the turn plan's i-th movable segment at its alternative place.
+    pub choices: u32,
     pub spaces: Vec<SpaceState>,
     pub treasuries: Vec<i64>,
     /// Techs each power holds, in the order gained.
@@ -192,8 +196,11 @@ pub struct State {
     pub next_unit_id: u32,
     pub dice: Dice,
     pub winner: Option<String>,
-    /// The turn in progress.
+    /// The turn in progress, as the power acting now has played it.
     pub this_turn: TurnState,
+    /// The other powers playing this turn (a host and the powers playing within its turn):
+    /// their own record of it, kept while another power acts. Sorted by power.
+    pub other_turns: Vec<(PowerId, TurnState)>,
     /// The battle being fought, waiting for a decision or for dice.
     pub combat: Option<crate::combat::Battle>,
     /// Dice faces typed at the table (`roll 3 5 1`), used before the seeded generator.
@@ -328,6 +335,8 @@ impl State {
             round: 1,
             turn: 0,
             phase: 0,
+            choices: 0,
+            other_turns: Vec::new(),
             spaces,
             treasuries,
             techs: vec![Vec::new(); n],
@@ -344,6 +353,26 @@ impl State {
             casualty_orders: vec![Vec::new(); n],
             phase_acted: false,
         }
+    }
+
+    /// `to` acts now, after `from`: `this_turn` becomes `to`'s record of the turn and `from`'s
+    /// is kept aside until it acts again.
+    pub fn hand_turn(&mut self, from: PowerId, to: PowerId) {
+        if from == to {
+            return;
+        }
+        let theirs = match self.other_turns.iter().position(|(p, _)| *p == to) {
+            Some(i) => self.other_turns.remove(i).1,
+            None => TurnState::begin(&self.spaces),
+        };
+        let mine = std::mem::replace(&mut self.this_turn, theirs);
+        self.other_turns.push((from, mine));
+        self.other_turns.sort_by_key(|(p, _)| *p);
+    }
+
+    /// Every record of the turn in progress: the acting power's first, then the others'.
+    pub fn turn_records(&self) -> impl Iterator<Item = &TurnState> {
+        std::iter::once(&self.this_turn).chain(self.other_turns.iter().map(|(_, t)| t))
     }
 
     pub fn space(&self, id: SpaceId) -> &SpaceState {

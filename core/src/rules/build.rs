@@ -22,6 +22,7 @@ const TOP: &[&str] = &[
     "politics",
     "research",
     "techs",
+    "players",
 ];
 
 const UNIT_FIELDS: &[&str] = &[
@@ -116,7 +117,9 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
     let section = |name: &str| top.entries.get(name);
 
     let (mut powers, power_spaces) = read_powers(&mut ctx, section("powers"));
-    let (phases, turn, power_turns) = read_phases(&mut ctx, section("phases"), section("turn"), &powers);
+    let (phases, turn, power_turns, guests) =
+        read_phases(&mut ctx, section("phases"), section("turn"), &powers);
+    let plans = super::turn::plans(powers.len(), &turn, &power_turns, &guests);
     let mut units = read_units(&mut ctx, section("units"));
     let facilities = read_facilities(&mut ctx, section("facilities"));
     // blitz_with, move_with and air_transport refer to other unit types; resolve once all
@@ -151,8 +154,10 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         &facilities,
         &board,
     );
+    check_turn_orders(&mut ctx, section("scenarios"), &scenarios, &guests, &powers);
     let switches = read_switches(&mut ctx, section("rules"));
     let victory = super::victory::read_victory(&mut ctx, section("victory"), &powers, &board);
+    let players = super::players::read_players(&mut ctx, section("players").map(|e| &e.node), &powers);
     let combat = super::combat::read_combat(&mut ctx, section("combat"));
     if units.len() > 64 {
         ctx.problems.push(
@@ -223,6 +228,9 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         powers,
         turn,
         power_turns,
+        guests,
+        plans,
+        players,
         phases,
         units,
         facilities,
@@ -587,6 +595,58 @@ fn resolve_power_spaces(ctx: &mut Ctx, powers: &mut [Power], lists: &[PowerSpace
     }
 }
 
+/// A power playing within another's turn (`[turn.within]`) has no place in a scenario's
+/// `turn_order`, and its host must have one.
+fn check_turn_orders(
+    ctx: &mut Ctx,
+    section: Option<&Entry>,
+    scenarios: &[Scenario],
+    guests: &[super::Guest],
+    powers: &[Power],
+) {
+    let name = |p: PowerId| powers[p.index()].name.as_str();
+    for sc in scenarios {
+        let Some(n) = section.and_then(|e| e.node.lookup(&[sc.id.as_str(), "turn_order"])) else {
+            continue;
+        };
+        for g in guests {
+            let host = name(g.host);
+            if sc.turn_order.contains(&g.power) {
+                let at = match &n.value {
+                    Value::Array(items) => items
+                        .iter()
+                        .find(|i| matches!(&i.value, Value::Str(s) if s == name(g.power)))
+                        .unwrap_or(n),
+                    _ => n,
+                };
+                ctx.error_at(
+                    at,
+                    "schema::conflict",
+                    format!(
+                        "{} plays within {} turn ([turn.within]); it has no turn of its own",
+                        name(g.power),
+                        super::possessive(host)
+                    ),
+                    "played within another turn",
+                )
+                .help = Some(format!("remove {} from `turn_order`", name(g.power)));
+            } else if !sc.turn_order.contains(&g.host) {
+                ctx.error_at(
+                    n,
+                    "schema::conflict",
+                    format!(
+                        "{} plays within {} turn, but {host} has no turn in scenario `{}`",
+                        name(g.power),
+                        super::possessive(host),
+                        sc.id
+                    ),
+                    "the host is missing",
+                );
+            }
+        }
+    }
+}
+
 /// `[turn.power_phases]`: powers with a turn of their own.
 type PowerTurns = Vec<(PowerId, Vec<PhaseId>)>;
 
@@ -595,7 +655,7 @@ fn read_phases(
     phases: Option<&Entry>,
     turn: Option<&Entry>,
     powers: &[Power],
-) -> (Vec<Phase>, Vec<PhaseId>, PowerTurns) {
+) -> (Vec<Phase>, Vec<PhaseId>, PowerTurns, Vec<super::Guest>) {
     let mut out = Vec::new();
     if let Some(e) = phases {
         if let Some(mut f) = Fields::of(ctx, &e.node, "phases") {
@@ -632,6 +692,7 @@ fn read_phases(
     }
     let mut order = Vec::new();
     let mut power_turns = Vec::new();
+    let mut guests = Vec::new();
     if let Some(e) = turn {
         if let Some(mut f) = Fields::of(ctx, &e.node, "turn") {
             let ids: Vec<String> = out.iter().map(|p| p.id.clone()).collect();
@@ -689,10 +750,13 @@ fn read_phases(
                     }
                 }
             }
-            f.finish_with(ctx, &["phases", "power_phases"]);
+            if let Some(n) = f.get("within") {
+                guests = super::turn::read_within(ctx, n, powers, &out, &order, &mut power_turns);
+            }
+            f.finish_with(ctx, &["phases", "power_phases", "within"]);
         }
     }
-    (out, order, power_turns)
+    (out, order, power_turns, guests)
 }
 
 fn read_units(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<UnitType> {

@@ -5,9 +5,11 @@
 
 mod build;
 mod combat;
+mod players;
 mod politics;
 pub mod read;
 mod tech;
+mod turn;
 mod victory;
 
 use crate::diag::{Problems, Sources};
@@ -17,8 +19,10 @@ use std::collections::HashMap;
 
 pub use build::build;
 pub use combat::{BombardLimit, CombatRules, ConductStep, DiceRule, Step};
+pub use players::{Players, Together};
 pub use politics::Politics;
 pub use tech::{Chart, Research, Tech, TechId, UnitTechs};
+pub use turn::{Guest, Place, Segment, TurnPlan, TurnStep};
 pub use victory::{VictoryCheck, VictoryCondition};
 
 macro_rules! id_type {
@@ -575,8 +579,15 @@ pub struct RuleSet {
     pub powers: Vec<Power>,
     /// `[turn] phases`: the phases of a turn, for every power without a list of its own.
     pub turn: Vec<PhaseId>,
-    /// `[turn.power_phases]`: powers whose turn has its own phases.
+    /// `[turn.power_phases]`: powers whose turn has its own phases (and each `[turn.within]`
+    /// guest, with its segments' phases in order).
     pub power_turns: Vec<(PowerId, Vec<PhaseId>)>,
+    /// `[turn.within]`: powers whose turn is played within another's.
+    pub guests: Vec<Guest>,
+    /// Per power, the order of its turn (a host's with its guests' segments).
+    pub plans: Vec<TurnPlan>,
+    /// `[players]`: how many may play, and which powers one player plays together.
+    pub players: Players,
     pub phases: Vec<Phase>,
     pub units: Vec<UnitType>,
     pub facilities: Vec<FacilityType>,
@@ -766,6 +777,23 @@ impl RuleSet {
         &self.phases[self.turn_of(power)[index].index()]
     }
 
+    /// The order of `power`'s turn: its phases, and its guests' among them.
+    pub fn plan(&self, power: PowerId) -> &TurnPlan {
+        &self.plans[power.index()]
+    }
+
+    /// The power whose turn `power` plays within, if it has none of its own.
+    pub fn host_of(&self, power: PowerId) -> Option<PowerId> {
+        self.guests.iter().find(|g| g.power == power).map(|g| g.host)
+    }
+
+    /// The powers playing `host`'s turn: the host, then its guests in data order.
+    pub fn powers_of_turn(&self, host: PowerId) -> Vec<PowerId> {
+        std::iter::once(host)
+            .chain(self.guests.iter().filter(|g| g.host == host).map(|g| g.power))
+            .collect()
+    }
+
     /// Whether `power`'s turn has a phase of this kind.
     pub fn has_phase(&self, power: PowerId, kind: PhaseKind) -> bool {
         self.turn_of(power)
@@ -811,6 +839,15 @@ impl RuleSet {
             self.sources.location(origin.file, origin.span.start),
             origin.layer
         )
+    }
+}
+
+/// A name in the possessive: "Green's", "Allied Powers'".
+pub fn possessive(name: &str) -> String {
+    if name.ends_with('s') {
+        format!("{name}'")
+    } else {
+        format!("{name}'s")
     }
 }
 

@@ -186,13 +186,19 @@ pub fn state_diff(ra: &RuleSet, a: &State, rb: &RuleSet, b: &State, scenario: &s
     };
     line("round".into(), a.round.to_string(), b.round.to_string());
     let phase = |r: &RuleSet, s: &State| {
-        let id = r
+        let at = r
             .scenario(scenario)
             .and_then(|sc| sc.turn_order.get(s.turn))
-            .and_then(|p| r.turn_of(*p).get(s.phase))
-            .map_or("?", |p| r.phases[p.index()].id.as_str())
-            .to_string();
-        format!("{id} {}", s.turn)
+            .and_then(|p| r.plan(*p).steps(s.choices).get(s.phase));
+        match at {
+            Some(st) => format!(
+                "{} {} {}",
+                r.power_info(st.power).name,
+                r.phases[st.phase.index()].id,
+                s.turn
+            ),
+            None => format!("? {}", s.turn),
+        }
     };
     let (turn_a, turn_b) = (phase(ra, a), phase(rb, b));
     line("phase (and turn)".into(), turn_a, turn_b);

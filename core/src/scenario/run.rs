@@ -416,18 +416,16 @@ pub fn run(case: &Case) -> Report {
                 ("battles to fight".into(), show(&want), show(&pending))
             }
             Expectation::Battle(space, outcome) => {
-                let actual = game
-                    .state()
-                    .this_turn
-                    .outcomes
-                    .iter()
-                    .rev()
-                    .find(|(sp, _)| sp == space)
+                // Any power's battle of this turn: the acting power's, or one played earlier in
+                // the turn by a power playing within it (or its host).
+                let s = game.state();
+                let actual = s
+                    .turn_records()
+                    .find_map(|t| t.outcomes.iter().rev().find(|(sp, _)| sp == space))
                     .map(|(_, o)| outcome_name(*o).to_string())
                     .or_else(|| {
-                        game.state()
-                            .this_turn
-                            .battle(*space)
+                        s.turn_records()
+                            .find_map(|t| t.battle(*space))
                             .map(|_| "not fought yet".to_string())
                     })
                     .unwrap_or_else(|| "no battle this turn".into());

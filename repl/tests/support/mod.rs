@@ -1,4 +1,6 @@
 //! Running the `warroom` binary from the integration tests.
+// Each test binary uses a part of this module.
+#![allow(dead_code)]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
