@@ -37,6 +37,11 @@ const HELP: &[(&str, &str, &str)] = &[
     ),
     ("units", "units Germany", "where a power's units are"),
     (
+        "odds",
+        "odds Karelia S.S.R.",
+        "the odds of a battle announced this turn, from the board (`odds SPACE runs N`: Monte Carlo)",
+    ),
+    (
         "map",
         "map Germany",
         "a power's territories with their IPC values",
@@ -486,6 +491,7 @@ impl Shell {
             "seat" => self.seat(&words[1..]),
             "relations" => Outcome::Ok(self.relations()),
             "battles" => Outcome::Ok(self.battles()),
+            "odds" => self.odds(&words[1..]),
             "show" => match space(self.rules()) {
                 Ok(name) => self.show(&name),
                 Err(e) => Outcome::Rejected(e),
@@ -789,6 +795,44 @@ impl Shell {
     }
 
     /// The battles and raids of this turn, the units on each side, and the battle in progress.
+    /// `odds SPACE [runs N]`: the battle announced there as it would start now.
+    fn odds(&self, words: &[String]) -> Outcome {
+        let (place, runs) = match words {
+            [p @ .., r, n] if r.eq_ignore_ascii_case("runs") => match n.parse::<u64>() {
+                Ok(n) if n > 0 => (p, Some(n)),
+                _ => return Outcome::Rejected(format!("`runs {n}`: say how many battles, e.g. runs 20000")),
+            },
+            _ => (words, None),
+        };
+        if place.is_empty() {
+            return Outcome::Rejected("odds where? `odds SPACE` (`battles` lists this turn's)".into());
+        }
+        let rules = self.rules();
+        let space = match warroom_core::game::command::resolve_space(rules, &place.join(" ")) {
+            Ok(s) => s,
+            Err(e) => return Outcome::Rejected(e),
+        };
+        match self.game.odds_question(space) {
+            Ok(q) => {
+                let o = warroom_core::odds::calculate(
+                    &q,
+                    &warroom_core::odds::Options {
+                        runs,
+                        // Its own seed: the calculator never draws the game's dice.
+                        seed: 1,
+                        ..Default::default()
+                    },
+                );
+                Outcome::Ok(format!(
+                    "{}: {}",
+                    rules.board.space(space).name,
+                    crate::odds::render(rules, &o)
+                ))
+            }
+            Err(e) => Outcome::Rejected(e),
+        }
+    }
+
     fn battles(&self) -> String {
         use warroom_core::combat::Side;
         use warroom_core::rules::{Domain, UnitTypeId};

@@ -1217,3 +1217,41 @@ pub fn rocket(
     ));
     Ok(())
 }
+
+/// The battle announced in `space` as it would start now, for the calculator: the units on
+/// the board, cargo coming ashore, bombarding ships, retreat spaces and each side's order of
+/// loss and techs, exactly as `fight` would set it up.
+pub fn odds_question(
+    rules: &RuleSet,
+    s: &State,
+    power: PowerId,
+    space: SpaceId,
+) -> Result<crate::odds::Question, String> {
+    let name = &rules.board.space(space).name;
+    if s.combat.as_ref().is_some_and(|b| b.space == space) {
+        return Err(format!(
+            "the battle in {name} is being fought; odds are for battles not begun"
+        ));
+    }
+    if s.this_turn.raids.iter().any(|(r, _)| *r == space) {
+        return Err(format!("{name} is a bombing raid, not a battle"));
+    }
+    let Some(announced) = s.this_turn.battle(space) else {
+        return Err(format!(
+            "no battle was announced in {name} this turn (`battles` lists them)"
+        ));
+    };
+    if announced.fought {
+        return Err(format!("the battle in {name} has been fought"));
+    }
+    // Cargo comes ashore when the battle begins; it is moved on a copy of the board.
+    let mut board = s.clone();
+    movement::land_assault_cargo(rules, &mut board, power, space, &mut Vec::new());
+    let p = profiles(rules, &board, power, space);
+    let battle = setup(rules, &p, &board, power, space);
+    Ok(crate::odds::Question {
+        profiles: p,
+        battle,
+        retreat: crate::odds::RetreatPolicy::default(),
+    })
+}

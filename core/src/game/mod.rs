@@ -236,6 +236,11 @@ impl Game {
         step(&self.rules, self.scenario(), &self.state).power
     }
 
+    /// The battle announced in `space` as it would start now, for `odds::calculate`.
+    pub fn odds_question(&self, space: crate::rules::SpaceId) -> Result<crate::odds::Question, String> {
+        fight::odds_question(&self.rules, &self.state, self.current_power(), space)
+    }
+
     /// Whose turn it is (the power in the scenario's turn order).
     pub fn turn_power(&self) -> PowerId {
         self.scenario().turn_order[self.state.turn]

@@ -63,6 +63,13 @@ impl Hasher for Fx {
 }
 type Map<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 
+/// Hits as (count, target set) per group.
+type HitList = Vec<(u32, TypeSet)>;
+/// States still fighting, with their probabilities.
+type Mids = Vec<(Mid, f64)>;
+/// Starting masses of a dense table: (attacker position, defender position, mass).
+type Starts = Vec<(u32, u32, f64)>;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Class {
     kind: UnitTypeId,
@@ -73,7 +80,6 @@ struct Class {
 
 /// The states of one side, interned.
 struct Sides {
-    side: Side,
     classes: Vec<Class>,
     counts: Vec<Box<[u16]>>,
     index: Map<Box<[u16]>, u32>,
@@ -87,9 +93,8 @@ struct Sides {
 }
 
 impl Sides {
-    fn new(side: Side, classes: Vec<Class>) -> Sides {
+    fn new(classes: Vec<Class>) -> Sides {
         Sides {
-            side,
             classes,
             counts: Vec::new(),
             index: Map::default(),
@@ -197,7 +202,7 @@ struct Chain<'q> {
     /// hit groups by them (dead units stay in a battle's list).
     template_kinds: Vec<(Side, UnitTypeId)>,
     fire_memo: Map<(u8, u32, Who), std::rc::Rc<Fire>>,
-    cas_memo: Map<(u8, u32, u32, Vec<(u32, TypeSet)>), (u32, u32)>,
+    cas_memo: Map<(u8, u32, u32, HitList), (u32, u32)>,
     check_memo: Map<(u64, u64), Check>,
     round_steps: Vec<Step>,
     fast_round: bool,
@@ -271,10 +276,11 @@ impl<'q> Chain<'q> {
             }
             let list = &mut classes[si(u.side)];
             for hp in (1..=u.hp).rev() {
+                // Units that cannot retreat (came ashore, dropped from the air) as one class.
                 let c = Class {
                     kind: u.kind,
                     hp,
-                    seaborne: u.seaborne,
+                    seaborne: u.held(),
                     owner: u.owner,
                 };
                 if !list.contains(&c) {
@@ -286,7 +292,7 @@ impl<'q> Chain<'q> {
             return Err("more than 64 kinds of units on a side".into());
         }
         let [ca, cd] = classes;
-        let mut sides = [Sides::new(Side::Attacker, ca), Sides::new(Side::Defender, cd)];
+        let mut sides = [Sides::new(ca), Sides::new(cd)];
         let empty = [
             sides[0].intern(&vec![0; sides[0].classes.len()]),
             sides[1].intern(&vec![0; sides[1].classes.len()]),
@@ -324,7 +330,7 @@ impl<'q> Chain<'q> {
             let c = Class {
                 kind: u.kind,
                 hp: u.hp,
-                seaborne: u.seaborne,
+                seaborne: u.held(),
                 owner: u.owner,
             };
             counts[s.class_of(c)] += 1;
@@ -440,6 +446,7 @@ impl<'q> Chain<'q> {
         let mut targets: Vec<TypeSet> = Vec::new();
         let mut dists: Vec<Vec<f64>> = Vec::new();
         let mut totals: Vec<u32> = Vec::new();
+        // Dice as the battle pools them: per target set (low luck totals each pool).
         for (value, t, members) in &groups {
             let i = match targets.iter().position(|x| x == t) {
                 Some(i) => i,
@@ -457,7 +464,7 @@ impl<'q> Chain<'q> {
             }
         }
         if self.low_luck {
-            // Every 6 of a group's total a sure hit, the rest one die.
+            // Every 6 of a pool's total a sure hit, the rest one die.
             for (i, total) in totals.iter().enumerate() {
                 let sure = (total / 6) as usize;
                 let rest = f64::from(total % 6) / 6.0;
@@ -467,6 +474,21 @@ impl<'q> Chain<'q> {
                 dists[i] = d;
             }
         }
+        // Types absent from the battle are never hit: hits of sets differing only in them
+        // (an aircraft's leaves out submarines, a tank's does not) go to the same units.
+        let here: TypeSet = self.template_kinds.iter().fold(0, |a, (_, k)| a | (1 << k.0));
+        let (mut merged_t, mut merged_d): (Vec<TypeSet>, Vec<Vec<f64>>) = (Vec::new(), Vec::new());
+        for (t, d) in targets.into_iter().zip(dists) {
+            let t = t & here;
+            match merged_t.iter().position(|x| *x == t) {
+                Some(i) => merged_d[i] = convolve(&merged_d[i], &d),
+                None => {
+                    merged_t.push(t);
+                    merged_d.push(d);
+                }
+            }
+        }
+        let (targets, dists) = (merged_t, merged_d);
         let f = std::rc::Rc::new(Fire { targets, dists });
         self.fire_memo.insert(key, f.clone());
         f
@@ -716,33 +738,51 @@ impl Chain<'_> {
 
     /// One round from the start of it: where it ends, with probabilities.
     fn round(&mut self, a: u32, d: u32, first: bool, round: u32) -> Result<Vec<End>, String> {
-        let e = self.empty[1];
-        let mut mids: Vec<(Mid, f64)> = vec![(
-            Mid {
-                a,
-                dcas: d,
-                dhit: e,
-                fired: [0, 0],
-            },
-            1.0,
-        )];
-        let mut ends = Vec::new();
-        for op in self.ops(first) {
-            let mut next: Map<Mid, f64> = Map::default();
-            for (m, w) in mids {
-                self.op(op, m, w, round, &mut next, &mut ends)?;
-            }
-            mids = next.into_iter().collect();
-            // A fixed order keeps the sums, and so the answer, the same from run to run.
-            mids.sort_by_key(|(m, _)| (m.a, m.dcas, m.dhit, m.fired));
-        }
+        let start = Mid {
+            a,
+            dcas: d,
+            dhit: self.empty[1],
+            fired: [0, 0],
+        };
+        let ops = self.ops(first);
+        let (mids, mut ends) = self.play(vec![(start, 1.0)], &ops, round)?;
         for (m, w) in mids {
-            if m.dhit != e {
+            if m.dhit != self.empty[1] {
                 return Err("units hit stay in the battle: the round has no step removing casualties".into());
             }
             ends.push(End::Next(m.a, m.dcas, w));
         }
         Ok(ends)
+    }
+
+    /// Steps played on states: the states still fighting after them, and the endings.
+    fn play(
+        &mut self,
+        mut mids: Vec<(Mid, f64)>,
+        ops: &[Op],
+        round: u32,
+    ) -> Result<(Mids, Vec<End>), String> {
+        let mut ends = Vec::new();
+        for op in ops {
+            let mut next: Map<Mid, f64> = Map::default();
+            for (m, w) in mids {
+                self.op(*op, m, w, round, &mut next, &mut ends)?;
+            }
+            mids = next.into_iter().collect();
+            // A fixed order keeps the sums, and so the answer, the same from run to run.
+            mids.sort_by_key(|(m, _)| (m.a, m.dcas, m.dhit, m.fired));
+        }
+        Ok((mids, ends))
+    }
+
+    /// Whether every round is "both sides fire, casualties go", each side's hits reaching
+    /// every enemy unit: no unit strikes first, evades aircraft or cannot hit some types.
+    fn plain(&self) -> bool {
+        self.fast_round
+            && self.template_kinds.iter().all(|(_, k)| {
+                let u = self.p.of(*k);
+                !u.first_strike && u.cannot_target == 0 && u.evades_air_unless.is_none()
+            })
     }
 
     fn op(
@@ -952,15 +992,54 @@ impl Chain<'_> {
     fn run(&mut self) -> Result<Tally, String> {
         let (a0, d0) = (self.start(Side::Attacker), self.start(Side::Defender));
         let mut over: Map<(u8, u32, u32), f64> = Map::default();
-        let mut rounds = 1.0;
+        let mut rounds = 0.0;
         let mut layer: Map<(u32, u32), f64> = Map::default();
-        for end in self.round(a0, d0, true, 1)? {
-            self.record(end, 1.0, &mut over, &mut layer, None);
+        let start = Mid {
+            a: a0,
+            dcas: d0,
+            dhit: self.empty[1],
+            fired: [0, 0],
+        };
+        // The first round's own steps (antiaircraft fire, bombardment), then its rounds'.
+        let mut before: Vec<Op> = self.p.rules.first_round.iter().map(|s| Op::Step(*s)).collect();
+        before.push(Op::Settle);
+        let (mids, ends) = self.play(vec![(start, 1.0)], &before, 1)?;
+        for end in ends {
+            self.record(end, 1.0, &mut over, &mut layer);
         }
         self.states = 1;
+        let plain = self.plain();
+        let mut round = 1;
+        if plain && self.q.retreat.after_round.is_none() && mids.iter().all(|(m, _)| m.dhit == self.empty[1])
+        {
+            // Round one is an ordinary round from here: its states join the others.
+            for (m, w) in mids {
+                *layer.entry((m.a, m.dcas)).or_default() += w;
+            }
+            round = 0;
+        } else {
+            rounds += 1.0;
+            let ops: Vec<Op> = self
+                .round_steps
+                .iter()
+                .map(|s| Op::Step(*s))
+                .chain([Op::Settle])
+                .collect();
+            let (left, ends) = self.play(mids, &ops, 1)?;
+            for end in ends {
+                self.record(end, 1.0, &mut over, &mut layer);
+            }
+            for (m, w) in left {
+                if m.dhit != self.empty[1] {
+                    return Err(
+                        "units hit stay in the battle: the round has no step removing casualties".into(),
+                    );
+                }
+                *layer.entry((m.a, m.dcas)).or_default() += w;
+            }
+        }
         // Rounds counted one by one while the policy looks at them; after that only the
         // units left matter.
-        let mut round = 1;
         if let Some(n) = self.q.retreat.after_round {
             while round < n && !layer.is_empty() {
                 round += 1;
@@ -971,11 +1050,14 @@ impl Chain<'_> {
                     self.states += 1;
                     rounds += m;
                     for end in self.round(a, d, false, round)? {
-                        self.record(end, m, &mut over, &mut next, None);
+                        self.record(end, m, &mut over, &mut next);
                     }
                 }
                 layer = next;
             }
+        }
+        if plain {
+            layer = self.dense(layer, &mut over, &mut rounds)?;
         }
         // The rest in an order where a state comes after every state leading to it.
         let mut pending: BTreeMap<(std::cmp::Reverse<u32>, u32, u32), f64> = BTreeMap::new();
@@ -1050,11 +1132,146 @@ impl Chain<'_> {
         m: f64,
         over: &mut Map<(u8, u32, u32), f64>,
         layer: &mut Map<(u32, u32), f64>,
-        _: Option<()>,
     ) {
         match end {
             End::Over(o, a, d, p) => *over.entry((super::outcome_key(o), a, d)).or_default() += m * p,
             End::Next(a, d, p) => *layer.entry((a, d)).or_default() += m * p,
         }
+    }
+}
+
+// ---- the fast path ----
+
+/// A side's hits from one state: the probabilities from `offset` hits on, tails dropped.
+struct Hits {
+    offset: usize,
+    p: Vec<f64>,
+}
+
+impl Chain<'_> {
+    fn hits(&mut self, side: Side, st: u32) -> std::rc::Rc<Hits> {
+        let f = self.fire(side, st, Who::All);
+        let d = match f.dists.as_slice() {
+            [] => vec![1.0],
+            [d] => d.clone(),
+            _ => unreachable!("plain battles have one target set"),
+        };
+        let lo = d.iter().position(|x| *x > NEGLIGIBLE).unwrap_or(0);
+        let hi = d.iter().rposition(|x| *x > NEGLIGIBLE).unwrap_or(0);
+        std::rc::Rc::new(Hits {
+            offset: lo,
+            p: d[lo..=hi].to_vec(),
+        })
+    }
+
+    /// Plain rounds over dense tables, one per pair of chains of losses: a state's position
+    /// on its chain only grows, so one pass in position order sees every state after all
+    /// those leading to it. States leaving the chains (defenseless units destroyed) are
+    /// returned for the general path.
+    fn dense(
+        &mut self,
+        layer: Map<(u32, u32), f64>,
+        over: &mut Map<(u8, u32, u32), f64>,
+        rounds: &mut f64,
+    ) -> Result<Map<(u32, u32), f64>, String> {
+        let mut blocks: BTreeMap<(u32, u32), Starts> = BTreeMap::new();
+        let mut entries: Vec<((u32, u32), f64)> = layer.into_iter().collect();
+        entries.sort_by_key(|(k, _)| *k);
+        for ((a, d), m) in entries {
+            if self.sides[0].place[a as usize].is_none() {
+                self.walk(Side::Attacker, a);
+            }
+            if self.sides[1].place[d as usize].is_none() {
+                self.walk(Side::Defender, d);
+            }
+            let (ca, pa) = self.sides[0].place[a as usize].expect("walked");
+            let (cd, pd) = self.sides[1].place[d as usize].expect("walked");
+            blocks.entry((ca, cd)).or_default().push((pa, pd, m));
+        }
+        let mut leftover: Map<(u32, u32), f64> = Map::default();
+        for ((ca, cd), start) in blocks {
+            let chain_a = self.sides[0].chains[ca as usize].clone();
+            let chain_d = self.sides[1].chains[cd as usize].clone();
+            let (la, ld) = (chain_a.len(), chain_d.len());
+            let mut mass = vec![0.0f64; la * ld];
+            for (pa, pd, m) in start {
+                mass[pa as usize * ld + pd as usize] += m;
+            }
+            let mut fire_a: Vec<Option<std::rc::Rc<Hits>>> = vec![None; la];
+            let mut fire_d: Vec<Option<std::rc::Rc<Hits>>> = vec![None; ld];
+            for pa in 0..la {
+                for pd in 0..ld {
+                    let m = mass[pa * ld + pd];
+                    if m <= NEGLIGIBLE {
+                        continue;
+                    }
+                    self.states += 1;
+                    let (a, d) = (chain_a[pa], chain_d[pd]);
+                    let c = self.check(a, d);
+                    if c.removed != [0, 0] {
+                        *leftover.entry((a, d)).or_default() += m;
+                        continue;
+                    }
+                    if let Some(o) = c.outcome {
+                        *over.entry((super::outcome_key(o), a, d)).or_default() += m;
+                        continue;
+                    }
+                    if c.may_retreat && self.retreats(a)? {
+                        *over
+                            .entry((super::outcome_key(Outcome::Retreated), a, d))
+                            .or_default() += m;
+                        continue;
+                    }
+                    let ha = fire_a[pa]
+                        .get_or_insert_with(|| self.hits(Side::Attacker, a))
+                        .clone();
+                    let hd = fire_d[pd]
+                        .get_or_insert_with(|| self.hits(Side::Defender, d))
+                        .clone();
+                    let none = |h: &Hits| if h.offset == 0 { h.p[0] } else { 0.0 };
+                    let stay = none(&ha) * none(&hd);
+                    if stay >= 1.0 - 1e-12 {
+                        return Err("a round that can never change anything".into());
+                    }
+                    let visits = m / (1.0 - stay);
+                    *rounds += visits;
+                    for (i, q) in hd.p.iter().enumerate() {
+                        let ta = (pa + hd.offset + i).min(la - 1);
+                        let row = ta * ld;
+                        let vq = visits * q;
+                        for (j, r) in ha.p.iter().enumerate() {
+                            let td = (pd + ha.offset + j).min(ld - 1);
+                            if ta == pa && td == pd {
+                                continue;
+                            }
+                            mass[row + td] += vq * r;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(leftover)
+    }
+
+    /// The policy's answer for an attacker that may retreat, as the round's last step asks.
+    fn retreats(&self, a: u32) -> Result<bool, String> {
+        let s = &self.sides[0];
+        let counts = &s.counts[a as usize];
+        let left = s.units(a);
+        let all_air = counts
+            .iter()
+            .enumerate()
+            .all(|(k, n)| *n == 0 || self.p.of(s.classes[k].kind).domain == Domain::Air);
+        if !self.q.retreat.wants(u32::MAX, left, all_air) {
+            return Ok(false);
+        }
+        if counts
+            .iter()
+            .enumerate()
+            .any(|(k, n)| *n > 0 && s.classes[k].seaborne)
+        {
+            return Err("units that came ashore fight on when the others retreat".into());
+        }
+        Ok(true)
     }
 }

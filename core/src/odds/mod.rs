@@ -141,10 +141,16 @@ pub struct Options {
 }
 
 pub const DEFAULT_RUNS: u64 = 100_000;
+/// Endings listed when `Options::endings` is 0.
+pub const DEFAULT_ENDINGS: usize = 6;
 
 /// The chain when it can answer, else Monte Carlo.
 pub fn calculate(q: &Question, o: &Options) -> Odds {
-    let endings = if o.endings == 0 { 8 } else { o.endings };
+    let endings = if o.endings == 0 {
+        DEFAULT_ENDINGS
+    } else {
+        o.endings
+    };
     if let Some(runs) = o.runs {
         return monte_carlo(q, runs, o.seed, o.threads, endings, None);
     }

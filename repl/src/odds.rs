@@ -1,0 +1,290 @@
+//! `warroom odds` and the REPL's `odds SPACE`: a battle's odds as text or JSON.
+
+use std::process::ExitCode;
+
+use warroom_core::combat::Outcome;
+use warroom_core::layers::LoadRequest;
+use warroom_core::odds::{self, parse_units, Estimate, Method, Odds, Options, Spec};
+use warroom_core::rules::{self, RuleSet, UnitTypeId};
+
+pub struct Args {
+    pub editions: std::path::PathBuf,
+    pub edition: String,
+    pub with: Vec<String>,
+    pub battle: Vec<String>,
+    pub sea: bool,
+    pub amphibious: Option<String>,
+    pub bombard: Option<String>,
+    pub attacker_order: Option<String>,
+    pub defender_order: Option<String>,
+    pub no_capture_unit: bool,
+    pub attacker_techs: Option<String>,
+    pub defender_techs: Option<String>,
+    pub retreat_after: Option<u32>,
+    pub retreat_below: Option<u32>,
+    pub retreat_air_only: bool,
+    pub runs: Option<u64>,
+    pub seed: u64,
+    pub threads: Option<usize>,
+    pub json: bool,
+    pub endings: usize,
+}
+
+pub fn run(a: Args) -> ExitCode {
+    let mut req = LoadRequest::new(&a.editions, &a.edition);
+    for w in &a.with {
+        req = req.with(w.clone());
+    }
+    let rules = match rules::load(&req) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{:?}", miette::Report::new(e));
+            return ExitCode::FAILURE;
+        }
+    };
+    match answer(&rules, &a) {
+        Ok(text) => {
+            println!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn answer(rules: &RuleSet, a: &Args) -> Result<String, String> {
+    let text = a.battle.join(" ");
+    let (att, def) = split_vs(&text)?;
+    let mut spec = Spec::new();
+    spec.attackers = parse_units(rules, att).map_err(|e| format!("attackers: {e}"))?;
+    spec.defenders = parse_units(rules, def).map_err(|e| format!("defenders: {e}"))?;
+    let units = |flag: &str, v: &Option<String>| -> Result<Vec<(UnitTypeId, u32)>, String> {
+        v.as_deref().map_or(Ok(Vec::new()), |t| {
+            parse_units(rules, t).map_err(|e| format!("--{flag}: {e}"))
+        })
+    };
+    spec.amphibious = units("amphibious", &a.amphibious)?;
+    spec.bombarding = units("bombard", &a.bombard)?;
+    spec.attacker_order = units("attacker-order", &a.attacker_order)?
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect();
+    spec.defender_order = units("defender-order", &a.defender_order)?
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect();
+    spec.sea = a.sea.then_some(true);
+    spec.keep_land_unit = !a.no_capture_unit;
+    let techs = |flag: &str, v: &Option<String>| -> Result<Vec<_>, String> {
+        let Some(list) = v else { return Ok(Vec::new()) };
+        list.split(',')
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(|t| {
+                rules.tech(t).ok_or_else(|| {
+                    let known: Vec<&str> = rules.techs.iter().map(|t| t.id.as_str()).collect();
+                    if known.is_empty() {
+                        format!(
+                            "--{flag}: no tech `{t}`: this rule set has none (add the R&D layer with --with)"
+                        )
+                    } else {
+                        format!("--{flag}: no tech `{t}`; techs: {}", known.join(", "))
+                    }
+                })
+            })
+            .collect()
+    };
+    spec.attacker_techs = techs("attacker-techs", &a.attacker_techs)?;
+    spec.defender_techs = techs("defender-techs", &a.defender_techs)?;
+    spec.retreat.after_round = a.retreat_after;
+    spec.retreat.fewer_than = a.retreat_below;
+    spec.retreat.only_air = a.retreat_air_only;
+    let q = spec.question(rules)?;
+    let o = odds::calculate(
+        &q,
+        &Options {
+            runs: a.runs,
+            seed: a.seed,
+            threads: a.threads,
+            endings: a.endings,
+            ..Options::default()
+        },
+    );
+    Ok(if a.json {
+        json(rules, &o)
+    } else {
+        render(rules, &o)
+    })
+}
+
+/// `"10 inf, 2 tank vs 8 inf"`, or the two lists as separate words around `vs`.
+fn split_vs(text: &str) -> Result<(&str, &str), String> {
+    let lower = text.to_lowercase();
+    let at = lower
+        .find(" vs ")
+        .or_else(|| lower.find(" vs. "))
+        .ok_or("write the battle as ATTACKERS vs DEFENDERS, e.g. \"3 inf, 1 tank\" vs \"2 inf\"")?;
+    let (a, rest) = text.split_at(at);
+    let d = rest.trim_start()[2..].trim_start_matches('.').trim();
+    Ok((a.trim(), d))
+}
+
+fn pct(e: Estimate) -> String {
+    if e.margin > 0.0 {
+        format!("{:5.1}% ± {:.1}", e.value * 100.0, e.margin * 100.0)
+    } else {
+        format!("{:5.1}%", e.value * 100.0)
+    }
+}
+
+fn num(e: Estimate) -> String {
+    if e.margin > 0.0 {
+        format!("{:.2} ± {:.2}", e.value, e.margin)
+    } else {
+        format!("{:.2}", e.value)
+    }
+}
+
+fn bar(p: f64) -> String {
+    "█".repeat((p * 30.0).round() as usize)
+}
+
+fn names(rules: &RuleSet, units: &[(UnitTypeId, u32)]) -> String {
+    if units.is_empty() {
+        return "nothing".into();
+    }
+    units
+        .iter()
+        .map(|(k, n)| format!("{n} {}", rules.unit(*k).name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn outcome_name(o: Outcome) -> &'static str {
+    match o {
+        Outcome::AttackerWon => "attacker wins",
+        Outcome::DefenderWon => "defender wins",
+        Outcome::BothDestroyed => "both destroyed",
+        Outcome::Stalemate => "stalemate",
+        Outcome::Retreated => "attacker retreats",
+    }
+}
+
+/// The answer as the terminal shows it.
+pub fn render(rules: &RuleSet, o: &Odds) -> String {
+    let mut out = Vec::new();
+    out.push(match &o.method {
+        Method::Exact { states } => format!("exact ({states} unit combinations)"),
+        Method::MonteCarlo { runs, why: None } => format!("Monte Carlo, {runs} battles (95% intervals)"),
+        Method::MonteCarlo { runs, why: Some(w) } => {
+            format!("Monte Carlo, {runs} battles (95% intervals): not exact because {w}")
+        }
+    });
+    let line = |label: &str, e: Estimate| format!("  {label:<17} {:<14} {}", pct(e), bar(e.value));
+    out.push(line("attacker wins", o.attacker_wins));
+    if let Some(t) = o.takes_territory {
+        out.push(line("  and takes it", t));
+    }
+    out.push(line("defender wins", o.defender_wins));
+    out.push(line("draw", o.draw));
+    if o.retreats.value > 0.0 {
+        out.push(line("attacker retreats", o.retreats));
+    }
+    let left = |list: &[(UnitTypeId, f64)]| {
+        list.iter()
+            .map(|(k, x)| format!("{x:.2} {}", rules.unit(*k).name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    out.push(format!("  attackers left    {}", left(&o.attackers_left)));
+    out.push(format!("  defenders left    {}", left(&o.defenders_left)));
+    out.push(format!(
+        "  IPCs lost         attacker {}, defender {}; TUV swing {:+.2} for the attacker",
+        num(o.attacker_loss),
+        num(o.defender_loss),
+        o.tuv_swing()
+    ));
+    out.push(format!("  rounds            {}", num(o.rounds)));
+    if !o.endings.is_empty() {
+        out.push("  likeliest endings:".into());
+        for e in &o.endings {
+            out.push(format!(
+                "    {:5.1}%  {:<17} attackers: {}; defenders: {}",
+                e.probability * 100.0,
+                outcome_name(e.outcome),
+                names(rules, &e.attackers),
+                names(rules, &e.defenders)
+            ));
+        }
+    }
+    out.join("\n")
+}
+
+fn json_str(s: &str) -> String {
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+/// The answer for tools: one JSON object.
+pub fn json(rules: &RuleSet, o: &Odds) -> String {
+    let est = |e: Estimate| format!("{{\"value\": {}, \"margin\": {}}}", e.value, e.margin);
+    let (method, runs, why) = match &o.method {
+        Method::Exact { .. } => ("exact", String::from("null"), String::from("null")),
+        Method::MonteCarlo { runs, why } => (
+            "monte_carlo",
+            runs.to_string(),
+            why.as_deref().map_or("null".into(), json_str),
+        ),
+    };
+    let left = |list: &[(UnitTypeId, f64)]| {
+        list.iter()
+            .map(|(k, x)| format!("{}: {x}", json_str(&rules.unit(*k).id)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let units = |list: &[(UnitTypeId, u32)]| {
+        list.iter()
+            .map(|(k, n)| format!("{}: {n}", json_str(&rules.unit(*k).id)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let endings = o
+        .endings
+        .iter()
+        .map(|e| {
+            format!(
+                "{{\"outcome\": {}, \"probability\": {}, \"attackers\": {{{}}}, \"defenders\": {{{}}}}}",
+                json_str(outcome_name(e.outcome)),
+                e.probability,
+                units(&e.attackers),
+                units(&e.defenders)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "{{\"method\": \"{method}\", \"runs\": {runs}, \"not_exact_because\": {why}, \"attacker_wins\": {}, \"takes_territory\": {}, \"defender_wins\": {}, \"draw\": {}, \"attacker_retreats\": {}, \"rounds\": {}, \"attackers_left\": {{{}}}, \"defenders_left\": {{{}}}, \"attacker_ipc_loss\": {}, \"defender_ipc_loss\": {}, \"tuv_swing\": {}, \"endings\": [{endings}]}}",
+        est(o.attacker_wins),
+        o.takes_territory.map_or("null".into(), est),
+        est(o.defender_wins),
+        est(o.draw),
+        est(o.retreats),
+        est(o.rounds),
+        left(&o.attackers_left),
+        left(&o.defenders_left),
+        est(o.attacker_loss),
+        est(o.defender_loss),
+        o.tuv_swing(),
+    )
+}
