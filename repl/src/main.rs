@@ -82,62 +82,7 @@ enum Cmd {
     },
     /// A battle's odds: exact when the chain can express it, else Monte Carlo through the
     /// battle code. `warroom odds "10 inf, 5 tank, 3 ftr" vs "12 inf, 2 tank, 1 aa"`.
-    Odds {
-        /// ATTACKERS vs DEFENDERS: unit lists such as "3 inf, 1 art, 2 tank".
-        #[arg(required = true, num_args = 1..)]
-        battle: Vec<String>,
-        /// Edition name or folder (default: 1941).
-        #[arg(long)]
-        edition: Option<String>,
-        /// Optional layer: NAME, NAME=VALUE, NAME:PARAM=VALUE or a folder.
-        #[arg(long = "with", value_name = "LAYER")]
-        with: Vec<String>,
-        /// A sea battle (default: at sea when no land unit takes part).
-        #[arg(long)]
-        sea: bool,
-        /// Attacking land units coming ashore from transports (they cannot retreat).
-        #[arg(long, value_name = "UNITS")]
-        amphibious: Option<String>,
-        /// Ships bombarding before the first round (with --amphibious).
-        #[arg(long, value_name = "UNITS")]
-        bombard: Option<String>,
-        /// Unit types the attacker loses first, e.g. "inf, art" (the rest: cheapest first).
-        #[arg(long, value_name = "TYPES")]
-        attacker_order: Option<String>,
-        #[arg(long, value_name = "TYPES")]
-        defender_order: Option<String>,
-        /// Do not keep a land unit back to take the territory.
-        #[arg(long)]
-        no_capture_unit: bool,
-        /// The attacker's techs, e.g. "jet_fighters, heavy_bombers" (needs the R&D layer).
-        #[arg(long, value_name = "TECHS")]
-        attacker_techs: Option<String>,
-        #[arg(long, value_name = "TECHS")]
-        defender_techs: Option<String>,
-        /// Retreat at the end of round N (when the attacker may).
-        #[arg(long, value_name = "N")]
-        retreat_after: Option<u32>,
-        /// Retreat when fewer than K attacking units are left.
-        #[arg(long, value_name = "K")]
-        retreat_below: Option<u32>,
-        /// Retreat when only aircraft are left.
-        #[arg(long)]
-        retreat_air_only: bool,
-        /// Monte Carlo with this many battles instead of the exact chain.
-        #[arg(long)]
-        runs: Option<u64>,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Threads for Monte Carlo (default: one per core).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// One JSON object instead of text.
-        #[arg(long)]
-        json: bool,
-        /// How many of the likeliest endings to list.
-        #[arg(long, default_value_t = warroom_core::odds::DEFAULT_ENDINGS)]
-        endings: usize,
-    },
+    Odds(odds::Args),
     /// Convert another engine's game file into a warroom layer.
     Import {
         #[command(subcommand)]
@@ -223,48 +168,7 @@ fn main() -> ExitCode {
         Cmd::Check { targets } => check::check(&editions, &targets),
         Cmd::Editions => check::list(&editions),
         Cmd::Replay { file, with } => test::replay(&editions, &file, &with),
-        Cmd::Odds {
-            battle,
-            edition,
-            with,
-            sea,
-            amphibious,
-            bombard,
-            attacker_order,
-            defender_order,
-            no_capture_unit,
-            attacker_techs,
-            defender_techs,
-            retreat_after,
-            retreat_below,
-            retreat_air_only,
-            runs,
-            seed,
-            threads,
-            json,
-            endings,
-        } => odds::run(odds::Args {
-            editions,
-            edition: edition.unwrap_or_else(|| DEFAULT_EDITION.to_string()),
-            with,
-            battle,
-            sea,
-            amphibious,
-            bombard,
-            attacker_order,
-            defender_order,
-            no_capture_unit,
-            attacker_techs,
-            defender_techs,
-            retreat_after,
-            retreat_below,
-            retreat_air_only,
-            runs,
-            seed,
-            threads,
-            json,
-            endings,
-        }),
+        Cmd::Odds(args) => odds::run(&editions, args),
         Cmd::Test {
             paths,
             with,

@@ -7,31 +7,71 @@ use warroom_core::layers::LoadRequest;
 use warroom_core::odds::{self, parse_units, Estimate, Method, Odds, Options, Spec};
 use warroom_core::rules::{self, RuleSet, UnitTypeId};
 
+/// `warroom odds`'s arguments.
+#[derive(clap::Args)]
 pub struct Args {
-    pub editions: std::path::PathBuf,
-    pub edition: String,
-    pub with: Vec<String>,
+    /// ATTACKERS vs DEFENDERS: unit lists such as "3 inf, 1 art, 2 tank".
+    #[arg(required = true, num_args = 1..)]
     pub battle: Vec<String>,
+    /// Edition name or folder (default: 1941).
+    #[arg(long)]
+    pub edition: Option<String>,
+    /// Optional layer: NAME, NAME=VALUE, NAME:PARAM=VALUE or a folder.
+    #[arg(long = "with", value_name = "LAYER")]
+    pub with: Vec<String>,
+    /// A sea battle (default: at sea when no land unit takes part).
+    #[arg(long)]
     pub sea: bool,
+    /// Attacking land units coming ashore from transports (they cannot retreat).
+    #[arg(long, value_name = "UNITS")]
     pub amphibious: Option<String>,
+    /// Ships bombarding before the first round (with --amphibious).
+    #[arg(long, value_name = "UNITS")]
     pub bombard: Option<String>,
+    /// Unit types the attacker loses first, e.g. "inf, art" (the rest: cheapest first).
+    #[arg(long, value_name = "TYPES")]
     pub attacker_order: Option<String>,
+    #[arg(long, value_name = "TYPES")]
     pub defender_order: Option<String>,
+    /// Do not keep a land unit back to take the territory.
+    #[arg(long)]
     pub no_capture_unit: bool,
+    /// The attacker's techs, e.g. "jet_fighters, heavy_bombers" (needs the R&D layer).
+    #[arg(long, value_name = "TECHS")]
     pub attacker_techs: Option<String>,
+    #[arg(long, value_name = "TECHS")]
     pub defender_techs: Option<String>,
+    /// Retreat at the end of round N (when the attacker may).
+    #[arg(long, value_name = "N")]
     pub retreat_after: Option<u32>,
+    /// Retreat when fewer than K attacking units are left.
+    #[arg(long, value_name = "K")]
     pub retreat_below: Option<u32>,
+    /// Retreat when only aircraft are left.
+    #[arg(long)]
     pub retreat_air_only: bool,
+    /// Monte Carlo with this many battles instead of the exact chain.
+    #[arg(long)]
     pub runs: Option<u64>,
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Threads for Monte Carlo (default: one per core).
+    #[arg(long)]
     pub threads: Option<usize>,
+    /// One JSON object instead of text.
+    #[arg(long)]
     pub json: bool,
+    /// How many of the likeliest endings to list.
+    #[arg(long, default_value_t = warroom_core::odds::DEFAULT_ENDINGS)]
     pub endings: usize,
 }
 
-pub fn run(a: Args) -> ExitCode {
-    let mut req = LoadRequest::new(&a.editions, &a.edition);
+pub fn run(editions: &std::path::Path, a: Args) -> ExitCode {
+    let edition = a
+        .edition
+        .clone()
+        .unwrap_or_else(|| crate::DEFAULT_EDITION.to_string());
+    let mut req = LoadRequest::new(editions, edition);
     for w in &a.with {
         req = req.with(w.clone());
     }

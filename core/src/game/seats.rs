@@ -291,7 +291,7 @@ impl Seats {
         Ok(block)
     }
 
-    /// "Player 2 (Germany, Italy)".
+    /// "Player 2 (POWER, POWER)".
     pub fn describe(&self, rules: &RuleSet, player: usize) -> String {
         format!(
             "Player {} ({})",
