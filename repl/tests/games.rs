@@ -4,7 +4,7 @@
 //! test, and the final state is asserted from what the script's last views print.
 
 mod support;
-use support::{root, warroom};
+use support::{root, view, warroom};
 
 /// Play a script with `--strict`; its output, after asserting every command was accepted.
 fn play(script: &str, extra_input: &str) -> String {
@@ -31,21 +31,6 @@ fn play(script: &str, extra_input: &str) -> String {
 
 fn has(out: &str, fragment: &str) {
     assert!(out.contains(fragment), "missing {fragment:?} in:\n{out}");
-}
-
-/// The lines the last run of a view printed: from its echoed command to the next command.
-fn view<'a>(out: &'a str, command: &str) -> Vec<&'a str> {
-    let echo = format!("> {command}");
-    let lines: Vec<&str> = out.lines().collect();
-    let at = lines
-        .iter()
-        .rposition(|l| *l == echo)
-        .unwrap_or_else(|| panic!("`{command}` was not run:\n{out}"));
-    lines[at + 1..]
-        .iter()
-        .copied()
-        .take_while(|l| !l.starts_with("> "))
-        .collect()
 }
 
 #[test]

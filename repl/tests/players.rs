@@ -5,7 +5,7 @@
 
 mod support;
 use std::process::Output;
-use support::warroom;
+use support::{view, warroom};
 
 fn text(o: &Output) -> String {
     format!(
@@ -13,21 +13,6 @@ fn text(o: &Output) -> String {
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     )
-}
-
-/// The lines a command printed, from its echo to the next command.
-fn view<'a>(out: &'a str, command: &str) -> Vec<&'a str> {
-    let echo = format!("> {command}");
-    let lines: Vec<&str> = out.lines().collect();
-    let at = lines
-        .iter()
-        .rposition(|l| *l == echo)
-        .unwrap_or_else(|| panic!("`{command}` was not run:\n{out}"));
-    lines[at + 1..]
-        .iter()
-        .copied()
-        .take_while(|l| !l.starts_with("> "))
-        .collect()
 }
 
 fn seating(edition: &str, players: u32) -> Vec<String> {

@@ -78,6 +78,19 @@ struct Class {
     owner: PowerId,
 }
 
+impl Class {
+    /// A unit's class at `hp` hit points. Units that cannot retreat (came ashore, dropped
+    /// from the air) share one class.
+    fn of(u: &Combatant, hp: u8) -> Class {
+        Class {
+            kind: u.kind,
+            hp,
+            seaborne: u.held(),
+            owner: u.owner,
+        }
+    }
+}
+
 /// The states of one side, interned.
 struct Sides {
     classes: Vec<Class>,
@@ -276,13 +289,7 @@ impl<'q> Chain<'q> {
             }
             let list = &mut classes[si(u.side)];
             for hp in (1..=u.hp).rev() {
-                // Units that cannot retreat (came ashore, dropped from the air) as one class.
-                let c = Class {
-                    kind: u.kind,
-                    hp,
-                    seaborne: u.held(),
-                    owner: u.owner,
-                };
+                let c = Class::of(u, hp);
                 if !list.contains(&c) {
                     list.push(c);
                 }
@@ -327,12 +334,7 @@ impl<'q> Chain<'q> {
         let s = &mut self.sides[si(side)];
         let mut counts = vec![0u16; s.classes.len()];
         for u in self.q.battle.units.iter().filter(|u| u.side == side) {
-            let c = Class {
-                kind: u.kind,
-                hp: u.hp,
-                seaborne: u.held(),
-                owner: u.owner,
-            };
+            let c = Class::of(u, u.hp);
             counts[s.class_of(c)] += 1;
         }
         s.intern(&counts)
@@ -387,12 +389,7 @@ impl<'q> Chain<'q> {
             .iter()
             .filter(|u| u.side == side && u.status == status && u.hp > 0)
         {
-            let c = Class {
-                kind: u.kind,
-                hp: u.hp,
-                seaborne: u.seaborne,
-                owner: u.owner,
-            };
+            let c = Class::of(u, u.hp);
             counts[s.class_of(c)] += 1;
         }
         counts
@@ -562,12 +559,7 @@ impl<'q> Chain<'q> {
         let mut killed = vec![0u16; after.len()];
         for i in dead {
             let u = &b.units[i];
-            let c = Class {
-                kind: u.kind,
-                hp: 1,
-                seaborne: u.seaborne,
-                owner: u.owner,
-            };
+            let c = Class::of(u, 1);
             killed[self.sides[si(side)].class_of(c)] += 1;
         }
         let s = &mut self.sides[si(side)];
@@ -609,12 +601,7 @@ impl<'q> Chain<'q> {
         let mut chain = vec![st];
         for i in slots {
             let u = &b.units[i];
-            let class = |hp: u8| Class {
-                kind: u.kind,
-                hp,
-                seaborne: u.seaborne,
-                owner: u.owner,
-            };
+            let class = |hp: u8| Class::of(u, hp);
             counts[s.class_of(class(hp[i]))] -= 1;
             hp[i] -= 1;
             if hp[i] > 0 {
@@ -814,24 +801,12 @@ impl Chain<'_> {
                     ends.push(End::Over(o, m.a, m.dcas, w));
                     return Ok(());
                 }
-                if matches!(op, Op::Step(Step::PressOrRetreat)) && c.may_retreat {
-                    let s = &self.sides[0];
-                    let left = s.units(m.a);
-                    let all_air = s.counts[m.a as usize]
-                        .iter()
-                        .enumerate()
-                        .all(|(k, n)| *n == 0 || self.p.of(s.classes[k].kind).domain == Domain::Air);
-                    if self.q.retreat.wants(round, left, all_air) {
-                        if s.counts[m.a as usize]
-                            .iter()
-                            .enumerate()
-                            .any(|(k, n)| *n > 0 && s.classes[k].seaborne)
-                        {
-                            return Err("units that came ashore fight on when the others retreat".into());
-                        }
-                        ends.push(End::Over(Outcome::Retreated, m.a, m.dcas, w));
-                        return Ok(());
-                    }
+                if matches!(op, Op::Step(Step::PressOrRetreat))
+                    && c.may_retreat
+                    && self.retreats(m.a, round)?
+                {
+                    ends.push(End::Over(Outcome::Retreated, m.a, m.dcas, w));
+                    return Ok(());
                 }
                 keep(m, w);
             }
@@ -1216,7 +1191,7 @@ impl Chain<'_> {
                         *over.entry((super::outcome_key(o), a, d)).or_default() += m;
                         continue;
                     }
-                    if c.may_retreat && self.retreats(a)? {
+                    if c.may_retreat && self.retreats(a, u32::MAX)? {
                         *over
                             .entry((super::outcome_key(Outcome::Retreated), a, d))
                             .or_default() += m;
@@ -1254,7 +1229,7 @@ impl Chain<'_> {
     }
 
     /// The policy's answer for an attacker that may retreat, as the round's last step asks.
-    fn retreats(&self, a: u32) -> Result<bool, String> {
+    fn retreats(&self, a: u32, round: u32) -> Result<bool, String> {
         let s = &self.sides[0];
         let counts = &s.counts[a as usize];
         let left = s.units(a);
@@ -1262,7 +1237,7 @@ impl Chain<'_> {
             .iter()
             .enumerate()
             .all(|(k, n)| *n == 0 || self.p.of(s.classes[k].kind).domain == Domain::Air);
-        if !self.q.retreat.wants(u32::MAX, left, all_air) {
+        if !self.q.retreat.wants(round, left, all_air) {
             return Ok(false);
         }
         if counts

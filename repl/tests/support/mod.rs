@@ -24,3 +24,18 @@ pub fn warroom(args: &[&str], stdin: &str) -> Output {
     child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
     child.wait_with_output().unwrap()
 }
+
+/// The lines the last run of a command printed: from its echo to the next command.
+pub fn view<'a>(out: &'a str, command: &str) -> Vec<&'a str> {
+    let echo = format!("> {command}");
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines
+        .iter()
+        .rposition(|l| *l == echo)
+        .unwrap_or_else(|| panic!("`{command}` was not run:\n{out}"));
+    lines[at + 1..]
+        .iter()
+        .copied()
+        .take_while(|l| !l.starts_with("> "))
+        .collect()
+}
