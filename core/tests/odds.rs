@@ -115,6 +115,13 @@ fn the_chain_agrees_with_battles_fought_by_the_battle_code() {
         agree("defender wins", e.defender_wins.value, m.defender_wins);
         agree("draw", e.draw.value, m.draw);
         agree("retreat", e.retreats.value, m.retreats);
+        let se_rounds = m.rounds.margin / 1.96;
+        assert!(
+            (e.rounds.value - m.rounds.value).abs() <= 4.0 * se_rounds + 1e-9,
+            "{edition} {text}: rounds {} vs {}",
+            e.rounds.value,
+            m.rounds.value
+        );
         let se_loss = m.attacker_loss.margin / 1.96;
         assert!(
             (e.attacker_loss.value - m.attacker_loss.value).abs() <= 4.0 * se_loss + 1e-9,
@@ -125,4 +132,64 @@ fn the_chain_agrees_with_battles_fought_by_the_battle_code() {
         checked += 1;
     }
     assert!(checked >= 20);
+}
+
+#[test]
+fn battles_drawn_from_the_chain_agree_with_the_chain() {
+    for (i, (edition, with, text)) in BATTLES.iter().enumerate() {
+        let rules = load(edition, with);
+        let q = question(&rules, text);
+        let e = exact(&q);
+        let s = odds::sampled(&q, 20_000, 5 + i as u64, Some(1), 5, None).expect("the chain draws");
+        assert!(matches!(s.method, Method::Sampled { runs: 20_000, .. }));
+        let agree = |what: &str, x: f64, y: odds::Estimate| {
+            let allowed = (4.0 * y.margin / 1.96).max(0.002);
+            assert!(
+                (x - y.value).abs() <= allowed,
+                "{edition} {text}: {what}: chain {x:.4}, drawn {:.4} ± {allowed:.4}",
+                y.value
+            );
+        };
+        agree("attacker wins", e.attacker_wins.value, s.attacker_wins);
+        agree("defender wins", e.defender_wins.value, s.defender_wins);
+        agree("draw", e.draw.value, s.draw);
+        agree("retreat", e.retreats.value, s.retreats);
+        agree("rounds", e.rounds.value, s.rounds);
+        agree("attacker loss", e.attacker_loss.value, s.attacker_loss);
+        agree("defender loss", e.defender_loss.value, s.defender_loss);
+    }
+}
+
+#[test]
+fn drawn_battles_do_not_depend_on_the_number_of_threads() {
+    let rules = load("anniversary", &[]);
+    let q = question(&rules, "10 inf, 5 tank, 3 ftr vs 12 inf, 2 tank, 2 ftr, 1 aa");
+    // Three chunks of battles, taken by one thread or by two.
+    let one = odds::sampled(&q, 140_000, 9, Some(1), 5, None).unwrap();
+    let two = odds::sampled(&q, 140_000, 9, Some(2), 5, None).unwrap();
+    assert_eq!(one, two);
+    let other_seed = odds::sampled(&q, 140_000, 10, Some(2), 5, None).unwrap();
+    assert_ne!(one, other_seed);
+}
+
+#[test]
+fn a_battle_with_script_steps_is_fought_by_the_battle_code_and_says_why() {
+    let layer = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/house/spearhead");
+    let rules = load("1941", &[layer.to_str().unwrap()]);
+    let q = question(&rules, "3 inf, 2 tank vs 4 inf");
+    let options = odds::Options {
+        fallback_runs: Some(2000),
+        ..Default::default()
+    };
+    let o = odds::calculate(&q, &options);
+    match &o.method {
+        Method::MonteCarlo {
+            runs: 2000,
+            why: Some(why),
+        } => {
+            assert!(why.contains("`spearhead` step belongs to a rule script"), "{why}")
+        }
+        other => panic!("not fought by the battle code: {other:?}"),
+    }
+    assert!((o.attacker_wins.value + o.defender_wins.value + o.draw.value - 1.0).abs() < 1e-9);
 }

@@ -217,9 +217,17 @@ pub fn render(rules: &RuleSet, o: &Odds) -> String {
     let mut out = Vec::new();
     out.push(match &o.method {
         Method::Exact { states } => format!("exact ({states} unit combinations)"),
-        Method::MonteCarlo { runs, why: None } => format!("Monte Carlo, {runs} battles (95% intervals)"),
+        Method::Sampled { runs, why: None } => {
+            format!("Monte Carlo, {runs} battles drawn from the chain (95% intervals)")
+        }
+        Method::Sampled { runs, why: Some(w) } => {
+            format!("Monte Carlo, {runs} battles drawn from the chain (95% intervals): not exact because {w}")
+        }
+        Method::MonteCarlo { runs, why: None } => {
+            format!("Monte Carlo, {runs} battles fought (95% intervals)")
+        }
         Method::MonteCarlo { runs, why: Some(w) } => {
-            format!("Monte Carlo, {runs} battles (95% intervals): not exact because {w}")
+            format!("Monte Carlo, {runs} battles fought (95% intervals): not exact because {w}")
         }
     });
     let line = |label: &str, e: Estimate| format!("  {label:<17} {:<14} {}", pct(e), bar(e.value));
@@ -279,10 +287,18 @@ fn json_str(s: &str) -> String {
 /// The answer for tools: one JSON object.
 pub fn json(rules: &RuleSet, o: &Odds) -> String {
     let est = |e: Estimate| format!("{{\"value\": {}, \"margin\": {}}}", e.value, e.margin);
-    let (method, runs, why) = match &o.method {
-        Method::Exact { .. } => ("exact", String::from("null"), String::from("null")),
+    // Both Monte Carlo kinds are "monte_carlo"; `drawn_from` says which.
+    let (method, drawn_from, runs, why) = match &o.method {
+        Method::Exact { .. } => ("exact", "null", String::from("null"), String::from("null")),
+        Method::Sampled { runs, why } => (
+            "monte_carlo",
+            "\"chain\"",
+            runs.to_string(),
+            why.as_deref().map_or("null".into(), json_str),
+        ),
         Method::MonteCarlo { runs, why } => (
             "monte_carlo",
+            "\"battles\"",
             runs.to_string(),
             why.as_deref().map_or("null".into(), json_str),
         ),
@@ -314,7 +330,7 @@ pub fn json(rules: &RuleSet, o: &Odds) -> String {
         .collect::<Vec<_>>()
         .join(", ");
     format!(
-        "{{\"method\": \"{method}\", \"runs\": {runs}, \"not_exact_because\": {why}, \"attacker_wins\": {}, \"takes_territory\": {}, \"defender_wins\": {}, \"draw\": {}, \"attacker_retreats\": {}, \"rounds\": {}, \"attackers_left\": {{{}}}, \"defenders_left\": {{{}}}, \"attacker_ipc_loss\": {}, \"defender_ipc_loss\": {}, \"tuv_swing\": {}, \"endings\": [{endings}]}}",
+        "{{\"method\": \"{method}\", \"drawn_from\": {drawn_from}, \"runs\": {runs}, \"not_exact_because\": {why}, \"attacker_wins\": {}, \"takes_territory\": {}, \"defender_wins\": {}, \"draw\": {}, \"attacker_retreats\": {}, \"rounds\": {}, \"attackers_left\": {{{}}}, \"defenders_left\": {{{}}}, \"attacker_ipc_loss\": {}, \"defender_ipc_loss\": {}, \"tuv_swing\": {}, \"endings\": [{endings}]}}",
         est(o.attacker_wins),
         o.takes_territory.map_or("null".into(), est),
         est(o.defender_wins),

@@ -39,7 +39,7 @@ const HELP: &[(&str, &str, &str)] = &[
     (
         "odds",
         "odds Karelia S.S.R.",
-        "the odds of a battle announced this turn, from the board (`odds SPACE runs N`: Monte Carlo)",
+        "the odds of a battle announced this turn, from the board, or of pressing on in the battle being fought (`odds SPACE runs N`: Monte Carlo)",
     ),
     (
         "map",

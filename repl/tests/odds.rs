@@ -94,7 +94,10 @@ fn warroom_odds_runs_monte_carlo_when_asked() {
     );
     let t = text(&o);
     assert!(o.status.success(), "{t}");
-    assert!(t.starts_with("Monte Carlo, 3000 battles"), "{t}");
+    assert!(
+        t.starts_with("Monte Carlo, 3000 battles drawn from the chain"),
+        "{t}"
+    );
     assert!(t.contains(" ± "), "{t}");
 }
 
@@ -115,4 +118,59 @@ fn warroom_odds_names_what_is_wrong_with_a_battle() {
         assert_eq!(o.status.code(), Some(2), "{}", text(&o));
         assert!(text(&o).contains(expect), "{expect}: {}", text(&o));
     }
+}
+
+#[test]
+fn odds_in_the_middle_of_a_battle_are_for_the_survivors_pressing_on() {
+    // Germany attacks Baltic States (3 infantry, and an AA gun added) with 3 infantry and a
+    // fighter, dice typed at the table. Round 1: the gun misses the fighter (6); German
+    // infantry 1 6 6 and fighter 6 hit once; the Soviet infantry roll 2 6 6: one German
+    // infantry falls. The attacker then decides whether to press on: 2 infantry and the
+    // fighter against 2 infantry and a gun that no longer fires.
+    let script = r#"edit add "Baltic States" "Soviet Union" 1 aa_gun
+end phase
+move 3 infantry, fighter from Poland to "Baltic States"
+end phase
+dice manual
+fight Baltic States
+odds baltic states
+roll 6
+odds baltic states
+roll 1 6 6 6
+roll 2 6 6
+casualties
+odds baltic states
+"#;
+    let o = warroom(&["play", "anniversary", "--strict"], script);
+    let out = text(&o);
+    assert!(!o.status.success(), "odds mid-round is refused: {out}");
+    assert!(
+        out.contains("the battle in Baltic States is in the middle of a round"),
+        "{out}"
+    );
+    let script = script.replace("odds baltic states\nroll 6\nodds baltic states\n", "roll 6\n");
+    let o = warroom(&["play", "anniversary", "--strict"], &script);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    let pressing = repl_answer(&out[out.rfind("> odds").expect("asked")..], "Baltic States");
+    // The same as a new battle of the survivors without the gun, which fires in the first
+    // round only: the endings' shares and the rounds left.
+    let cli = warroom(
+        &["odds", "--edition", "anniversary", "2 inf, 1 ftr", "vs", "2 inf"],
+        "",
+    );
+    assert!(cli.status.success(), "{}", text(&cli));
+    let cli = String::from_utf8_lossy(&cli.stdout).to_string();
+    let shares = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| {
+                ["attacker wins", "and takes it", "defender wins", "draw", "rounds"]
+                    .iter()
+                    .any(|k| l.trim_start().starts_with(k))
+            })
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(shares(&pressing).len(), 5, "{pressing}");
+    assert_eq!(shares(&pressing), shares(&cli), "{pressing}\n{cli}");
 }

@@ -312,6 +312,30 @@ impl Battle {
         }
     }
 
+    /// The battle as it stands before its next round, for the calculator: the attacker is
+    /// deciding whether to press on, and presses on. `None` in the middle of a round.
+    pub fn pressed_on(&self, p: &Profiles) -> Option<Battle> {
+        if self.outcome.is_some() || self.waiting != Some(Need::PressOrRetreat) {
+            return None;
+        }
+        let mut b = self.clone();
+        b.waiting = None;
+        b.next_step();
+        // Only a round's last step leads straight into the next round.
+        if b.step(p).is_some() {
+            return None;
+        }
+        b.next_round();
+        Some(b)
+    }
+
+    /// Whether the battle stands at the start of a step list: `Some(true)` before the first
+    /// round's own steps, `Some(false)` before an ordinary round.
+    pub(crate) fn at_list_start(&self) -> Option<bool> {
+        (self.outcome.is_none() && self.waiting.is_none() && self.cursor.index == 0 && self.cursor.sub == 0)
+            .then_some(self.cursor.first_round)
+    }
+
     /// The step in progress (or next), if the battle is not over.
     pub fn step(&self, p: &Profiles) -> Option<Step> {
         self.steps(p).get(self.cursor.index).copied()
@@ -772,6 +796,9 @@ impl Battle {
     ) -> Vec<(u8, TypeSet, Vec<usize>)> {
         let values = self.values(p, side);
         let mut groups: Vec<(u8, TypeSet, Vec<usize>)> = Vec::new();
+        // A shooter's targets depend on its type only; the calculators ask this for
+        // thousands of unit combinations.
+        let mut targets: Vec<(UnitTypeId, TypeSet)> = Vec::new();
         for (i, u) in self.units.iter().enumerate() {
             if u.side != side || !u.in_battle() || u.fired || !who(u) {
                 continue;
@@ -784,7 +811,14 @@ impl Battle {
             if v == 0 {
                 continue;
             }
-            let t = self.targets(p, u.kind, side);
+            let t = match targets.iter().find(|x| x.0 == u.kind) {
+                Some(x) => x.1,
+                None => {
+                    let t = self.targets(p, u.kind, side);
+                    targets.push((u.kind, t));
+                    t
+                }
+            };
             // A unit rolling several dice (`attack_dice`) counts once per die.
             let dice = if side == Side::Attacker {
                 usize::from(p.of(u.kind).attack_dice.max(1))

@@ -68,6 +68,13 @@ impl Dice {
     pub fn d6(&mut self) -> u32 {
         self.roll(6)
     }
+
+    /// A number in [0, 1) from the same sequence, for drawing from a distribution of dice
+    /// results (the calculator's Monte Carlo) rather than rolling each die. Not counted as a
+    /// die rolled.
+    pub fn uniform(&mut self) -> f64 {
+        (self.next() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
 }
 
 impl RngCore for Dice {

@@ -1220,7 +1220,8 @@ pub fn rocket(
 
 /// The battle announced in `space` as it would start now, for the calculator: the units on
 /// the board, cargo coming ashore, bombarding ships, retreat spaces and each side's order of
-/// loss and techs, exactly as `fight` would set it up.
+/// loss and techs, exactly as `fight` would set it up. For the battle being fought, once the
+/// attacker is deciding whether to press on: its survivors, from the next round.
 pub fn odds_question(
     rules: &RuleSet,
     s: &State,
@@ -1228,10 +1229,20 @@ pub fn odds_question(
     space: SpaceId,
 ) -> Result<crate::odds::Question, String> {
     let name = &rules.board.space(space).name;
-    if s.combat.as_ref().is_some_and(|b| b.space == space) {
-        return Err(format!(
-            "the battle in {name} is being fought; odds are for battles not begun"
-        ));
+    if let Some(b) = s.combat.as_ref().filter(|b| b.space == space) {
+        // Between rounds, the question is whether to press on: the survivors as they stand.
+        let p = profiles(rules, s, b.attacker, space);
+        return match b.pressed_on(&p) {
+            Some(battle) => Ok(crate::odds::Question {
+                profiles: p,
+                battle,
+                retreat: crate::odds::RetreatPolicy::default(),
+            }),
+            None => Err(format!(
+                "the battle in {name} is in the middle of a round; odds are for a battle not \
+                 begun, or when the attacker decides whether to press on or retreat"
+            )),
+        };
     }
     if s.this_turn.raids.iter().any(|(r, _)| *r == space) {
         return Err(format!("{name} is a bombing raid, not a battle"));

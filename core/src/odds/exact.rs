@@ -31,11 +31,11 @@ const MAX_STATES: usize = 3_000_000;
 
 /// Probability mass below this is dropped: the chain's answer is exact to far better than
 /// the 1e-9 its tests ask for.
-const NEGLIGIBLE: f64 = 1e-18;
+const NEGLIGIBLE: f64 = 1e-15;
 
 /// A fast hasher for small integer keys (the states' own, never user input).
 #[derive(Default)]
-struct Fx(u64);
+pub(super) struct Fx(u64);
 impl Hasher for Fx {
     fn finish(&self) -> u64 {
         self.0
@@ -61,7 +61,7 @@ impl Hasher for Fx {
         self.write_u64(i as u64);
     }
 }
-type Map<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+pub(super) type Map<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 
 /// Hits as (count, target set) per group.
 type HitList = Vec<(u32, TypeSet)>;
@@ -92,7 +92,7 @@ impl Class {
 }
 
 /// The states of one side, interned.
-struct Sides {
+pub(super) struct Sides {
     classes: Vec<Class>,
     counts: Vec<Box<[u16]>>,
     index: Map<Box<[u16]>, u32>,
@@ -101,8 +101,10 @@ struct Sides {
     /// Classes present, per state (bit per class).
     present: Vec<u64>,
     /// Where a state sits on a chain of losses: (chain, position).
-    place: Vec<Option<(u32, u32)>>,
-    chains: Vec<Vec<u32>>,
+    pub(super) place: Vec<Option<(u32, u32)>>,
+    pub(super) chains: Vec<Vec<u32>>,
+    /// A state's hits in a plain round, once asked for.
+    hits: Vec<Option<std::rc::Rc<Hits>>>,
 }
 
 impl Sides {
@@ -115,6 +117,7 @@ impl Sides {
             present: Vec::new(),
             place: Vec::new(),
             chains: Vec::new(),
+            hits: Vec::new(),
         }
     }
 
@@ -138,6 +141,7 @@ impl Sides {
         self.hp.push(hp);
         self.present.push(present);
         self.place.push(None);
+        self.hits.push(None);
         i
     }
 
@@ -178,49 +182,58 @@ enum Who {
 }
 
 #[derive(Clone, Copy)]
-struct Check {
-    outcome: Option<Outcome>,
+pub(super) struct Check {
+    pub(super) outcome: Option<Outcome>,
     /// Classes destroyed without dice (defenseless units), per side.
-    removed: [u64; 2],
-    may_retreat: bool,
+    pub(super) removed: [u64; 2],
+    pub(super) may_retreat: bool,
 }
 
 /// A state in the middle of a round: the attacker, the defender's units still fighting, and
 /// its units hit this round, behind the casualty strip (they fire back, then go).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct Mid {
-    a: u32,
-    dcas: u32,
-    dhit: u32,
-    fired: [TypeSet; 2],
+pub(super) struct Mid {
+    pub(super) a: u32,
+    pub(super) dcas: u32,
+    pub(super) dhit: u32,
+    pub(super) fired: [TypeSet; 2],
 }
 
-enum End {
+pub(super) enum End {
     Over(Outcome, u32, u32, f64),
     Next(u32, u32, f64),
 }
 
 #[derive(Clone, Copy)]
-enum Op {
+pub(super) enum Op {
     Step(Step),
     /// `Battle::check_over`, as the battle runs it between step lists.
     Settle,
 }
 
-struct Chain<'q> {
+pub(super) struct Chain<'q> {
     q: &'q Question,
     p: &'q Profiles,
-    sides: [Sides; 2],
+    pub(super) sides: [Sides; 2],
     /// Units of each type in the battle at the start, both sides: `casualties::suggest` orders
     /// hit groups by them (dead units stay in a battle's list).
     template_kinds: Vec<(Side, UnitTypeId)>,
     fire_memo: Map<(u8, u32, Who), std::rc::Rc<Fire>>,
     cas_memo: Map<(u8, u32, u32, HitList), (u32, u32)>,
     check_memo: Map<(u64, u64), Check>,
+    last_check: Option<((u64, u64), Check)>,
+    /// `binomials[v][n]`: hits from `n` dice hitting on `v` or less.
+    binomials: [Vec<Vec<f64>>; 7],
+    /// Unit types in the battle.
+    here: TypeSet,
     round_steps: Vec<Step>,
+    /// Whether the battle starts before its first round's own steps (else between rounds).
+    first_round: bool,
+    /// The number of the battle's next round.
+    pub(super) first_number: u32,
     fast_round: bool,
     low_luck: bool,
-    empty: [u32; 2],
+    pub(super) empty: [u32; 2],
     states: usize,
 }
 
@@ -267,12 +280,12 @@ pub fn exact(q: &Question, endings: usize) -> Result<Odds, String> {
 }
 
 impl<'q> Chain<'q> {
-    fn new(q: &'q Question) -> Result<Chain<'q>, String> {
+    pub(super) fn new(q: &'q Question) -> Result<Chain<'q>, String> {
         let b = &q.battle;
         let p = &q.profiles;
-        if b.round != 1 || b.waiting.is_some() || b.outcome.is_some() {
-            return Err("the battle has begun; the chain starts from a battle's beginning".into());
-        }
+        let Some(first_round) = b.at_list_start() else {
+            return Err("the battle is in the middle of a round; the chain starts between rounds".into());
+        };
         let rules = &p.rules;
         for s in rules.first_round.iter().chain(&rules.round) {
             if matches!(s, Step::Script(_) | Step::RaidDamage) {
@@ -283,10 +296,8 @@ impl<'q> Chain<'q> {
             }
         }
         let mut classes: [Vec<Class>; 2] = [Vec::new(), Vec::new()];
-        for u in &b.units {
-            if u.status != Status::Fighting {
-                return Err("a unit has left the battle already".into());
-            }
+        // Units destroyed, submerged or gone stay in a battle's list; they no longer fight.
+        for u in b.units.iter().filter(|u| u.status == Status::Fighting) {
             let list = &mut classes[si(u.side)];
             for hp in (1..=u.hp).rev() {
                 let c = Class::of(u, hp);
@@ -322,7 +333,12 @@ impl<'q> Chain<'q> {
             fire_memo: Map::default(),
             cas_memo: Map::default(),
             check_memo: Map::default(),
+            last_check: None,
+            binomials: Default::default(),
+            here: b.units.iter().fold(0, |a, u| a | (1 << u.kind.0)),
             round_steps,
+            first_round,
+            first_number: b.round,
             fast_round,
             low_luck: rules.dice == DiceRule::LowLuck,
             empty,
@@ -330,10 +346,16 @@ impl<'q> Chain<'q> {
         })
     }
 
-    fn start(&mut self, side: Side) -> u32 {
+    pub(super) fn start(&mut self, side: Side) -> u32 {
         let s = &mut self.sides[si(side)];
         let mut counts = vec![0u16; s.classes.len()];
-        for u in self.q.battle.units.iter().filter(|u| u.side == side) {
+        for u in self
+            .q
+            .battle
+            .units
+            .iter()
+            .filter(|u| u.side == side && u.status == Status::Fighting)
+        {
             let c = Class::of(u, u.hp);
             counts[s.class_of(c)] += 1;
         }
@@ -347,7 +369,7 @@ impl<'q> Chain<'q> {
     /// is as numerous as at the start.
     fn battle(&self, a: Option<u32>, d: Option<u32>, fill: bool) -> Battle {
         let t = &self.q.battle;
-        let mut units = Vec::new();
+        let mut units = Vec::with_capacity(self.template_kinds.len());
         for (side, st) in [(Side::Attacker, a), (Side::Defender, d)] {
             let Some(st) = st else { continue };
             let s = &self.sides[si(side)];
@@ -457,7 +479,7 @@ impl<'q> Chain<'q> {
             if self.low_luck {
                 totals[i] += u32::from(*value) * members.len() as u32;
             } else {
-                dists[i] = convolve(&dists[i], &binomial(members.len(), *value));
+                dists[i] = convolve(&dists[i], self.binomial(members.len(), *value));
             }
         }
         if self.low_luck {
@@ -473,7 +495,7 @@ impl<'q> Chain<'q> {
         }
         // Types absent from the battle are never hit: hits of sets differing only in them
         // (an aircraft's leaves out submarines, a tank's does not) go to the same units.
-        let here: TypeSet = self.template_kinds.iter().fold(0, |a, (_, k)| a | (1 << k.0));
+        let here = self.here;
         let (mut merged_t, mut merged_d): (Vec<TypeSet>, Vec<Vec<f64>>) = (Vec::new(), Vec::new());
         for (t, d) in targets.into_iter().zip(dists) {
             let t = t & here;
@@ -489,6 +511,25 @@ impl<'q> Chain<'q> {
         let f = std::rc::Rc::new(Fire { targets, dists });
         self.fire_memo.insert(key, f.clone());
         f
+    }
+
+    /// `binomial(n, value)`, kept: each row is made from the one before.
+    fn binomial(&mut self, n: usize, value: u8) -> &[f64] {
+        let rows = &mut self.binomials[usize::from(value.min(6))];
+        if rows.is_empty() {
+            rows.push(vec![1.0]);
+        }
+        let p = f64::from(value.min(6)) / 6.0;
+        while rows.len() <= n {
+            let last = rows.last().expect("row 0");
+            let mut next = vec![0.0; last.len() + 1];
+            for (k, x) in last.iter().enumerate() {
+                next[k] += x * (1.0 - p);
+                next[k + 1] += x * p;
+            }
+            rows.push(next);
+        }
+        &rows[n]
     }
 
     /// Every combination of hits per target set, with its probability.
@@ -578,6 +619,15 @@ impl<'q> Chain<'q> {
             .fold(0, |a, u| a | (1 << u.kind.0))
     }
 
+    /// Where `st` sits on a chain of losses: (chain, position).
+    pub(super) fn place(&mut self, side: Side, st: u32) -> (usize, usize) {
+        if self.sides[si(side)].place[st as usize].is_none() {
+            self.walk(side, st);
+        }
+        let (c, at) = self.sides[si(side)].place[st as usize].expect("walked");
+        (c as usize, at as usize)
+    }
+
     /// The state `h` hits further down `st`'s order of loss (`casualties::slots`).
     fn down_chain(&mut self, side: Side, st: u32, h: u32) -> u32 {
         if self.sides[si(side)].place[st as usize].is_none() {
@@ -589,7 +639,7 @@ impl<'q> Chain<'q> {
     }
 
     /// The chain of losses from `st`: the state after each further slot of its order of loss.
-    fn walk(&mut self, side: Side, st: u32) {
+    pub(super) fn walk(&mut self, side: Side, st: u32) {
         let b = match side {
             Side::Attacker => self.battle(Some(st), None, false),
             Side::Defender => self.battle(None, Some(st), false),
@@ -646,12 +696,19 @@ impl<'q> Chain<'q> {
     }
 
     /// `Battle::check_over` on one unit per class present.
-    fn check(&mut self, a: u32, d: u32) -> Check {
+    pub(super) fn check(&mut self, a: u32, d: u32) -> Check {
         let key = (
             self.sides[0].present[a as usize],
             self.sides[1].present[d as usize],
         );
+        // Neighbouring states usually have the same classes present.
+        if let Some((k, c)) = self.last_check {
+            if k == key {
+                return c;
+            }
+        }
         if let Some(c) = self.check_memo.get(&key) {
+            self.last_check = Some((key, *c));
             return *c;
         }
         let one = |s: &Sides, bits: u64| -> Vec<u16> {
@@ -680,6 +737,7 @@ impl<'q> Chain<'q> {
             may_retreat,
         };
         self.check_memo.insert(key, c);
+        self.last_check = Some((key, c));
         c
     }
 }
@@ -724,7 +782,7 @@ impl Chain<'_> {
     }
 
     /// One round from the start of it: where it ends, with probabilities.
-    fn round(&mut self, a: u32, d: u32, first: bool, round: u32) -> Result<Vec<End>, String> {
+    pub(super) fn round(&mut self, a: u32, d: u32, first: bool, round: u32) -> Result<Vec<End>, String> {
         let start = Mid {
             a,
             dcas: d,
@@ -743,7 +801,7 @@ impl Chain<'_> {
     }
 
     /// Steps played on states: the states still fighting after them, and the endings.
-    fn play(
+    pub(super) fn play(
         &mut self,
         mut mids: Vec<(Mid, f64)>,
         ops: &[Op],
@@ -764,7 +822,7 @@ impl Chain<'_> {
 
     /// Whether every round is "both sides fire, casualties go", each side's hits reaching
     /// every enemy unit: no unit strikes first, evades aircraft or cannot hit some types.
-    fn plain(&self) -> bool {
+    pub(super) fn plain(&self) -> bool {
         self.fast_round
             && self.template_kinds.iter().all(|(_, k)| {
                 let u = self.p.of(*k);
@@ -976,31 +1034,29 @@ impl Chain<'_> {
             fired: [0, 0],
         };
         // The first round's own steps (antiaircraft fire, bombardment), then its rounds'.
-        let mut before: Vec<Op> = self.p.rules.first_round.iter().map(|s| Op::Step(*s)).collect();
-        before.push(Op::Settle);
-        let (mids, ends) = self.play(vec![(start, 1.0)], &before, 1)?;
+        let (mids, ends) = self.play(vec![(start, 1.0)], &self.first_ops(), self.first_number)?;
+        // A battle over before its first round's dice (antiaircraft fire took every
+        // attacker) still had a first round, as `Battle::round` counts.
+        let over_at_once: f64 = ends
+            .iter()
+            .map(|e| if let End::Over(.., p) = e { *p } else { 0.0 })
+            .sum();
         for end in ends {
             self.record(end, 1.0, &mut over, &mut layer);
         }
         self.states = 1;
         let plain = self.plain();
-        let mut round = 1;
-        if plain && self.q.retreat.after_round.is_none() && mids.iter().all(|(m, _)| m.dhit == self.empty[1])
-        {
+        let mut round = self.first_number;
+        if self.merges_first(&mids) {
             // Round one is an ordinary round from here: its states join the others.
+            rounds += over_at_once;
             for (m, w) in mids {
                 *layer.entry((m.a, m.dcas)).or_default() += w;
             }
             round = 0;
         } else {
             rounds += 1.0;
-            let ops: Vec<Op> = self
-                .round_steps
-                .iter()
-                .map(|s| Op::Step(*s))
-                .chain([Op::Settle])
-                .collect();
-            let (left, ends) = self.play(mids, &ops, 1)?;
+            let (left, ends) = self.play(mids, &self.round_ops(), self.first_number)?;
             for end in ends {
                 self.record(end, 1.0, &mut over, &mut layer);
             }
@@ -1074,6 +1130,47 @@ impl Chain<'_> {
                 }
             }
         }
+        let mut tally = self.tally(over);
+        tally.rounds = rounds * tally.total;
+        Ok(tally)
+    }
+
+    /// The first round's own steps (antiaircraft fire, bombardment), then a settling.
+    pub(super) fn first_ops(&self) -> Vec<Op> {
+        let steps: &[Step] = if self.first_round {
+            &self.p.rules.first_round
+        } else {
+            &[]
+        };
+        let mut ops: Vec<Op> = steps.iter().map(|s| Op::Step(*s)).collect();
+        ops.push(Op::Settle);
+        ops
+    }
+
+    /// A round's steps, then a settling.
+    pub(super) fn round_ops(&self) -> Vec<Op> {
+        self.round_steps
+            .iter()
+            .map(|s| Op::Step(*s))
+            .chain([Op::Settle])
+            .collect()
+    }
+
+    /// Whether the states left after the first round's own steps go on as ordinary rounds
+    /// (the first round counted among them).
+    pub(super) fn merges_first(&self, mids: &[(Mid, f64)]) -> bool {
+        self.plain()
+            && self.q.retreat.after_round.is_none()
+            && mids.iter().all(|(m, _)| m.dhit == self.empty[1])
+    }
+
+    /// The round up to which the retreat policy counts rounds.
+    pub(super) fn counted_rounds(&self) -> u32 {
+        self.q.retreat.after_round.unwrap_or(0)
+    }
+
+    /// Endings by (outcome, attacker's state, defender's state) as unit counts per type.
+    pub(super) fn tally(&self, over: Map<(u8, u32, u32), f64>) -> Tally {
         let mut tally = Tally::default();
         let types = self.p.units.len();
         let mut ends: Vec<((u8, u32, u32), f64)> = over.into_iter().collect();
@@ -1089,8 +1186,7 @@ impl Chain<'_> {
             let (pa, pd) = (per(&self.sides[0], a), per(&self.sides[1], d));
             tally.add(super::outcome_of(o), pa, pd, w);
         }
-        tally.rounds = rounds * tally.total;
-        Ok(tally)
+        tally
     }
 
     fn order(&self, a: u32, d: u32) -> (std::cmp::Reverse<u32>, u32, u32) {
@@ -1118,13 +1214,38 @@ impl Chain<'_> {
 // ---- the fast path ----
 
 /// A side's hits from one state: the probabilities from `offset` hits on, tails dropped.
-struct Hits {
-    offset: usize,
+pub(super) struct Hits {
+    pub(super) offset: usize,
     p: Vec<f64>,
+    /// `tail[k]`: the probability of `offset + k` hits or more.
+    tail: Vec<f64>,
+}
+
+impl Hits {
+    /// The probability that these hits leave the enemy where it is: none scored, or nothing
+    /// left on its chain of losses to take them (`last`).
+    pub(super) fn stays(&self, last: bool) -> f64 {
+        match (last, self.offset) {
+            (true, _) => 1.0,
+            (false, 0) => self.p[0],
+            (false, _) => 0.0,
+        }
+    }
+
+    /// The number of hits a draw `u` (uniform in [0, 1)) stands for.
+    pub(super) fn draw(&self, u: f64) -> usize {
+        // Tails were dropped: the draw is over what is kept.
+        let x = (1.0 - u) * self.tail[0];
+        let k = self.tail.partition_point(|t| *t >= x);
+        self.offset + k.saturating_sub(1).min(self.p.len() - 1)
+    }
 }
 
 impl Chain<'_> {
-    fn hits(&mut self, side: Side, st: u32) -> std::rc::Rc<Hits> {
+    pub(super) fn hits(&mut self, side: Side, st: u32) -> std::rc::Rc<Hits> {
+        if let Some(h) = &self.sides[si(side)].hits[st as usize] {
+            return h.clone();
+        }
         let f = self.fire(side, st, Who::All);
         let d = match f.dists.as_slice() {
             [] => vec![1.0],
@@ -1133,10 +1254,14 @@ impl Chain<'_> {
         };
         let lo = d.iter().position(|x| *x > NEGLIGIBLE).unwrap_or(0);
         let hi = d.iter().rposition(|x| *x > NEGLIGIBLE).unwrap_or(0);
-        std::rc::Rc::new(Hits {
-            offset: lo,
-            p: d[lo..=hi].to_vec(),
-        })
+        let p = d[lo..=hi].to_vec();
+        let mut tail = vec![0.0; p.len() + 1];
+        for k in (0..p.len()).rev() {
+            tail[k] = tail[k + 1] + p[k];
+        }
+        let h = std::rc::Rc::new(Hits { offset: lo, p, tail });
+        self.sides[si(side)].hits[st as usize] = Some(h.clone());
+        h
     }
 
     /// Plain rounds over dense tables, one per pair of chains of losses: a state's position
@@ -1172,8 +1297,6 @@ impl Chain<'_> {
             for (pa, pd, m) in start {
                 mass[pa as usize * ld + pd as usize] += m;
             }
-            let mut fire_a: Vec<Option<std::rc::Rc<Hits>>> = vec![None; la];
-            let mut fire_d: Vec<Option<std::rc::Rc<Hits>>> = vec![None; ld];
             for pa in 0..la {
                 for pd in 0..ld {
                     let m = mass[pa * ld + pd];
@@ -1197,29 +1320,28 @@ impl Chain<'_> {
                             .or_default() += m;
                         continue;
                     }
-                    let ha = fire_a[pa]
-                        .get_or_insert_with(|| self.hits(Side::Attacker, a))
-                        .clone();
-                    let hd = fire_d[pd]
-                        .get_or_insert_with(|| self.hits(Side::Defender, d))
-                        .clone();
-                    let none = |h: &Hits| if h.offset == 0 { h.p[0] } else { 0.0 };
-                    let stay = none(&ha) * none(&hd);
+                    let ha = self.hits(Side::Attacker, a);
+                    let hd = self.hits(Side::Defender, d);
+                    let stay = ha.stays(pd == ld - 1) * hd.stays(pa == la - 1);
                     if stay >= 1.0 - 1e-12 {
                         return Err("a round that can never change anything".into());
                     }
                     let visits = m / (1.0 - stay);
                     *rounds += visits;
+                    // Hits past the end of the defender's chain all land on its last state;
+                    // the rest is one contiguous run of the row, which the compiler vectorizes.
+                    // What lands back on this state is mass already counted by `visits`.
+                    let start = pd + ha.offset;
+                    let run = (ld - 1).saturating_sub(start).min(ha.p.len());
                     for (i, q) in hd.p.iter().enumerate() {
                         let ta = (pa + hd.offset + i).min(la - 1);
-                        let row = ta * ld;
+                        let row = &mut mass[ta * ld..(ta + 1) * ld];
                         let vq = visits * q;
-                        for (j, r) in ha.p.iter().enumerate() {
-                            let td = (pd + ha.offset + j).min(ld - 1);
-                            if ta == pa && td == pd {
-                                continue;
-                            }
-                            mass[row + td] += vq * r;
+                        for (dst, r) in row[start.min(ld - 1)..][..run].iter_mut().zip(&ha.p[..run]) {
+                            *dst += vq * r;
+                        }
+                        if run < ha.p.len() {
+                            row[ld - 1] += vq * ha.tail[run];
                         }
                     }
                 }
@@ -1229,7 +1351,7 @@ impl Chain<'_> {
     }
 
     /// The policy's answer for an attacker that may retreat, as the round's last step asks.
-    fn retreats(&self, a: u32, round: u32) -> Result<bool, String> {
+    pub(super) fn retreats(&self, a: u32, round: u32) -> Result<bool, String> {
         let s = &self.sides[0];
         let counts = &s.counts[a as usize];
         let left = s.units(a);

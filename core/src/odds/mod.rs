@@ -7,24 +7,27 @@
 //!   from `Battle::fire_groups`, which casualties a side gives up from `casualties::suggest`
 //!   (the order of loss of real play), when a battle is over from `Battle::check_over`; the
 //!   chain only enumerates the dice instead of rolling them.
+//! - `sampled`: Monte Carlo drawn from the chain's rounds: the same transitions, a few draws
+//!   per battle; when asked for runs, or when the chain is too big to enumerate.
 //! - `sim`: Monte Carlo, fighting clones of the battle with `Battle::advance` and seeded dice,
-//!   for what the chain cannot express (rule-script steps, seaborne units retreating) or when
-//!   asked for.
+//!   for what the chain cannot express (rule-script steps, seaborne units retreating).
 //!
 //! Architecture invariant: both read only the `Question`; neither sees the game state, so
 //! `warroom odds` and `odds SPACE` in the REPL give the same answer for the same units.
 
 mod exact;
+mod sample;
 mod sim;
 mod spec;
 
 pub use exact::exact;
+pub use sample::sampled;
 pub use sim::monte_carlo;
 pub use spec::{parse_units, Spec};
 
 use crate::combat::{Battle, Outcome, Profiles, Side, Status};
 use crate::rules::{Domain, UnitTypeId};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 /// A battle to compute.
 #[derive(Clone, Debug)]
@@ -92,7 +95,11 @@ pub struct Ending {
 pub enum Method {
     /// The Markov chain; `states` is how many unit combinations it went through.
     Exact { states: usize },
-    /// `runs` battles fought; `why` says why the chain could not answer, when it was tried.
+    /// `runs` battles drawn round by round from the chain's transitions; `why` says why the
+    /// chain could not answer exactly, when it was tried.
+    Sampled { runs: u64, why: Option<String> },
+    /// `runs` battles fought by `Battle::advance`; `why` says why the chain could not answer,
+    /// when it was tried.
     MonteCarlo { runs: u64, why: Option<String> },
 }
 
@@ -151,26 +158,32 @@ pub fn calculate(q: &Question, o: &Options) -> Odds {
     } else {
         o.endings
     };
-    if let Some(runs) = o.runs {
-        return monte_carlo(q, runs, o.seed, o.threads, endings, None);
-    }
-    match exact(q, endings) {
-        Ok(odds) => odds,
-        Err(why) => monte_carlo(
+    let (runs, why) = match o.runs {
+        Some(runs) => (runs, None),
+        None => match exact(q, endings) {
+            Ok(odds) => return odds,
+            Err(why) => (o.fallback_runs.unwrap_or(DEFAULT_RUNS), Some(why)),
+        },
+    };
+    // Drawn from the chain where it can say what a round does (a battle too big to enumerate
+    // still can), else fought by the battle code.
+    sampled(q, runs, o.seed, o.threads, endings, why.clone()).unwrap_or_else(|not_sampled| {
+        monte_carlo(
             q,
-            o.fallback_runs.unwrap_or(DEFAULT_RUNS),
+            runs,
             o.seed,
             o.threads,
             endings,
-            Some(why),
-        ),
-    }
+            Some(why.unwrap_or(not_sampled)),
+        )
+    })
 }
 
 /// Endings gathered by either method: weight per (outcome, attackers left, defenders left).
 #[derive(Default)]
 pub(crate) struct Tally {
-    pub endings: HashMap<(OutcomeKey, Vec<u32>, Vec<u32>), f64>,
+    /// In key order, so that sums over it, and so the answer, never depend on a map's order.
+    pub endings: BTreeMap<(OutcomeKey, Vec<u32>, Vec<u32>), f64>,
     pub total: f64,
     pub rounds: f64,
     pub rounds_sq: f64,
