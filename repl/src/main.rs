@@ -136,6 +136,13 @@ fn editions_dir(explicit: Option<PathBuf>) -> PathBuf {
 }
 
 fn main() -> ExitCode {
+    // Rust ignores SIGPIPE, so printing to a closed pipe panics; a command-line tool should
+    // just stop when its reader has gone.
+    #[cfg(unix)]
+    // SAFETY: called first thing, before any other thread exists; SIG_DFL is a valid action.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let editions = editions_dir(cli.editions);
     match cli.command.unwrap_or(Cmd::Play {

@@ -174,3 +174,28 @@ odds baltic states
     assert_eq!(shares(&pressing).len(), 5, "{pressing}");
     assert_eq!(shares(&pressing), shares(&cli), "{pressing}\n{cli}");
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_warroom_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warroom"))
+        .args([
+            "odds",
+            "--edition",
+            "anniversary",
+            "40 inf, 20 art, 20 tank, 10 ftr",
+            "vs",
+            "50 inf, 10 art, 10 tank, 10 ftr, 1 aa",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run warroom");
+    // As `warroom odds ... | head -0`: the reader is gone before the answer is printed.
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child.wait().unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+}
