@@ -301,6 +301,7 @@ impl Loader {
         let mut ctx = Ctx {
             sources: &self.sources,
             problems: Problems::default(),
+            tree: None,
         };
         let parsed = read_manifest(&mut ctx, &node, &canon, display_dir);
         let extends: Vec<(String, Origin)> = parsed.as_ref().map(|m| m.1.clone()).unwrap_or_default();

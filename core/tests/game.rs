@@ -97,6 +97,7 @@ fn a_failing_hook_fails_the_command_with_its_file_and_line() {
     let before = g.hash();
     let r = g.execute("end phase").unwrap_err();
     assert!(r.message.contains("broken-hook/hook.lua:4"), "{r}");
+    assert!(r.message.contains("event 'phase_end'"), "{r}");
     assert_eq!(g.hash(), before);
     assert_eq!(g.current_phase().id, "purchase");
 }

@@ -148,6 +148,11 @@ const HELP: &[(&str, &str, &str)] = &[
     ("save", "save game.toml", "save the game (replayable text)"),
     ("load", "load game.toml", "load a saved game"),
     (
+        "reload",
+        "reload",
+        "rebuild the rules from disk and replay this game under them, if they check clean",
+    ),
+    (
         "record",
         "record golden.toml",
         "write the game so far as a scenario that `warroom replay` checks against changed rules",
@@ -530,6 +535,7 @@ impl Shell {
                     .join("\n"),
             ),
             "save" => self.save(&rest),
+            "reload" => self.reload(),
             "record" => self.record(&rest),
             "load" => match load_game(std::path::Path::new(&rest), &self.editions) {
                 Ok(g) => {
@@ -1062,6 +1068,40 @@ impl Shell {
         }
         out.push(format!("{total:>3}  total ({} territories)", out.len()));
         Outcome::Ok(out.join("\n"))
+    }
+
+    /// The rules rebuilt from disk; the game replayed under them, or left as it was.
+    fn reload(&mut self) -> Outcome {
+        use warroom_core::game::reload::ReloadError;
+        match self.game.reload(&self.editions) {
+            Ok(r) => {
+                let layers = r.game.rules().layers.len();
+                let commands = r.game.history().len();
+                self.game = r.game;
+                let commands = match commands {
+                    1 => "its one command".to_string(),
+                    n => format!("its {n} commands"),
+                };
+                let mut out = vec![format!(
+                    "rules reloaded from disk ({layers} layers); the game replayed under them, {commands}"
+                )];
+                if r.changes.is_empty() {
+                    out.push("the board is as it was".into());
+                } else {
+                    out.push("what changed:".into());
+                    out.extend(r.changes.iter().map(|c| format!("  {c}")));
+                }
+                Outcome::Ok(out.join("\n"))
+            }
+            Err(e) => {
+                let why = match &e {
+                    ReloadError::Rules(e) => render::report(e),
+                    ReloadError::Scripts(e) => render::report(e),
+                    ReloadError::Replay(m) => m.clone(),
+                };
+                Outcome::Rejected(format!("the game goes on under the rules it had: {why}"))
+            }
+        }
     }
 
     fn why(&self, words: &[String]) -> Outcome {

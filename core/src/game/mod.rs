@@ -13,6 +13,7 @@ mod hooks;
 pub mod mobilize;
 pub mod movement;
 pub mod politics;
+pub mod reload;
 pub mod research;
 pub mod save;
 pub mod seats;

@@ -92,6 +92,7 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         let mut ctx = Ctx {
             sources: &sources,
             problems: Problems::default(),
+            tree: None,
         };
         resolve_inheritance(&mut ctx, &mut tree);
         problems.0.append(&mut ctx.problems.0);
@@ -99,6 +100,7 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
     let mut ctx = Ctx {
         sources: &sources,
         problems: Problems::default(),
+        tree: Some(&tree),
     };
     let empty = Table::default();
     let top = tree.as_table().unwrap_or(&empty);

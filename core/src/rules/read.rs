@@ -10,6 +10,9 @@ use crate::tree::{closest_key, Node, Table, Value};
 pub struct Ctx<'a> {
     pub sources: &'a Sources,
     pub problems: Problems,
+    /// The merged tree being read, when there is one: a missing field of a new entry then
+    /// names the existing entry the author probably meant to change.
+    pub tree: Option<&'a Node>,
 }
 
 impl Ctx<'_> {
@@ -71,14 +74,37 @@ impl<'n> Fields<'n> {
         let n = self.get(key);
         if n.is_none() {
             let what = self.what(key);
-            ctx.error_at(
+            let near = self.near_entry(ctx);
+            let p = ctx.error_at(
                 self.node,
                 "schema::missing-field",
                 format!("`{what}` is required"),
                 &format!("this table has no `{key}`"),
             );
+            if let Some((parent, entry, near)) = near {
+                p.help = Some(format!(
+                    "`[{parent}.{entry}]` makes a new entry, which needs `{key}`; to change the existing `{near}`, write `[{parent}.{near}]`"
+                ));
+            }
         }
         n
+    }
+
+    /// For a table that is an entry of a keyed table (`units.<id>`): the parent's path, this
+    /// entry's key and the closest other key, if one is close.
+    fn near_entry(&self, ctx: &Ctx) -> Option<(String, String, String)> {
+        let (parent, entry) = self.path.rsplit_once('.')?;
+        let path: Vec<&str> = parent.split('.').collect();
+        let siblings = ctx.tree?.lookup(&path)?.as_table()?;
+        let near = closest_key(
+            entry,
+            siblings
+                .entries
+                .keys()
+                .map(String::as_str)
+                .filter(|k| *k != entry),
+        )?;
+        Some((parent.to_string(), entry.to_string(), near.to_string()))
     }
 
     pub fn str(&mut self, ctx: &mut Ctx, key: &'n str) -> Option<String> {

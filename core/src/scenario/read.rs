@@ -86,6 +86,7 @@ pub fn read_header(path: &Path) -> Result<Header, Problems> {
         ctx: Ctx {
             sources: &sources,
             problems: Problems::default(),
+            tree: None,
         },
         rules: None,
     };
@@ -151,6 +152,7 @@ fn read_case(
         ctx: Ctx {
             sources,
             problems: Problems::default(),
+            tree: None,
         },
         rules: None,
     };
