@@ -229,7 +229,14 @@ pub fn list_editions(editions_dir: &Path) -> Vec<String> {
 
 impl Loader {
     fn display(&self, dir: &Path) -> String {
-        let rel = dir.strip_prefix(&self.display_root).unwrap_or(dir);
+        // Relative to the project, else to the current folder (a house rule kept beside the
+        // games), else as it is.
+        let here = std::env::current_dir().map(|d| normalize(&d)).ok();
+        let rel = dir
+            .strip_prefix(&self.display_root)
+            .ok()
+            .or_else(|| here.as_deref().and_then(|h| dir.strip_prefix(h).ok()))
+            .unwrap_or(dir);
         rel.to_string_lossy().replace('\\', "/")
     }
 
@@ -243,7 +250,13 @@ impl Loader {
                 _ => p.to_path_buf(),
             }
         } else {
-            self.editions_dir.join(name)
+            let under = self.editions_dir.join(name);
+            // A bare name on the command line may also be a folder here: `warroom check my-house`.
+            if base.is_none() && !under.join(MANIFEST).is_file() && p.join(MANIFEST).is_file() {
+                p.to_path_buf()
+            } else {
+                under
+            }
         };
         normalize(&raw)
     }
@@ -339,6 +352,8 @@ impl Loader {
         let dir = match decl {
             Some(d) => d.path,
             None if name.contains('/') || name.starts_with('.') => normalize(Path::new(&name)),
+            // A house rule's folder in the current directory: `--with my-house`.
+            None if Path::new(&name).join(MANIFEST).is_file() => normalize(Path::new(&name)),
             None => {
                 let known: Vec<String> = self
                     .layers
