@@ -81,7 +81,8 @@ pub struct Layer {
 pub struct LoadRequest {
     pub editions_dir: PathBuf,
     pub edition: String,
-    /// `NAME`, `NAME=VALUE` (a layer with one parameter), `NAME:PARAM=VALUE`, or a folder path.
+    /// `NAME`, `NAME=VALUE` (a layer with one parameter), `NAME:PARAM=VALUE`, or a folder path
+    /// (relative to the current directory, else to `editions_dir`: `house/bid:germany=12`).
     pub with: Vec<String>,
 }
 
@@ -234,18 +235,31 @@ impl Loader {
     }
 
     /// A layer reference: a path (contains a slash or starts with a dot) relative to `base`,
-    /// or a folder name under `editions/`.
+    /// or a folder name under `editions/`. A path given without a base (the command line, a
+    /// scenario file) is relative to the current directory, or, when no layer is there, to
+    /// the editions folder: `house/bid` is `editions/house/bid` from anywhere.
     fn resolve_name(&self, name: &str, base: Option<&Path>) -> PathBuf {
         let p = Path::new(name);
-        let raw = if name.contains('/') || name.starts_with('.') {
-            match base {
-                Some(b) if p.is_relative() => b.join(p),
-                _ => p.to_path_buf(),
+        if !(name.contains('/') || name.starts_with('.')) {
+            return normalize(&self.editions_dir.join(name));
+        }
+        match base {
+            Some(b) if p.is_relative() => normalize(&b.join(p)),
+            Some(_) => normalize(p),
+            None => self.folder(name),
+        }
+    }
+
+    /// A folder path from the command line or a scenario file (see `resolve_name`).
+    fn folder(&self, name: &str) -> PathBuf {
+        let p = normalize(Path::new(name));
+        if p.is_relative() && !p.join(MANIFEST).is_file() {
+            let under = normalize(&self.editions_dir.join(&p));
+            if under.join(MANIFEST).is_file() {
+                return under;
             }
-        } else {
-            self.editions_dir.join(name)
-        };
-        normalize(&raw)
+        }
+        p
     }
 
     fn visit(&mut self, dir: &Path, via: Option<Label>) -> Option<usize> {
@@ -337,7 +351,7 @@ impl Loader {
             .cloned();
         let dir = match decl {
             Some(d) => d.path,
-            None if name.contains('/') || name.starts_with('.') => normalize(Path::new(&name)),
+            None if name.contains('/') || name.starts_with('.') => self.folder(&name),
             None => {
                 let known: Vec<String> = self
                     .layers
