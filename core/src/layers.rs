@@ -81,7 +81,8 @@ pub struct Layer {
 pub struct LoadRequest {
     pub editions_dir: PathBuf,
     pub edition: String,
-    /// `NAME`, `NAME=VALUE` (a layer with one parameter), `NAME:PARAM=VALUE`, or a folder path.
+    /// `NAME`, `NAME=VALUE` (a layer with one parameter), `NAME:PARAM=VALUE`, or a folder path
+    /// (relative to the current directory, else to `editions_dir`: `house/bid:germany=12`).
     pub with: Vec<String>,
 }
 
@@ -241,24 +242,36 @@ impl Loader {
     }
 
     /// A layer reference: a path (contains a slash or starts with a dot) relative to `base`,
-    /// or a folder name under `editions/`.
+    /// or a folder name under `editions/`. A path given without a base (the command line, a
+    /// scenario file) is relative to the current directory, or, when no layer is there, to
+    /// the editions folder: `house/bid` is `editions/house/bid` from anywhere.
     fn resolve_name(&self, name: &str, base: Option<&Path>) -> PathBuf {
         let p = Path::new(name);
-        let raw = if name.contains('/') || name.starts_with('.') {
-            match base {
-                Some(b) if p.is_relative() => b.join(p),
-                _ => p.to_path_buf(),
-            }
-        } else {
-            let under = self.editions_dir.join(name);
+        if !(name.contains('/') || name.starts_with('.')) {
+            let under = normalize(&self.editions_dir.join(name));
             // A bare name on the command line may also be a folder here: `warroom check my-house`.
             if base.is_none() && !under.join(MANIFEST).is_file() && p.join(MANIFEST).is_file() {
-                p.to_path_buf()
-            } else {
-                under
+                return normalize(p);
             }
-        };
-        normalize(&raw)
+            return under;
+        }
+        match base {
+            Some(b) if p.is_relative() => normalize(&b.join(p)),
+            Some(_) => normalize(p),
+            None => self.folder(name),
+        }
+    }
+
+    /// A folder path from the command line or a scenario file (see `resolve_name`).
+    fn folder(&self, name: &str) -> PathBuf {
+        let p = normalize(Path::new(name));
+        if p.is_relative() && !p.join(MANIFEST).is_file() {
+            let under = normalize(&self.editions_dir.join(&p));
+            if under.join(MANIFEST).is_file() {
+                return under;
+            }
+        }
+        p
     }
 
     fn visit(&mut self, dir: &Path, via: Option<Label>) -> Option<usize> {
@@ -351,7 +364,7 @@ impl Loader {
             .cloned();
         let dir = match decl {
             Some(d) => d.path,
-            None if name.contains('/') || name.starts_with('.') => normalize(Path::new(&name)),
+            None if name.contains('/') || name.starts_with('.') => self.folder(&name),
             // A house rule's folder in the current directory: `--with my-house`.
             None if Path::new(&name).join(MANIFEST).is_file() => normalize(Path::new(&name)),
             None => {

@@ -1,8 +1,8 @@
 //! The merged data tree: TOML values that remember where they came from.
 //!
-//! Layers are merged at this level (tables deep-merge, scalars and arrays replace, `append`
-//! and `remove` sections patch explicitly) before anything is typed, so one set of merge rules
-//! serves every section of every edition, and every value keeps its provenance.
+//! Layers are merged at this level (tables deep-merge, scalars and arrays replace, `append`,
+//! `add` and `remove` sections patch explicitly) before anything is typed, so one set of merge
+//! rules serves every section of every edition, and every value keeps its provenance.
 
 use crate::diag::{FileId, Label, Problem, Problems, Sources};
 use indexmap::IndexMap;
@@ -176,19 +176,23 @@ pub struct Merger<'a> {
 
 impl Merger<'_> {
     /// Apply one file (already parsed) onto `root`: its `remove` section, then its plain data,
-    /// then its `append` section.
+    /// then its `append` section, then its `add` section.
     pub fn apply_file(&mut self, root: &mut Node, file: Node) {
         let Value::Table(mut t) = file.value else {
             return;
         };
         let remove = t.entries.shift_remove("remove");
         let append = t.entries.shift_remove("append");
+        let add = t.entries.shift_remove("add");
         if let Some(r) = remove {
             self.apply_remove(root, &r.node, &mut Vec::new());
         }
         self.merge_table(root, t);
         if let Some(a) = append {
             self.apply_append(root, &a.node, &mut Vec::new());
+        }
+        if let Some(a) = add {
+            self.apply_add(root, &a.node, &mut Vec::new());
         }
     }
 
@@ -343,6 +347,81 @@ impl Merger<'_> {
                     )
                     .at(e.node.origin.label(self.sources, "append needs an array here"))
                     .also(target.origin.label(self.sources, "the target is defined here")),
+                ),
+            }
+            path.pop();
+        }
+    }
+
+    /// `[add.PATH]`: each number is added to the number an earlier layer set at its path (a
+    /// house rule's bid on top of a scenario's starting IPCs). The sum keeps the patch as its
+    /// origin and the earlier value among those it replaced, as a replacement would.
+    fn apply_add(&mut self, dst: &mut Node, patch: &Node, path: &mut Vec<String>) {
+        let Some(pt) = patch.as_table() else {
+            self.problems.push(
+                Problem::new(
+                    "layer::bad-add",
+                    "an [add] section must be a table mirroring the data",
+                )
+                .at(patch.origin.label(self.sources, "expected a table")),
+            );
+            return;
+        };
+        for (k, e) in &pt.entries {
+            path.push(k.clone());
+            let Some(target) = child_mut(dst, k) else {
+                let mut p = Problem::new(
+                    "layer::add-absent",
+                    format!("cannot add to `{}`: it does not exist", path.join(".")),
+                )
+                .at(e.key.label(self.sources, "nothing to add to"))
+                .help(
+                    "[add] changes a number an earlier layer set; to set a new value, write it as plain data",
+                );
+                if let Some(s) = closest_key(k, keys_of(dst)) {
+                    p = p.help(format!("did you mean `{s}`?"));
+                }
+                self.problems.push(p);
+                path.pop();
+                continue;
+            };
+            let sum = match (&target.value, &e.node.value) {
+                (Value::Table(_), Value::Table(_)) => {
+                    self.apply_add(target, &e.node, path);
+                    path.pop();
+                    continue;
+                }
+                (Value::Int(a), Value::Int(b)) => a
+                    .checked_add(*b)
+                    .map(Value::Int)
+                    .ok_or_else(|| format!("adding {b} to `{}` ({a}) overflows", path.join("."))),
+                (Value::Float(a), Value::Int(b)) => Ok(Value::Float(a + *b as f64)),
+                (Value::Float(a), Value::Float(b)) => Ok(Value::Float(a + b)),
+                (Value::Int(_), Value::Float(_)) => Err(format!(
+                    "cannot add a float to `{}`: it is an integer",
+                    path.join(".")
+                )),
+                (Value::Int(_) | Value::Float(_), v) => Err(format!(
+                    "[add] takes numbers, not a {} (at `{}`)",
+                    v.type_name(),
+                    path.join(".")
+                )),
+                (t, _) => Err(format!(
+                    "cannot add to `{}`: it is a {}, not a number",
+                    path.join("."),
+                    t.type_name()
+                )),
+            };
+            match sum {
+                Ok(v) => {
+                    let old = std::mem::replace(&mut target.origin, e.node.origin.clone());
+                    target.replaced.push(old);
+                    target.value = v;
+                }
+                Err(msg) => self.problems.push(
+                    Problem::new("layer::bad-add", msg)
+                        .at(e.node.origin.label(self.sources, "add needs a number here"))
+                        .also(target.origin.label(self.sources, "the target is defined here")),
                 ),
             }
             path.pop();

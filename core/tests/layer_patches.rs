@@ -83,3 +83,60 @@ fn option_parameters_are_typed_and_bounded() {
         assert_eq!(p.location(), Some("<command line>:1:1"), "{with}");
     }
 }
+
+/// The starting IPCs of a power in the mini edition's `start` scenario.
+fn starting_ipcs(rs: &rules::RuleSet, power: &str) -> i64 {
+    let p = rs.power(power).unwrap();
+    rs.scenario("start")
+        .unwrap()
+        .ipcs
+        .iter()
+        .find(|(q, _)| *q == p)
+        .map(|(_, n)| *n)
+        .unwrap()
+}
+
+#[test]
+fn add_sections_add_to_numbers_an_earlier_layer_set() {
+    let ed = fixtures().join("editions");
+    let bonus = fixtures().join("house/bonus").display().to_string();
+    let rs = rules::load(&LoadRequest::new(&ed, "mini").with(bonus.clone())).unwrap();
+    // Red 20 + the parameter's default 5; Blue 12 - 2; a tank 6 + 1.
+    assert_eq!(starting_ipcs(&rs, "Red"), 25);
+    assert_eq!(starting_ipcs(&rs, "Blue"), 10);
+    assert_eq!(rs.unit(rs.unit_type("tank").unwrap()).cost, 7);
+    let rs = rules::load(&LoadRequest::new(&ed, "mini").with(format!("{bonus}:red=12"))).unwrap();
+    assert_eq!(starting_ipcs(&rs, "Red"), 32);
+    // The sum comes from the patch, and remembers the value it was added to.
+    let n = rs.why(&["units", "tank", "cost"]).unwrap();
+    assert!(
+        rs.describe(&n.origin).starts_with("house/bonus/bonus.toml:6:8"),
+        "{}",
+        rs.describe(&n.origin)
+    );
+    assert!(rs
+        .describe(n.replaced.last().unwrap())
+        .starts_with("editions/mini/units.toml:16:8"));
+}
+
+#[test]
+fn a_folder_given_without_a_base_is_found_under_the_editions_folder() {
+    // `house/bonus` is not a folder of the current directory (core/), but it is one of the
+    // fixtures folder, which here plays the editions folder.
+    let fixtures = fixtures();
+    assert!(!Path::new("house/bonus").exists());
+    let rs = rules::load(&LoadRequest::new(&fixtures, "editions/mini").with("house/bonus:red=1")).unwrap();
+    assert_eq!(starting_ipcs(&rs, "Red"), 21);
+    let rs = rules::load(&LoadRequest::new(&fixtures, "house/bonus")).unwrap();
+    assert_eq!(
+        rs.layers.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(),
+        ["mini", "bonus"]
+    );
+    // Still nothing where neither folder has it.
+    let e = rules::load(&LoadRequest::new(&fixtures, "editions/mini").with("house/bonnus")).unwrap_err();
+    assert!(
+        e.problems.0[0].message.contains("house/bonnus/layer.toml"),
+        "{}",
+        e.problems.0[0].message
+    );
+}

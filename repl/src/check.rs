@@ -22,6 +22,21 @@ fn requests_for(editions: &Path, target: &str) -> Vec<LoadRequest> {
     out
 }
 
+/// The house rules under `editions/house/` (folders with a manifest), as `--with` names them:
+/// `house/bid`, sorted.
+fn house_rules(editions: &Path) -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(editions.join("house"))
+        .map(|rd| {
+            rd.flatten()
+                .filter(|e| e.path().join(MANIFEST).is_file())
+                .map(|e| format!("house/{}", e.file_name().to_string_lossy()))
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
 /// A target that names scenario files rather than a layer: a `.toml` file other than a
 /// manifest, or a folder that is not a layer.
 fn is_scenario_target(editions: &Path, t: &str) -> bool {
@@ -71,7 +86,9 @@ pub fn check(editions: &Path, targets: &[String]) -> ExitCode {
         if dir.is_dir() {
             scenario_paths.push(dir);
         }
-        list_editions(editions)
+        let mut all = list_editions(editions);
+        all.extend(house_rules(editions));
+        all
     } else {
         let (scen, layers): (Vec<&String>, Vec<&String>) =
             targets.iter().partition(|t| is_scenario_target(editions, t));
@@ -142,6 +159,23 @@ pub fn list(editions: &Path) -> ExitCode {
         eprintln!("no editions found in {}", editions.display());
         return ExitCode::FAILURE;
     }
+    // Each house rule goes under the edition it extends.
+    let mut house: Vec<(String, String, String)> = Vec::new();
+    for with in house_rules(editions) {
+        match rules::load(&LoadRequest::new(editions, with.clone())) {
+            Ok(rs) => {
+                let edition = rs.layers.iter().rev().find(|l| l.kind == LayerKind::Edition);
+                let title = rs.layers.last().map(|l| l.title.clone()).unwrap_or_default();
+                if let Some(folder) = edition.and_then(|e| e.dir.file_name()) {
+                    house.push((folder.to_string_lossy().into_owned(), with, title));
+                }
+            }
+            Err(e) => println!(
+                "{with}  (does not load: {} problem(s); run `warroom check {with}`)",
+                e.problems.len()
+            ),
+        }
+    }
     for name in names {
         match rules::load(&LoadRequest::new(editions, name.clone())) {
             Ok(rs) => {
@@ -162,6 +196,9 @@ pub fn list(editions: &Path) -> ExitCode {
                     for o in &l.options {
                         println!("  --with {:<24} {}", o.name, o.description);
                     }
+                }
+                for (_, with, title) in house.iter().filter(|h| h.0 == name) {
+                    println!("  --with {with:<24} {title} (house rule)");
                 }
             }
             Err(e) => println!(

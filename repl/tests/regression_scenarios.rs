@@ -231,10 +231,17 @@ fn rules_coverage_lists_every_scenario_under_each_rule_it_checks() {
             .map(str::to_string)
     };
     let mut missing = Vec::new();
+    // tests/scenarios/EDITION/*.toml, and tests/scenarios/house/VARIANT/*.toml.
     let mut files = Vec::new();
-    for edition in std::fs::read_dir(root().join("tests/scenarios")).unwrap() {
-        for f in std::fs::read_dir(edition.unwrap().path()).unwrap() {
-            files.push(f.unwrap().path());
+    let mut dirs = vec![root().join("tests/scenarios")];
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "toml") {
+                files.push(p);
+            }
         }
     }
     files.sort();
