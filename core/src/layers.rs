@@ -522,7 +522,11 @@ pub(crate) static PARAM: SchemaTable = SchemaTable {
     doc: "A typed parameter of an option or house layer; data files use it as `{ param = \"<param>\" }`.",
     fields: &[
         Field::req("type", "string", "the value's type").one_of(&["int", "float", "bool", "string"]),
-        Field::req("default", "the type", "the value unless `--with` sets another"),
+        Field::req(
+            "default",
+            "int | float | bool | string",
+            "the value unless `--with` sets another, of the param's `type`",
+        ),
         Field::opt("min", "number", "smallest value allowed (int and float)"),
         Field::opt("max", "number", "largest value allowed (int and float)"),
         Field::def(

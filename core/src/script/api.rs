@@ -17,6 +17,9 @@ pub struct Global {
     /// Its Luau type; empty for Luau's own builtins (editors know them).
     pub luau: &'static str,
     pub doc: &'static str,
+    /// The engine's own version of a name Luau has (`print`, `require`): the type definitions
+    /// leave it to the editor's.
+    pub replaces_builtin: bool,
 }
 
 /// A standard library scripts get, read-only.
@@ -78,7 +81,12 @@ pub struct RequestField {
 }
 
 const fn builtin(name: &'static str, doc: &'static str) -> Global {
-    Global { name, luau: "", doc }
+    Global {
+        name,
+        luau: "",
+        doc,
+        replaces_builtin: false,
+    }
 }
 
 /// The Luau builtins scripts may use: the sandbox's allow-list. Deliberately absent: io, os,
@@ -162,11 +170,13 @@ pub const LAYER_GLOBALS: &[Global] = &[
         name: "warroom",
         luau: "Warroom",
         doc: "the engine's API for this layer (read-only): below",
+        replaces_builtin: false,
     },
     Global {
         name: "print",
         luau: "(...any) -> ()",
         doc: "a log line, as `warroom.log`",
+        replaces_builtin: true,
     },
     Global {
         name: "require",
@@ -174,6 +184,7 @@ pub const LAYER_GLOBALS: &[Global] = &[
         doc: "loads `name.lua` (`lib.util` or `lib/util`: `lib/util.lua`) from the layer's folder, \
               then from the shared `scripts/`, nowhere else; once per layer, in the layer's \
               environment; only while scripts load",
+        replaces_builtin: true,
     },
 ];
 
@@ -184,11 +195,8 @@ pub const WARROOM: &[Member] = &[
         kind: MemberKind::Function,
         params: "event: EventName, options: HandlerOptions, handler: Handler",
         returns: "()",
-        doc: "registers a handler for an event (only while scripts load). `options`: `id` \
-              (required, unique across layers, `layer.rule` by convention), `priority` (a whole \
-              number, default 0, higher runs first), `filter` (`{ field = value }` or \
-              `{ field = { a, b } }`: run only when payload fields match). Order: priority, then \
-              layer order, then registration order",
+        doc: "registers a handler for an event, only while scripts load (`HandlerOptions` below); \
+              dispatch order: priority (higher first), then layer order, then registration order",
     },
     Member {
         name: "remove_handler",
@@ -443,6 +451,13 @@ const fn opt(name: &'static str, luau: &'static str, doc: &'static str) -> Reque
         doc,
     }
 }
+
+/// The options of `warroom.on` (`HandlerOptions`); `parse_options` reads them.
+pub const HANDLER_OPTIONS: &[RequestField] = &[
+    req("id", "string", "unique across all layers, `layer.rule` by convention; how later layers remove or replace the handler"),
+    opt("priority", "number", "a whole number, default 0: higher runs first"),
+    opt("filter", "{ [string]: any }", "`{ field = value }` or `{ field = { a, b } }`: run only when every named payload field equals (one of) the values; only the event's payload fields may be named"),
+];
 
 const OUTSIDE_BATTLES: &str = "`game_setup` and the events that report something (`turn_begin`, \
      `turn_end`, `phase_begin`, `phase_end`, `collect_income`, `territory_captured`, \
@@ -714,6 +729,28 @@ mod tests {
             );
         }
         assert_eq!(d.requests.len(), 1, "game:request queued the command");
+    }
+
+    #[test]
+    fn every_handler_option_is_accepted() {
+        let lua = mlua::Lua::new();
+        let mut opts = String::from("return {");
+        for o in HANDLER_OPTIONS {
+            let v = match o.name {
+                "id" => "\"probe.all\"",
+                "priority" => "3",
+                "filter" => "{ power = \"Red\" }",
+                other => panic!("no example for option {other}"),
+            };
+            opts.push_str(&format!(" {} = {v},", o.name));
+        }
+        opts.push('}');
+        let t: mlua::Table = lua.load(opts).eval().expect("valid Lua");
+        let parsed = super::super::parse_options(&t, EventKind::TurnBegin);
+        assert_eq!(
+            parsed.map(|(id, p, f)| (id, p, f.len())),
+            Ok(("probe.all".to_owned(), 3, 1))
+        );
     }
 
     #[test]

@@ -1131,7 +1131,10 @@ fn parse_options(opts: &mlua::Table, kind: EventKind) -> Result<(String, i64, Fi
                 }
             }
             ("filter", _) => problems.push("`filter` must be a table".to_owned()),
-            (other, _) => problems.push(format!("unknown option '{other}' (known: id, priority, filter)")),
+            (other, _) => {
+                let known: Vec<&str> = api::HANDLER_OPTIONS.iter().map(|o| o.name).collect();
+                problems.push(format!("unknown option '{other}' (known: {})", known.join(", ")))
+            }
         }
         Ok(())
     })
