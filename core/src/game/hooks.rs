@@ -381,6 +381,9 @@ impl Hooks {
 ///   waiting to be placed like purchased ones.
 fn apply_request(rules: &RuleSet, s: &mut State, cmd: &Value) -> Result<String, String> {
     let what = cmd.get("command").and_then(Value::as_str).unwrap_or("");
+    if let Some(doc) = crate::script::api::request(what) {
+        doc.check_fields(cmd)?;
+    }
     let power = || {
         cmd.get("power")
             .and_then(Value::as_str)
@@ -716,6 +719,9 @@ impl CombatEvents<'_> {
     /// and `fire` in the `before_combat_step` of a script step.
     fn request(&mut self, cmd: &Value, before: bool) -> Result<(), String> {
         let what = cmd.get("command").and_then(Value::as_str).unwrap_or("");
+        if let Some(doc) = crate::script::api::request(what) {
+            doc.check_fields(cmd)?;
+        }
         let known = ["combat_value", "hits", "fire"];
         if !before || !known.contains(&what) {
             return Err(format!(

@@ -339,7 +339,8 @@ pub const GAME: &[Member] = &[
         params: "command: Request",
         returns: "()",
         doc: "asks the engine for a command (below), applied after the event with the handler's \
-              id; one asked where it is not allowed fails the command",
+              id; one asked where it is not allowed, or with a field its command does not take, \
+              fails the command",
     },
 ];
 
@@ -458,6 +459,33 @@ pub const HANDLER_OPTIONS: &[RequestField] = &[
     opt("priority", "number", "a whole number, default 0: higher runs first"),
     opt("filter", "{ [string]: any }", "`{ field = value }` or `{ field = { a, b } }`: run only when every named payload field equals (one of) the values; only the event's payload fields may be named"),
 ];
+
+/// The request `command`, if the catalogue has it.
+pub fn request(command: &str) -> Option<&'static RequestDoc> {
+    REQUESTS.iter().find(|r| r.command == command)
+}
+
+impl RequestDoc {
+    /// Every field of `cmd` besides `command` is one of this request's: a misspelt field is an
+    /// error rather than silently ignored.
+    pub fn check_fields(&self, cmd: &Value) -> Result<(), String> {
+        let Value::Map(m) = cmd else { return Ok(()) };
+        match m
+            .keys()
+            .find(|k| *k != "command" && !self.fields.iter().any(|f| f.name == *k))
+        {
+            None => Ok(()),
+            Some(k) => {
+                let names: Vec<&str> = self.fields.iter().map(|f| f.name).collect();
+                Err(format!(
+                    "{} takes no field `{k}` (fields: {})",
+                    self.command,
+                    names.join(", ")
+                ))
+            }
+        }
+    }
+}
 
 const OUTSIDE_BATTLES: &str = "`game_setup` and the events that report something (`turn_begin`, \
      `turn_end`, `phase_begin`, `phase_end`, `collect_income`, `territory_captured`, \
