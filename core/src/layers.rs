@@ -6,6 +6,7 @@
 
 use crate::diag::{Label, Problem, Problems, Sources};
 use crate::rules::read::{Ctx, Fields};
+use crate::rules::schema::{Field, Table as SchemaTable};
 use crate::tree::{closest_key, Merger, Node, Origin, Table, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -507,9 +508,69 @@ fn check_param_bounds(param: &Param, node: &Node) -> Result<(), String> {
 
 type ManifestOut = (Layer, Vec<(String, Origin)>);
 
+/// The top level of `layer.toml`.
+pub(crate) static MANIFEST_ROOT: SchemaTable = SchemaTable {
+    path: "",
+    doc: "The top level of `layer.toml`.",
+    fields: &[
+        Field::req("layer", "table", "the layer itself: `layer`"),
+        Field::opt("options", "<option> → table", "optional layers this layer offers, off unless asked for with `--with <option>`: `options.<option>`"),
+        Field::opt("params", "<param> → table", "typed parameters (option and house layers), set with `--with <layer>:<param>=VALUE`: `params.<param>`"),
+    ],
+};
+
+/// `[layer]` of `layer.toml`.
+pub(crate) static LAYER: SchemaTable = SchemaTable {
+    path: "layer",
+    doc: "What the layer is and what it loads, in order.",
+    fields: &[
+        Field::req("name", "string", "unique name; how `--with` and `extends` refer to the layer"),
+        Field::req("kind", "string", "what it is: a playable edition, data shared by editions, an optional rule or a house rule")
+            .one_of(&["edition", "shared", "option", "house"]),
+        Field::def("title", "string", "\"\"", "the name shown in listings"),
+        Field::def("extends", "[string]", "[]", "parents, applied in this order before this layer, depth first (paths relative to this folder, or names of folders under `editions/`); a cycle is an error"),
+        Field::def("files", "[string]", "[]", "data files merged in this order"),
+        Field::def("scripts", "[string]", "[]", "Lua scripts loaded in this order (docs/events.md); `require` resolves in this folder, then `scripts/`"),
+        Field::opt("default_scenario", "string", "the scenario `play` starts when none is named (the last layer of the chain to set it wins)"),
+    ],
+};
+
+/// `[options.<option>]` of `layer.toml`.
+pub(crate) static OPTION: SchemaTable = SchemaTable {
+    path: "options.<option>",
+    doc: "An optional layer the edition offers (`warroom editions` lists them).",
+    fields: &[
+        Field::req("path", "string", "the option's folder, relative to this one"),
+        Field::def("description", "string", "\"\"", "one line shown in listings"),
+    ],
+};
+
+/// `[params.<param>]` of `layer.toml`.
+pub(crate) static PARAM: SchemaTable = SchemaTable {
+    path: "params.<param>",
+    doc: "A typed parameter of an option or house layer; data files use it as `{ param = \"<param>\" }`.",
+    fields: &[
+        Field::req("type", "string", "the value's type").one_of(&["int", "float", "bool", "string"]),
+        Field::req(
+            "default",
+            "int | float | bool | string",
+            "the value unless `--with` sets another, of the param's `type`",
+        ),
+        Field::opt("min", "number", "smallest value allowed (int and float)"),
+        Field::opt("max", "number", "largest value allowed (int and float)"),
+        Field::def(
+            "choices",
+            "[string]",
+            "[]",
+            "the values allowed (string); empty: any",
+        ),
+        Field::def("description", "string", "\"\"", "one line shown in listings"),
+    ],
+};
+
 fn read_manifest(ctx: &mut Ctx, node: &Node, dir: &Path, display_dir: String) -> Option<ManifestOut> {
-    let mut top = Fields::of(ctx, node, "")?;
-    let mut f = match top.table(ctx, "layer") {
+    let mut top = Fields::of(ctx, node, "", &MANIFEST_ROOT)?;
+    let mut f = match top.table(ctx, "layer", &LAYER) {
         Some(f) => f,
         None => {
             ctx.error_at(
@@ -541,26 +602,15 @@ fn read_manifest(ctx: &mut Ctx, node: &Node, dir: &Path, display_dir: String) ->
     let files: Vec<String> = f.str_list(ctx, "files").into_iter().map(|(s, _)| s).collect();
     let scripts: Vec<String> = f.str_list(ctx, "scripts").into_iter().map(|(s, _)| s).collect();
     let default_scenario = f.str(ctx, "default_scenario");
-    f.finish_with(
-        ctx,
-        &[
-            "name",
-            "kind",
-            "title",
-            "extends",
-            "files",
-            "scripts",
-            "default_scenario",
-        ],
-    );
+    f.finish(ctx);
 
     let mut options = Vec::new();
-    if let Some(mut o) = top.table(ctx, "options") {
+    if let Some(o) = top.names(ctx, "options") {
         for (oname, e) in &o.table.entries {
-            if let Some(mut of) = Fields::of(ctx, &e.node, &format!("options.{oname}")) {
+            if let Some(mut of) = Fields::of(ctx, &e.node, &format!("options.{oname}"), &OPTION) {
                 let path = of.req_str(ctx, "path").unwrap_or_default();
                 let description = of.str(ctx, "description").unwrap_or_default();
-                of.finish_with(ctx, &["path", "description"]);
+                of.finish(ctx);
                 options.push(OptionDecl {
                     name: oname.clone(),
                     path: normalize(&dir.join(path)),
@@ -569,16 +619,15 @@ fn read_manifest(ctx: &mut Ctx, node: &Node, dir: &Path, display_dir: String) ->
                 });
             }
         }
-        o.used_all();
     }
 
     let mut params = Vec::new();
-    if let Some(mut ps) = top.table(ctx, "params") {
+    if let Some(ps) = top.names(ctx, "params") {
         for (pname, e) in &ps.table.entries {
-            let Some(mut pf) = Fields::of(ctx, &e.node, &format!("params.{pname}")) else {
+            let Some(mut pf) = Fields::of(ctx, &e.node, &format!("params.{pname}"), &PARAM) else {
                 continue;
             };
-            let ty = pf.choice(
+            let ty = pf.req_choice(
                 ctx,
                 "type",
                 &[
@@ -593,7 +642,7 @@ fn read_manifest(ctx: &mut Ctx, node: &Node, dir: &Path, display_dir: String) ->
             let max = pf.get("max").and_then(num);
             let choices = pf.str_list(ctx, "choices").into_iter().map(|(s, _)| s).collect();
             let description = pf.str(ctx, "description").unwrap_or_default();
-            pf.finish_with(ctx, &["type", "default", "min", "max", "choices", "description"]);
+            pf.finish(ctx);
             let (Some(ty), Some(default)) = (ty, default) else {
                 continue;
             };
@@ -627,9 +676,8 @@ fn read_manifest(ctx: &mut Ctx, node: &Node, dir: &Path, display_dir: String) ->
             }
             params.push(param);
         }
-        ps.used_all();
     }
-    top.finish_with(ctx, &["layer", "options", "params"]);
+    top.finish(ctx);
     Some((
         Layer {
             name: name.unwrap_or_default(),

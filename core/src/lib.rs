@@ -6,6 +6,7 @@ pub mod diag;
 pub mod game;
 pub mod layers;
 pub mod odds;
+pub mod reference;
 pub mod rules;
 pub mod scenario;
 pub mod script;

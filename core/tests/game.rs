@@ -114,6 +114,16 @@ fn script_store_is_part_of_the_game_and_replays() {
 }
 
 #[test]
+fn a_request_with_a_field_its_command_does_not_take_fails_the_command() {
+    let mut g = game(&house("misspelt-request"), &[], 3);
+    let before = g.hash();
+    let e = g.execute("end phase").unwrap_err().to_string();
+    assert!(e.contains("add_ipcs takes no field `amout`"), "{e}");
+    assert!(e.contains("amount"), "the message lists the fields: {e}");
+    assert_eq!(g.hash(), before);
+}
+
+#[test]
 fn a_power_without_its_capital_skips_purchase_and_income() {
     let mut g = game("mini", &[], 1);
     g.execute("edit control Blueland Red").unwrap();

@@ -187,7 +187,10 @@ fn purchase(cost: i64, ipcs: i64) -> Event {
         .with("ipcs", ipcs)
         .with(
             "units",
-            Value::list([Value::map([("unit", "infantry"), ("count", "4")])]),
+            Value::list([Value::map([
+                ("unit", Value::from("infantry")),
+                ("count", Value::from(4)),
+            ])]),
         )
 }
 

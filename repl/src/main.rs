@@ -1,5 +1,6 @@
 //! `warroom`: the only place that prints. Everything it shows comes from warroom-core.
 
+mod api;
 mod check;
 mod complete;
 mod odds;
@@ -83,6 +84,13 @@ enum Cmd {
     /// A battle's odds: exact when the chain can express it, else Monte Carlo through the
     /// battle code. `warroom odds "10 inf, 5 tank, 3 ftr" vs "12 inf, 2 tank, 1 aa"`.
     Odds(odds::Args),
+    /// Print the API reference generated from the code: every TOML field, every event, the Lua
+    /// environment (Markdown, as docs/api.md).
+    Api {
+        /// Print the Lua API as Luau type definitions for editors instead (docs/warroom.d.luau).
+        #[arg(long)]
+        luau: bool,
+    },
     /// Convert another engine's game file into a warroom layer.
     Import {
         #[command(subcommand)]
@@ -176,6 +184,7 @@ fn main() -> ExitCode {
         Cmd::Editions => check::list(&editions),
         Cmd::Replay { file, with } => test::replay(&editions, &file, &with),
         Cmd::Odds(args) => odds::run(&editions, args),
+        Cmd::Api { luau } => api::run(luau),
         Cmd::Test {
             paths,
             with,

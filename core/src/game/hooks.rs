@@ -381,6 +381,9 @@ impl Hooks {
 ///   waiting to be placed like purchased ones.
 fn apply_request(rules: &RuleSet, s: &mut State, cmd: &Value) -> Result<String, String> {
     let what = cmd.get("command").and_then(Value::as_str).unwrap_or("");
+    if let Some(doc) = crate::script::api::request(what) {
+        doc.check_fields(cmd)?;
+    }
     let power = || {
         cmd.get("power")
             .and_then(Value::as_str)
@@ -482,6 +485,16 @@ fn phase_event(kind: EventKind, round: u32, power: &str, phase: &crate::rules::P
         .with("phase_kind", format!("{:?}", phase.kind).as_str())
 }
 
+/// A table of the game view, which must be exactly what the Lua API catalogue documents
+/// (`script::api::RECORDS`; checked in debug builds).
+fn documented(record: &str, v: Value) -> Option<Value> {
+    debug_assert!(
+        crate::script::api::record(record).is_some_and(|r| r.admits(&v)),
+        "the game view's {record} is not what script::api documents: {v:?}"
+    );
+    Some(v)
+}
+
 /// What scripts see of a state: the power acting and the phase it is in.
 struct View<'a> {
     rules: &'a RuleSet,
@@ -528,50 +541,59 @@ impl crate::script::GameView for View<'_> {
         let id = self.rules.board.find(space)?;
         let sp = self.rules.board.space(id);
         let name = |p: Option<PowerId>| p.map_or(String::new(), |p| self.rules.power_info(p).name.clone());
-        Some(Value::map([
-            ("name", Value::from(sp.name.clone())),
-            ("sea", Value::from(sp.is_sea())),
-            ("ipcs", Value::from(sp.ipc)),
-            ("original_owner", Value::from(name(sp.owner))),
-            ("owner", Value::from(name(self.state.space(id).controller))),
-            ("capital", Value::from(sp.capital)),
-            (
-                "victory_city",
-                Value::from(sp.victory_city.clone().unwrap_or_default()),
-            ),
-            ("island", Value::from(sp.island)),
-            ("neutral", Value::from(sp.neutral.is_some())),
-        ]))
+        documented(
+            "SpaceInfo",
+            Value::map([
+                ("name", Value::from(sp.name.clone())),
+                ("sea", Value::from(sp.is_sea())),
+                ("ipcs", Value::from(sp.ipc)),
+                ("original_owner", Value::from(name(sp.owner))),
+                ("owner", Value::from(name(self.state.space(id).controller))),
+                ("capital", Value::from(sp.capital)),
+                (
+                    "victory_city",
+                    Value::from(sp.victory_city.clone().unwrap_or_default()),
+                ),
+                ("island", Value::from(sp.island)),
+                ("neutral", Value::from(sp.neutral.is_some())),
+            ]),
+        )
     }
     fn power_info(&self, power: &str) -> Option<Value> {
         let p = self.rules.power(power)?;
         let info = self.rules.power_info(p);
-        Some(Value::map([
-            ("name", Value::from(info.name.clone())),
-            ("side", Value::from(info.side.clone())),
-            ("ipcs", Value::from(self.state.treasuries[p.index()])),
-            (
-                "techs",
-                Value::list(
-                    self.state.techs[p.index()]
-                        .iter()
-                        .map(|t| Value::from(self.rules.techs[t.index()].id.clone())),
+        documented(
+            "PowerInfo",
+            Value::map([
+                ("name", Value::from(info.name.clone())),
+                ("side", Value::from(info.side.clone())),
+                ("ipcs", Value::from(self.state.treasuries[p.index()])),
+                (
+                    "techs",
+                    Value::list(
+                        self.state.techs[p.index()]
+                            .iter()
+                            .map(|t| Value::from(self.rules.techs[t.index()].id.clone())),
+                    ),
                 ),
-            ),
-        ]))
+            ]),
+        )
     }
     fn unit_type(&self, unit: &str) -> Option<Value> {
         let u = self.rules.unit(self.rules.unit_type(unit)?);
-        Some(Value::map([
-            ("id", Value::from(u.id.clone())),
-            ("name", Value::from(u.name.clone())),
-            ("domain", Value::from(u.domain.name())),
-            ("tags", Value::list(u.tags.iter().map(|t| Value::from(t.clone())))),
-            ("cost", Value::from(u.cost)),
-            ("attack", Value::from(u.attack)),
-            ("defense", Value::from(u.defense)),
-            ("movement", Value::from(u.movement)),
-        ]))
+        documented(
+            "UnitTypeInfo",
+            Value::map([
+                ("id", Value::from(u.id.clone())),
+                ("name", Value::from(u.name.clone())),
+                ("domain", Value::from(u.domain.name())),
+                ("tags", Value::list(u.tags.iter().map(|t| Value::from(t.clone())))),
+                ("cost", Value::from(u.cost)),
+                ("attack", Value::from(u.attack)),
+                ("defense", Value::from(u.defense)),
+                ("movement", Value::from(u.movement)),
+            ]),
+        )
     }
     fn units(&self, space: &str) -> Vec<(String, String, u32)> {
         let Some(id) = self.rules.board.find(space) else {
@@ -697,6 +719,9 @@ impl CombatEvents<'_> {
     /// and `fire` in the `before_combat_step` of a script step.
     fn request(&mut self, cmd: &Value, before: bool) -> Result<(), String> {
         let what = cmd.get("command").and_then(Value::as_str).unwrap_or("");
+        if let Some(doc) = crate::script::api::request(what) {
+            doc.check_fields(cmd)?;
+        }
         let known = ["combat_value", "hits", "fire"];
         if !before || !known.contains(&what) {
             return Err(format!(

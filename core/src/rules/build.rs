@@ -1,84 +1,430 @@
 //! From the merged tree to a typed, cross-checked [`RuleSet`].
 
 use super::read::{as_str, as_uint, Ctx, Fields};
+use super::schema::{Field, Table as SchemaTable};
 use super::*;
 use crate::diag::Problem;
 use crate::layers::{LayerKind, Merged};
 use crate::tree::{closest_key, Entry, Table, Value};
 
-const TOP: &[&str] = &[
-    "combat",
-    "powers",
-    "turn",
-    "phases",
-    "units",
-    "facilities",
-    "territories",
-    "sea_zones",
-    "canals",
-    "scenarios",
-    "rules",
-    "victory",
-    "politics",
-    "research",
-    "techs",
-    "players",
+/// The top level of a data file: its sections.
+pub(crate) static ROOT: SchemaTable = SchemaTable {
+    path: "",
+    doc: "The sections of a data file. A layer may set any of them; an edition's merged data \
+          needs powers, a board and a scenario.",
+    fields: &[
+        Field::opt(
+            "powers",
+            "<power> → table",
+            "the powers, by full name: `powers.<power>`",
+        ),
+        Field::opt("turn", "table", "the phases of every power's turn: `turn`"),
+        Field::opt(
+            "phases",
+            "<phase> → table",
+            "the phases turns are made of, by id: `phases.<phase>`",
+        ),
+        Field::opt(
+            "units",
+            "<unit> → table",
+            "unit types, by snake_case id: `units.<unit>`",
+        ),
+        Field::opt(
+            "facilities",
+            "<facility> → table",
+            "facility types (factories, bases), by id: `facilities.<facility>`",
+        ),
+        Field::opt(
+            "territories",
+            "<territory> → table",
+            "the land spaces of the board, by name: `territories.<territory>`",
+        ),
+        Field::opt(
+            "sea_zones",
+            "<sea_zone> → table",
+            "the sea spaces of the board, by name: `sea_zones.<sea_zone>`",
+        ),
+        Field::opt(
+            "canals",
+            "<canal> → table",
+            "canals and straits linking sea zones: `canals.<canal>`",
+        ),
+        Field::opt(
+            "scenarios",
+            "<scenario> → table",
+            "starting positions, by id: `scenarios.<scenario>`",
+        ),
+        Field::opt("rules", "table", "edition-wide switches: `rules`"),
+        Field::opt(
+            "combat",
+            "table",
+            "the sub-steps of conduct combat and the steps of a battle: `combat`",
+        ),
+        Field::opt(
+            "victory",
+            "<condition> → table",
+            "how a side wins, as named conditions: `victory.<condition>`",
+        ),
+        Field::opt(
+            "players",
+            "table",
+            "how many may play and which powers one player plays together: `players`",
+        ),
+        Field::opt(
+            "politics",
+            "table",
+            "when war may be declared and who goes to war together: `politics`",
+        ),
+        Field::opt("research", "table", "how technologies are researched: `research`"),
+        Field::opt(
+            "techs",
+            "<tech> → table",
+            "technologies and what they change: `techs.<tech>`",
+        ),
+    ],
+};
+
+/// `[units.<unit>]`.
+pub(crate) static UNIT: SchemaTable = SchemaTable {
+    path: "units.<unit>",
+    doc: "A unit type. Everything the engine knows of a unit is here; a tech patches these same \
+          fields (`techs.<tech>.units.<unit>`).",
+    fields: &[
+        Field::req("name", "string", "display name"),
+        Field::def("abbrevs", "[string]", "[]", "extra names the REPL accepts (`inf`)"),
+        Field::opt("inherits", "string", "a unit type whose fields fill every field this one does not set (after all layers merge); cycles are errors"),
+        Field::req("domain", "string", "where it moves and fights").one_of(&["land", "sea", "air"]),
+        Field::req("cost", "int", "IPCs to buy one"),
+        Field::req("attack", "int", "attack value: each die hits on this or less"),
+        Field::req("defense", "int", "defense value"),
+        Field::req("move", "int", "movement allowance"),
+        Field::def("hits", "int", "1", "hit points (a two-hit ship: 2)"),
+        Field::def("repair", "string", "end_of_combat", "when damage on a unit with more than one hit point heals")
+            .one_of(&["end_of_combat", "naval_base", "never"]),
+        Field::def("tags", "[string]", "[]", "classes other rules refer to (`infantry`, `surface_warship`, `capital_ship`)"),
+        Field::def("can_capture", "bool", "true for land units", "a survivor that takes the territory"),
+        Field::def("blitz", "bool", "false", "may pass one unoccupied hostile territory in combat move, taking it"),
+        Field::opt("blitz_with", "string", "may blitz only paired one-to-one with this unit type in the same move"),
+        Field::opt("move_with", "table", "a movement of its own when paired with another unit type: `units.<unit>.move_with`"),
+        Field::def("combat_move", "bool", "true", "false: moves only in noncombat move"),
+        Field::opt("transport_cost", "int", "room it takes on a transport; absent: cannot be transported"),
+        Field::def("transport_capacity", "int", "0", "room it offers as a transport"),
+        Field::opt("carrier_cost", "int", "room it takes on a carrier; absent: cannot land on carriers"),
+        Field::def("carrier_capacity", "int", "0", "room it offers as a carrier"),
+        Field::def("first_strike", "bool", "false", "fires in the surprise-strike step; its casualties are removed before they fire back"),
+        Field::def("submerge", "bool", "false", "may submerge instead of firing"),
+        Field::def("negated_by", "[string]", "[]", "tags of enemy units whose presence cancels its first_strike, submerge, evasion and stealth_move"),
+        Field::def("anti_sub", "bool", "false", "cancels the abilities of enemy units whose `negated_by` names its tags"),
+        Field::def("cannot_target", "[string]", "[]", "domains or tags its hits can never be assigned to (`air`)"),
+        Field::opt("evades_unless", "string", "hits from air units reach it only when their side has a unit with this tag in the battle"),
+        Field::def("blocks_movement", "bool", "true", "false: enemy units may move through its sea zone"),
+        Field::def("stealth_move", "bool", "false", "may move through hostile sea zones, unless an enemy unit with a tag of its `negated_by` is there"),
+        Field::def("defenseless", "bool", "false", "cannot fire; destroyed without dice when left alone with an enemy that can hit it"),
+        Field::def("casualty_last", "bool", "false", "taken as a casualty only when nothing else can be"),
+        Field::def("bombard", "int", "0", "offshore bombardment value (0: does not bombard)"),
+        Field::def("bombing_dice", "int", "0", "dice per unit in a strategic bombing raid (0: makes no raids)"),
+        Field::def("bombing_bonus", "int", "0", "added to each of its bombing dice's damage"),
+        Field::def("attack_dice", "int", "1", "dice each unit rolls when attacking, each of which may hit (1 to 6)"),
+        Field::opt("rocket", "table", "a rocket attack on an enemy facility: `units.<unit>.rocket`"),
+        Field::opt("air_transport", "table", "land units it carries by air (air units only): `units.<unit>.air_transport`"),
+        Field::def("support", "[table]", "[]", "values it adds to other units: `units.<unit>.support[]`"),
+        Field::opt("anti_air", "table", "antiaircraft fire: `units.<unit>.anti_air`"),
+        Field::def("on_capture", "string", "destroy", "what becomes of it when the territory is taken with it alone")
+            .one_of(&["capture", "destroy"]),
+    ],
+};
+
+/// `[units.<unit>.move_with]`.
+pub(crate) static MOVE_WITH: SchemaTable = SchemaTable {
+    path: "units.<unit>.move_with",
+    doc: "Moving paired one-to-one with another unit type in the same move, the unit's movement \
+          is `move`: `{ unit = \"tank\", move = 2 }`.",
+    fields: &[
+        Field::req("unit", "string", "the partner's unit type"),
+        Field::req("move", "int", "the movement when paired"),
+    ],
+};
+
+/// `[units.<unit>.rocket]`.
+pub(crate) static ROCKET: SchemaTable = SchemaTable {
+    path: "units.<unit>.rocket",
+    doc: "Once per turn, in conduct combat before any battle, `rocket from SPACE at TARGET` \
+          damages an enemy facility within range.",
+    fields: &[
+        Field::req(
+            "range",
+            "int",
+            "spaces to the target, counted over every adjacency",
+        ),
+        Field::def("dice", "int", "1", "dice of damage"),
+    ],
+};
+
+/// `[units.<unit>.air_transport]`.
+pub(crate) static AIR_TRANSPORT: SchemaTable = SchemaTable {
+    path: "units.<unit>.air_transport",
+    doc: "An air unit carrying land units: land units in the same `move` ride it and are dropped \
+          where it ends (docs/editions.md, `air_transport`).",
+    fields: &[
+        Field::req(
+            "carries",
+            "[string]",
+            "tags of the land units it carries (a unit type's id, `land`, or one of its tags)",
+        ),
+        Field::def("capacity", "int", "1", "units it carries at once"),
+        Field::def(
+            "stop_at_first_hostile",
+            "bool",
+            "true",
+            "carrying, it stops in the first hostile territory it enters and drops its cargo there",
+        ),
+        Field::def(
+            "raid",
+            "bool",
+            "false",
+            "may make a strategic bombing raid while carrying",
+        ),
+        Field::def(
+            "noncombat",
+            "bool",
+            "false",
+            "carries in noncombat move too (to a friendly territory)",
+        ),
+    ],
+};
+
+/// `[[units.<unit>.support]]`.
+pub(crate) static SUPPORT: SchemaTable = SchemaTable {
+    path: "units.<unit>.support[]",
+    doc: "One kind of support a unit gives: each supporting unit raises `count` units with one \
+          of `tags` in the same battle.",
+    fields: &[
+        Field::req("tags", "[string]", "tags (or ids) of the units it raises"),
+        Field::def("attack", "int", "0", "added to their attack"),
+        Field::def("defense", "int", "0", "added to their defense"),
+        Field::def("count", "int", "1", "units each supporting unit raises"),
+    ],
+};
+
+/// `[units.<unit>.anti_air]`.
+pub(crate) static ANTI_AIR: SchemaTable = SchemaTable {
+    path: "units.<unit>.anti_air",
+    doc: "Antiaircraft fire in the `anti_air` step: dice rolled = min(guns firing × `max_dice`, \
+          attacking targets × `dice_per_target`).",
+    fields: &[
+        Field::def("hit", "int", "1", "each die hits on this or less"),
+        Field::opt(
+            "max_dice",
+            "int",
+            "dice one gun rolls at most; absent: no cap per gun",
+        ),
+        Field::def("dice_per_target", "int", "1", "dice each attacking target draws"),
+        Field::def("targets", "[string]", "[\"air\"]", "domains or tags it fires at"),
+        Field::def(
+            "first_round_only",
+            "bool",
+            "true",
+            "fires before the first round only",
+        ),
+        Field::def(
+            "one_per_space",
+            "bool",
+            "false",
+            "only one gun fires per territory",
+        ),
+        Field::def(
+            "vs_bombing",
+            "bool",
+            "false",
+            "fires at the bombers of a strategic bombing raid on its territory",
+        ),
+    ],
+};
+
+/// `[facilities.<facility>]`.
+pub(crate) static FACILITY: SchemaTable = SchemaTable {
+    path: "facilities.<facility>",
+    doc: "A facility type: factories, air and naval bases. Facilities stand in territories; \
+          scenarios place them like units.",
+    fields: &[
+        Field::req("name", "string", "display name"),
+        Field::def("abbrevs", "[string]", "[]", "extra names the REPL accepts (`ic`)"),
+        Field::opt("cost", "int", "IPCs to build one; absent: cannot be bought"),
+        Field::def("production", "int | \"territory\" | \"2x territory\"", "0", "units it mobilizes per turn (`\"territory\"`: the territory's IPC value); above 0 makes it a factory"),
+        Field::def("max_damage", "int | \"territory\" | \"2x territory\"", "0", "damage it can take (0: cannot be damaged)"),
+        Field::def("requires_ipc", "int", "0", "least IPC value of a territory it is built in"),
+        Field::def("on_capture", "\"capture\" | \"destroy\" | \"downgrade:<facility>\"", "capture", "what becomes of it when its territory is taken"),
+        Field::def("air_move_bonus", "int", "0", "movement bonus of an air base (read; movement does not apply it yet)"),
+        Field::def("sea_move_bonus", "int", "0", "movement bonus of a naval base (read; movement does not apply it yet)"),
+    ],
+};
+
+/// Fields of a space, territory or sea zone.
+const SPACE_FIELDS: &[Field] = &[
+    Field::def("ipc", "int", "0", "IPC value (territories; 0 for none)"),
+    Field::opt(
+        "owner",
+        "string",
+        "original owner (a power); absent on a territory: neutral",
+    ),
+    Field::def("capital", "bool", "false", "the owner's capital"),
+    Field::opt("victory_city", "string", "the name of the victory city in it"),
+    Field::def("island", "bool", "false", "an island or island group"),
+    Field::opt("neutral", "string", "the kind of neutral it is (territories)").one_of(&[
+        "impassable",
+        "pro_axis",
+        "pro_allies",
+        "strict",
+    ]),
+    Field::opt("standing_army", "<unit> → int", "the units of a neutral's army"),
+    Field::opt(
+        "map",
+        "string",
+        "which physical map it is on, on a board joined from several",
+    ),
+    Field::def("convoy", "bool", "false", "a convoy sea zone"),
+    Field::def(
+        "adjacent",
+        "[string]",
+        "[]",
+        "neighbouring spaces; adjacency must be symmetric",
+    ),
 ];
 
-const UNIT_FIELDS: &[&str] = &[
-    "name",
-    "abbrevs",
-    "inherits",
-    "domain",
-    "cost",
-    "attack",
-    "defense",
-    "move",
-    "hits",
-    "repair",
-    "tags",
-    "can_capture",
-    "blitz",
-    "blitz_with",
-    "move_with",
-    "combat_move",
-    "transport_cost",
-    "transport_capacity",
-    "carrier_cost",
-    "carrier_capacity",
-    "first_strike",
-    "submerge",
-    "negated_by",
-    "anti_sub",
-    "cannot_target",
-    "evades_unless",
-    "blocks_movement",
-    "stealth_move",
-    "defenseless",
-    "casualty_last",
-    "bombard",
-    "bombing_dice",
-    "bombing_bonus",
-    "attack_dice",
-    "rocket",
-    "air_transport",
-    "support",
-    "anti_air",
-    "on_capture",
-];
+/// `[territories.<territory>]`.
+pub(crate) static TERRITORY: SchemaTable = SchemaTable {
+    path: "territories.<territory>",
+    doc: "A land space of the board, by its printed name.",
+    fields: SPACE_FIELDS,
+};
 
-const SPACE_FIELDS: &[&str] = &[
-    "ipc",
-    "owner",
-    "capital",
-    "victory_city",
-    "island",
-    "neutral",
-    "standing_army",
-    "map",
-    "convoy",
-    "adjacent",
-];
+/// `[sea_zones.<sea_zone>]`.
+pub(crate) static SEA_ZONE: SchemaTable = SchemaTable {
+    path: "sea_zones.<sea_zone>",
+    doc: "A sea space of the board (`\"SZ 5\"`); the same fields as a territory.",
+    fields: SPACE_FIELDS,
+};
+
+/// `[canals.<canal>]`.
+pub(crate) static CANAL: SchemaTable = SchemaTable {
+    path: "canals.<canal>",
+    doc: "A canal or strait: sea units pass between its two sea zones only if their side held \
+          every `controlled_by` territory at the start of the turn.",
+    fields: &[
+        Field::def("kind", "string", "canal", "what it is").one_of(&["canal", "strait"]),
+        Field::req("connects", "[string]", "the two sea zones it links"),
+        Field::def(
+            "controlled_by",
+            "[string]",
+            "[]",
+            "territories one side must all hold",
+        ),
+    ],
+};
+
+/// `[scenarios.<scenario>]`.
+pub(crate) static SCENARIO: SchemaTable = SchemaTable {
+    path: "scenarios.<scenario>",
+    doc: "A starting position: who plays in which order, who holds what, which units stand where.",
+    fields: &[
+        Field::def("title", "string", "its id", "display name"),
+        Field::req(
+            "turn_order",
+            "[string]",
+            "the powers that take turns, in order (a power playing within another's turn is not listed)",
+        ),
+        Field::opt("ipcs", "<power> → int", "IPCs each power starts with"),
+        Field::opt(
+            "control",
+            "<territory> → string",
+            "who holds a territory at the start, when not its owner",
+        ),
+        Field::opt(
+            "setup",
+            "<space> → <power> → <piece> → int",
+            "units and facilities at the start, by space, then owner, then unit or facility type",
+        ),
+        Field::opt(
+            "damage",
+            "<territory> → <facility> → int",
+            "damage on facilities at the start",
+        ),
+        Field::def(
+            "at_peace",
+            "[[string, string]]",
+            "[]",
+            "pairs of powers on opposite sides that start at peace; every other such pair starts at war",
+        ),
+    ],
+};
+
+/// `[rules]`.
+pub(crate) static RULES: SchemaTable = SchemaTable {
+    path: "rules",
+    doc: "Edition-wide switches the engine reads.",
+    fields: &[
+        Field::def("unplaceable_units", "string", "refund", "what becomes of bought units that cannot be mobilized")
+            .one_of(&["refund", "keep"]),
+        Field::def("blitz_blocked_by_facilities", "bool", "true", "a blitzing unit stops in a hostile territory holding a facility"),
+        Field::def("allied_factories", "string", "never", "a factory the power controls in a territory a friendly power owned: never usable, or only while that power's capital is in enemy hands")
+            .one_of(&["never", "capital_lost"]),
+        Field::def("purchase_limited_by_production", "bool", "false", "a purchase may not exceed what the power's factories can mobilize this turn"),
+    ],
+};
+
+/// `[phases.<phase>]`.
+pub(crate) static PHASE: SchemaTable = SchemaTable {
+    path: "phases.<phase>",
+    doc: "A phase of a turn: a title and the engine machinery it runs.",
+    fields: &[
+        Field::def("title", "string", "its id", "display name"),
+        Field::req(
+            "kind",
+            "string",
+            "the engine machinery the phase runs (`script`: none, for rule scripts)",
+        )
+        .one_of(&[
+            "research",
+            "purchase",
+            "combat_move",
+            "conduct_combat",
+            "noncombat_move",
+            "mobilize",
+            "collect_income",
+            "script",
+        ]),
+        Field::def(
+            "skipped_without_capital",
+            "bool",
+            "false",
+            "a power whose capital is in enemy hands skips it",
+        ),
+    ],
+};
+
+/// `[turn]`.
+pub(crate) static TURN: SchemaTable = SchemaTable {
+    path: "turn",
+    doc: "The phases of a turn, for every power or for one.",
+    fields: &[
+        Field::def(
+            "phases",
+            "[string]",
+            "[]",
+            "every power's turn: phase ids of `[phases]`, in order",
+        ),
+        Field::opt(
+            "power_phases",
+            "<power> → [string]",
+            "a power's own turn, replacing `phases` for it",
+        ),
+        Field::opt(
+            "within",
+            "<power> → table",
+            "a power with no turn of its own, playing within another's: `turn.within.<power>`",
+        ),
+    ],
+};
 
 pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet, LoadError> {
     let Merged {
@@ -105,18 +451,24 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
     let empty = Table::default();
     let top = tree.as_table().unwrap_or(&empty);
     for (k, e) in &top.entries {
-        if !TOP.contains(&k.as_str()) {
+        if ROOT.field(k).is_none() {
             let mut p = Problem::new("schema::unknown-section", format!("unknown section `{k}`"))
                 .at(e.key.label(&sources, "not a section of an edition"));
-            if let Some(s) = closest_key(k, TOP.iter().copied()) {
+            if let Some(s) = closest_key(k, ROOT.keys()) {
                 p = p.help(format!("did you mean `{s}`?"));
             } else {
-                p = p.help(format!("sections: {}", TOP.join(", ")));
+                p = p.help(format!(
+                    "sections: {}",
+                    ROOT.keys().collect::<Vec<_>>().join(", ")
+                ));
             }
             ctx.problems.push(p);
         }
     }
-    let section = |name: &str| top.entries.get(name);
+    let section = |name: &str| {
+        super::schema::note_read(&ROOT, name);
+        top.entries.get(name)
+    };
 
     let (mut powers, power_spaces) = read_powers(&mut ctx, section("powers"));
     let (phases, turn, power_turns, guests) =
@@ -304,12 +656,12 @@ pub(super) fn resolve_unit_refs(ctx: &mut Ctx, node: &Node, known: &UnitNames, u
         u.blitz_with = find(ctx, n);
     }
     if let Some(n) = node.lookup(&["move_with"]) {
-        let Some(mut f) = Fields::of(ctx, n, &format!("units.{}.move_with", u.id)) else {
+        let Some(mut f) = Fields::of(ctx, n, &format!("units.{}.move_with", u.id), &MOVE_WITH) else {
             return;
         };
         let partner = f.required(ctx, "unit").and_then(|n| find(ctx, n));
         let movement = f.req_uint(ctx, "move");
-        f.finish_with(ctx, &["unit", "move"]);
+        f.finish(ctx);
         u.move_with = partner.zip(movement);
     }
 }
@@ -436,17 +788,22 @@ fn fill_from_parent(units: &mut Table, name: &str, done: &mut Vec<String>) {
     }
 }
 
-/// Fields of `[powers.NAME]`.
-const POWER_FIELDS: &[&str] = &[
-    "side",
-    "colour",
-    "abbrev",
-    "economy_of",
-    "confined_to",
-    "cannot_control",
-    "board_transports",
-    "mobilize_at",
-];
+/// `[powers.<power>]`.
+pub(crate) static POWER: SchemaTable = SchemaTable {
+    path: "powers.<power>",
+    doc: "A power, by its full name (`\"Red\"`). Turn order and starting IPCs are per scenario.",
+    fields: &[
+        Field::req("side", "string", "the side it plays on; powers of one side are allies"),
+        Field::opt("colour", "string", "`\"#rrggbb\"` for the terminal"),
+        Field::opt("abbrev", "string", "short name the REPL accepts"),
+        Field::opt("economy_of", "string", "a second economy of this power: played on its turn, sharing its relations"),
+        Field::opt("confined_to", "[string]", "the only spaces its units may enter, pass through (aircraft too) and end a move in; absent: anywhere"),
+        Field::def("cannot_control", "[string]", "[]", "territories it may take but never control: taken, each goes to its original owner, another power of its side"),
+        Field::def("board_transports", "bool", "true", "false: its land units are never loaded onto transports"),
+        Field::def("mobilize_at", "string", "factories", "where its new units enter play: at factories, or (land and air units) in any territory it controls")
+            .one_of(&["factories", "controlled_territories"]),
+    ],
+};
 
 /// Space names a power's table lists, resolved once the board is read.
 struct PowerSpaces<'n> {
@@ -458,16 +815,15 @@ fn read_powers<'n>(ctx: &mut Ctx, e: Option<&'n Entry>) -> (Vec<Power>, Vec<Powe
     let Some(e) = e else {
         return (Vec::new(), Vec::new());
     };
-    let Some(mut f) = Fields::of(ctx, &e.node, "powers") else {
+    let Some(f) = Fields::names_of(ctx, &e.node, "powers") else {
         return (Vec::new(), Vec::new());
     };
-    f.used_all();
     let mut out = Vec::new();
     let mut spaces = Vec::new();
     let names: Vec<String> = f.table.entries.keys().cloned().collect();
     let mut economy: Vec<Option<(String, &Node)>> = Vec::new();
     for (name, pe) in &f.table.entries {
-        let Some(mut pf) = Fields::of(ctx, &pe.node, &format!("powers.{name}")) else {
+        let Some(mut pf) = Fields::of(ctx, &pe.node, &format!("powers.{name}"), &POWER) else {
             continue;
         };
         let side = pf.req_str(ctx, "side").unwrap_or_default();
@@ -491,7 +847,7 @@ fn read_powers<'n>(ctx: &mut Ctx, e: Option<&'n Entry>) -> (Vec<Power>, Vec<Powe
             confined_to: pf.get("confined_to"),
             cannot_control: pf.get("cannot_control"),
         });
-        pf.finish_with(ctx, POWER_FIELDS);
+        pf.finish(ctx);
         economy.push(eco);
         out.push(Power {
             name: name.clone(),
@@ -660,10 +1016,9 @@ fn read_phases(
 ) -> (Vec<Phase>, Vec<PhaseId>, PowerTurns, Vec<super::Guest>) {
     let mut out = Vec::new();
     if let Some(e) = phases {
-        if let Some(mut f) = Fields::of(ctx, &e.node, "phases") {
-            f.used_all();
+        if let Some(f) = Fields::names_of(ctx, &e.node, "phases") {
             for (id, pe) in &f.table.entries {
-                let Some(mut pf) = Fields::of(ctx, &pe.node, &format!("phases.{id}")) else {
+                let Some(mut pf) = Fields::of(ctx, &pe.node, &format!("phases.{id}"), &PHASE) else {
                     continue;
                 };
                 let title = pf.str(ctx, "title").unwrap_or_else(|| id.clone());
@@ -682,7 +1037,7 @@ fn read_phases(
                     ],
                 );
                 let skipped = pf.bool(ctx, "skipped_without_capital", false);
-                pf.finish_with(ctx, &["title", "kind", "skipped_without_capital"]);
+                pf.finish(ctx);
                 out.push(Phase {
                     id: id.clone(),
                     title,
@@ -696,7 +1051,7 @@ fn read_phases(
     let mut power_turns = Vec::new();
     let mut guests = Vec::new();
     if let Some(e) = turn {
-        if let Some(mut f) = Fields::of(ctx, &e.node, "turn") {
+        if let Some(mut f) = Fields::of(ctx, &e.node, "turn", &TURN) {
             let ids: Vec<String> = out.iter().map(|p| p.id.clone()).collect();
             let phase_list = |ctx: &mut Ctx, items: Vec<(String, &Node)>| -> Vec<PhaseId> {
                 let mut l: Vec<PhaseId> = Vec::new();
@@ -718,8 +1073,7 @@ fn read_phases(
             };
             let items = f.str_list(ctx, "phases");
             order = phase_list(ctx, items);
-            if let Some(mut t) = f.table(ctx, "power_phases") {
-                t.used_all();
+            if let Some(t) = f.names(ctx, "power_phases") {
                 let names: Vec<String> = powers.iter().map(|p| p.name.clone()).collect();
                 for (name, pe) in &t.table.entries {
                     let items = super::read::str_list(ctx, &pe.node, &format!("turn.power_phases.{name}"));
@@ -755,7 +1109,7 @@ fn read_phases(
             if let Some(n) = f.get("within") {
                 guests = super::turn::read_within(ctx, n, powers, &out, &order, &mut power_turns);
             }
-            f.finish_with(ctx, &["phases", "power_phases", "within"]);
+            f.finish(ctx);
         }
     }
     (out, order, power_turns, guests)
@@ -763,10 +1117,9 @@ fn read_phases(
 
 fn read_units(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<UnitType> {
     let Some(e) = e else { return Vec::new() };
-    let Some(mut f) = Fields::of(ctx, &e.node, "units") else {
+    let Some(f) = Fields::names_of(ctx, &e.node, "units") else {
         return Vec::new();
     };
-    f.used_all();
     let mut out = Vec::new();
     for (id, ue) in &f.table.entries {
         if let Some(unit) = read_unit(ctx, id, &ue.node) {
@@ -780,7 +1133,7 @@ fn read_units(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<UnitType> {
 pub(super) fn read_unit(ctx: &mut Ctx, id: &str, node: &Node) -> Option<UnitType> {
     {
         let path = format!("units.{id}");
-        let mut u = Fields::of(ctx, node, &path)?;
+        let mut u = Fields::of(ctx, node, &path, &UNIT)?;
         u.get("inherits");
         u.get("blitz_with"); // resolved after all types are read
         u.get("move_with");
@@ -795,7 +1148,7 @@ pub(super) fn read_unit(ctx: &mut Ctx, id: &str, node: &Node) -> Option<UnitType
             Some(n) => read_support(ctx, n, &path),
             None => Vec::new(),
         };
-        let anti_air = u.table(ctx, "anti_air").map(|mut a| {
+        let anti_air = u.table(ctx, "anti_air", &ANTI_AIR).map(|mut a| {
             let aa = AntiAir {
                 hit: a.uint(ctx, "hit", 1),
                 max_dice: a.opt_uint(ctx, "max_dice"),
@@ -812,18 +1165,7 @@ pub(super) fn read_unit(ctx: &mut Ctx, id: &str, node: &Node) -> Option<UnitType
                 one_per_space: a.bool(ctx, "one_per_space", false),
                 vs_bombing: a.bool(ctx, "vs_bombing", false),
             };
-            a.finish_with(
-                ctx,
-                &[
-                    "hit",
-                    "max_dice",
-                    "dice_per_target",
-                    "targets",
-                    "first_round_only",
-                    "one_per_space",
-                    "vs_bombing",
-                ],
-            );
+            a.finish(ctx);
             aa
         });
         let unit = UnitType {
@@ -879,12 +1221,12 @@ pub(super) fn read_unit(ctx: &mut Ctx, id: &str, node: &Node) -> Option<UnitType
             bombing_dice: u.uint(ctx, "bombing_dice", 0),
             bombing_bonus: u.uint(ctx, "bombing_bonus", 0),
             attack_dice: u.uint(ctx, "attack_dice", 1).clamp(1, 6),
-            rocket: u.table(ctx, "rocket").map(|mut r| {
+            rocket: u.table(ctx, "rocket", &ROCKET).map(|mut r| {
                 let rocket = Rocket {
                     range: r.req_uint(ctx, "range").unwrap_or(0),
                     dice: r.uint(ctx, "dice", 1),
                 };
-                r.finish_with(ctx, &["range", "dice"]);
+                r.finish(ctx);
                 rocket
             }),
             air_transport: read_air_transport(ctx, &mut u, domain),
@@ -898,23 +1240,15 @@ pub(super) fn read_unit(ctx: &mut Ctx, id: &str, node: &Node) -> Option<UnitType
                 )
                 .unwrap_or(OnCapture::Destroy),
         };
-        u.finish_with(ctx, UNIT_FIELDS);
+        u.finish(ctx);
         Some(unit)
     }
 }
 
-const AIR_TRANSPORT_FIELDS: &[&str] = &[
-    "carries",
-    "capacity",
-    "stop_at_first_hostile",
-    "raid",
-    "noncombat",
-];
-
 /// `air_transport`: an air unit carrying land units. What it carries is checked against the
 /// unit types once all are known (`resolve_unit_refs`).
 fn read_air_transport(ctx: &mut Ctx, u: &mut Fields, domain: Domain) -> Option<AirTransport> {
-    let mut a = u.table(ctx, "air_transport")?;
+    let mut a = u.table(ctx, "air_transport", &AIR_TRANSPORT)?;
     if domain != Domain::Air {
         ctx.error_at(
             a.node,
@@ -949,7 +1283,7 @@ fn read_air_transport(ctx: &mut Ctx, u: &mut Fields, domain: Domain) -> Option<A
         raid: a.bool(ctx, "raid", false),
         noncombat: a.bool(ctx, "noncombat", false),
     };
-    a.finish_with(ctx, AIR_TRANSPORT_FIELDS);
+    a.finish(ctx);
     Some(at)
 }
 
@@ -960,7 +1294,7 @@ fn read_support(ctx: &mut Ctx, n: &Node, path: &str) -> Vec<Support> {
     };
     let mut out = Vec::new();
     for item in items {
-        let Some(mut s) = Fields::of(ctx, item, &format!("{path}.support")) else {
+        let Some(mut s) = Fields::of(ctx, item, &format!("{path}.support"), &SUPPORT) else {
             continue;
         };
         let tags: Vec<String> = s.str_list(ctx, "tags").into_iter().map(|(t, _)| t).collect();
@@ -973,7 +1307,7 @@ fn read_support(ctx: &mut Ctx, n: &Node, path: &str) -> Vec<Support> {
             defense: s.int(ctx, "defense").unwrap_or(0) as i32,
             count: s.uint(ctx, "count", 1),
         };
-        s.finish_with(ctx, &["tags", "attack", "defense", "count"]);
+        s.finish(ctx);
         out.push(sup);
     }
     out
@@ -994,14 +1328,13 @@ fn read_amount(ctx: &mut Ctx, f: &mut Fields, key: &'static str, default: Amount
 
 fn read_facilities(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<FacilityType> {
     let Some(e) = e else { return Vec::new() };
-    let Some(mut f) = Fields::of(ctx, &e.node, "facilities") else {
+    let Some(f) = Fields::names_of(ctx, &e.node, "facilities") else {
         return Vec::new();
     };
-    f.used_all();
     let ids: Vec<String> = f.table.entries.keys().cloned().collect();
     let mut out = Vec::new();
     for (id, fe) in &f.table.entries {
-        let Some(mut ff) = Fields::of(ctx, &fe.node, &format!("facilities.{id}")) else {
+        let Some(mut ff) = Fields::of(ctx, &fe.node, &format!("facilities.{id}"), &FACILITY) else {
             continue;
         };
         let name = ff.req_str(ctx, "name").unwrap_or_else(|| id.clone());
@@ -1037,20 +1370,7 @@ fn read_facilities(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<FacilityType> {
         };
         let air = ff.uint(ctx, "air_move_bonus", 0);
         let sea = ff.uint(ctx, "sea_move_bonus", 0);
-        ff.finish_with(
-            ctx,
-            &[
-                "name",
-                "abbrevs",
-                "cost",
-                "production",
-                "max_damage",
-                "requires_ipc",
-                "on_capture",
-                "air_move_bonus",
-                "sea_move_bonus",
-            ],
-        );
+        ff.finish(ctx);
         out.push(FacilityType {
             id: id.clone(),
             name,
@@ -1086,7 +1406,7 @@ fn read_board(
         } else {
             "sea_zones"
         };
-        let Some(t) = Fields::of(ctx, &e.node, what) else {
+        let Some(t) = Fields::names_of(ctx, &e.node, what) else {
             continue;
         };
         for (name, se) in &t.table.entries {
@@ -1108,12 +1428,12 @@ fn read_board(
     let all_names: Vec<String> = entries.iter().map(|(n, _, _)| (*n).clone()).collect();
     let mut adjacency_nodes: Vec<Vec<(SpaceId, &Node)>> = Vec::new();
     for (name, se, kind) in &entries {
-        let what = if *kind == SpaceKind::Land {
-            format!("territories.{name}")
+        let (what, schema) = if *kind == SpaceKind::Land {
+            (format!("territories.{name}"), &TERRITORY)
         } else {
-            format!("sea_zones.{name}")
+            (format!("sea_zones.{name}"), &SEA_ZONE)
         };
-        let Some(mut f) = Fields::of(ctx, &se.node, &what) else {
+        let Some(mut f) = Fields::of(ctx, &se.node, &what, schema) else {
             board.spaces.push(empty_space(name, *kind));
             adjacency_nodes.push(Vec::new());
             continue;
@@ -1143,8 +1463,7 @@ fn read_board(
             ],
         );
         let mut standing_army = Vec::new();
-        if let Some(mut sa) = f.table(ctx, "standing_army") {
-            sa.used_all();
+        if let Some(sa) = f.names(ctx, "standing_army") {
             for (u, ne) in &sa.table.entries {
                 let count = as_uint(ctx, &ne.node, "standing_army").unwrap_or(0);
                 match unit_names.iter().position(|x| x == u) {
@@ -1170,7 +1489,7 @@ fn read_board(
                 "capital without owner",
             );
         }
-        f.finish_with(ctx, SPACE_FIELDS);
+        f.finish(ctx);
         board.spaces.push(Space {
             name: (*name).clone(),
             kind: *kind,
@@ -1226,10 +1545,9 @@ fn read_board(
         s.adjacent.dedup();
     }
     if let Some(e) = canals {
-        if let Some(mut t) = Fields::of(ctx, &e.node, "canals") {
-            t.used_all();
+        if let Some(t) = Fields::names_of(ctx, &e.node, "canals") {
             for (name, ce) in &t.table.entries {
-                let Some(mut f) = Fields::of(ctx, &ce.node, &format!("canals.{name}")) else {
+                let Some(mut f) = Fields::of(ctx, &ce.node, &format!("canals.{name}"), &CANAL) else {
                     continue;
                 };
                 let kind = f
@@ -1266,7 +1584,7 @@ fn read_board(
                         None => unknown_name(ctx, sn, "space", &s, &all_names),
                     }
                 }
-                f.finish_with(ctx, &["kind", "connects", "controlled_by"]);
+                f.finish(ctx);
                 if connects.len() == 2 {
                     board.canals.push(Canal {
                         name: name.clone(),
@@ -1315,10 +1633,9 @@ fn read_scenarios(
     board: &Board,
 ) -> Vec<Scenario> {
     let Some(e) = e else { return Vec::new() };
-    let Some(mut all) = Fields::of(ctx, &e.node, "scenarios") else {
+    let Some(all) = Fields::names_of(ctx, &e.node, "scenarios") else {
         return Vec::new();
     };
-    all.used_all();
     let power_names: Vec<String> = powers.iter().map(|p| p.name.clone()).collect();
     let space_names: Vec<String> = board.spaces.iter().map(|s| s.name.clone()).collect();
     let piece_names: Vec<String> = units
@@ -1337,7 +1654,7 @@ fn read_scenarios(
     };
     let mut out = Vec::new();
     for (id, se) in &all.table.entries {
-        let Some(mut f) = Fields::of(ctx, &se.node, &format!("scenarios.{id}")) else {
+        let Some(mut f) = Fields::of(ctx, &se.node, &format!("scenarios.{id}"), &SCENARIO) else {
             continue;
         };
         let title = f.str(ctx, "title").unwrap_or_else(|| id.clone());
@@ -1351,8 +1668,7 @@ fn read_scenarios(
             f.required(ctx, "turn_order");
         }
         let mut ipcs = Vec::new();
-        if let Some(mut t) = f.table(ctx, "ipcs") {
-            t.used_all();
+        if let Some(t) = f.names(ctx, "ipcs") {
             for (p, ne) in &t.table.entries {
                 if let (Some(pid), Some(v)) = (
                     find_power(ctx, p, &ne.node),
@@ -1363,8 +1679,7 @@ fn read_scenarios(
             }
         }
         let mut control = Vec::new();
-        if let Some(mut t) = f.table(ctx, "control") {
-            t.used_all();
+        if let Some(t) = f.names(ctx, "control") {
             for (s, ne) in &t.table.entries {
                 let sid = board.by_name.get(&s.to_lowercase()).copied();
                 if sid.is_none() {
@@ -1377,8 +1692,7 @@ fn read_scenarios(
             }
         }
         let mut setup = Vec::new();
-        if let Some(mut t) = f.table(ctx, "setup") {
-            t.used_all();
+        if let Some(t) = f.names(ctx, "setup") {
             for (s, owners) in &t.table.entries {
                 let sid = match board.by_name.get(&s.to_lowercase()) {
                     Some(id) => Some(*id),
@@ -1392,10 +1706,10 @@ fn read_scenarios(
                         None
                     }
                 };
-                let Some(mut of) = Fields::of(ctx, &owners.node, &format!("scenarios.{id}.setup.{s}")) else {
+                let Some(of) = Fields::names_of(ctx, &owners.node, &format!("scenarios.{id}.setup.{s}"))
+                else {
                     continue;
                 };
-                of.used_all();
                 for (owner, pieces) in &of.table.entries {
                     let pid = match power_names.iter().position(|p| p == owner) {
                         Some(i) => Some(PowerId(i as u8)),
@@ -1410,10 +1724,9 @@ fn read_scenarios(
                             None
                         }
                     };
-                    let Some(mut pf) = Fields::of(ctx, &pieces.node, "setup") else {
+                    let Some(pf) = Fields::names_of(ctx, &pieces.node, "setup") else {
                         continue;
                     };
-                    pf.used_all();
                     for (piece, ce) in &pf.table.entries {
                         let count = as_uint(ctx, &ce.node, "setup count").unwrap_or(0);
                         let pc = if let Some(u) = units.iter().position(|u| &u.id == piece) {
@@ -1445,17 +1758,15 @@ fn read_scenarios(
             }
         }
         let mut damage = Vec::new();
-        if let Some(mut t) = f.table(ctx, "damage") {
-            t.used_all();
+        if let Some(t) = f.names(ctx, "damage") {
             for (s, de) in &t.table.entries {
                 let sid = board.by_name.get(&s.to_lowercase()).copied();
                 if sid.is_none() {
                     unknown_name(ctx, &de.node, "space", s, &space_names);
                 }
-                let Some(mut df) = Fields::of(ctx, &de.node, "damage") else {
+                let Some(df) = Fields::names_of(ctx, &de.node, "damage") else {
                     continue;
                 };
-                df.used_all();
                 for (fac, ne) in &df.table.entries {
                     let n = as_uint(ctx, &ne.node, "damage").unwrap_or(0);
                     match facilities.iter().position(|f| &f.id == fac) {
@@ -1475,18 +1786,7 @@ fn read_scenarios(
         let at_peace = f.get("at_peace").map_or_else(Vec::new, |n| {
             super::politics::read_at_peace(ctx, n, &format!("scenarios.{id}.at_peace"), powers, politics)
         });
-        f.finish_with(
-            ctx,
-            &[
-                "title",
-                "turn_order",
-                "ipcs",
-                "control",
-                "setup",
-                "damage",
-                "at_peace",
-            ],
-        );
+        f.finish(ctx);
         out.push(Scenario {
             id: id.clone(),
             title,
@@ -1504,7 +1804,7 @@ fn read_scenarios(
 fn read_switches(ctx: &mut Ctx, e: Option<&Entry>) -> Switches {
     let mut s = Switches::default();
     let Some(e) = e else { return s };
-    let Some(mut f) = Fields::of(ctx, &e.node, "rules") else {
+    let Some(mut f) = Fields::of(ctx, &e.node, "rules", &RULES) else {
         return s;
     };
     if let Some(u) = f.choice(
@@ -1526,14 +1826,6 @@ fn read_switches(ctx: &mut Ctx, e: Option<&Entry>) -> Switches {
         s.allied_factories = a;
     }
     s.purchase_limited_by_production = f.bool(ctx, "purchase_limited_by_production", false);
-    f.finish_with(
-        ctx,
-        &[
-            "unplaceable_units",
-            "blitz_blocked_by_facilities",
-            "allied_factories",
-            "purchase_limited_by_production",
-        ],
-    );
+    f.finish(ctx);
     s
 }

@@ -3,6 +3,7 @@
 //! engine's (`crate::combat`).
 
 use super::read::{str_list, Ctx, Fields};
+use super::schema::{Field, Table};
 use crate::tree::Entry;
 
 /// One step of a battle. The closed list of what the engine knows how to do; an edition orders
@@ -143,19 +144,28 @@ impl Default for CombatRules {
     }
 }
 
-const FIELDS: &[&str] = &[
-    "conduct",
-    "first_round",
-    "round",
-    "bombard_limit",
-    "dice",
-    "script_steps",
-];
+/// `[combat]`.
+pub(crate) static COMBAT: Table = Table {
+    path: "combat",
+    doc: "How battles are fought: the sub-steps of conduct combat and the steps of a battle, in \
+          the rulebook's order. What each step does is the engine's; an edition orders them and \
+          leaves out those it does not have (docs/editions.md, `[combat]`).",
+    fields: &[
+        Field::def("conduct", "[string]", "[\"amphibious_assaults\", \"general_combat\"]", "sub-steps of conduct combat, in order, of `bombing_raids`, `amphibious_assaults`, `general_combat` (required); without `bombing_raids` the `bombing` move is refused"),
+        Field::def("first_round", "[string]", "[]", "steps once, before the first round: `bombardment`, `anti_air`, script steps"),
+        Field::def("round", "[string]", "[\"attacker_fires\", \"defender_fires\", \"remove_casualties\", \"press_or_retreat\"]", "steps of every round: `surprise_strike`, `attacker_fires`, `defender_fires`, `remove_casualties` (these three required), `press_or_retreat`, script steps"),
+        Field::def("script_steps", "[string]", "[]", "steps a rule script defines (at most 32): declared here, placed in `first_round` or `round`, acted in by `before_combat_step` handlers"),
+        Field::def("bombard_limit", "string", "none", "how many ships may bombard a territory: all, or one per land unit offloaded into it")
+            .one_of(&["none", "offloaded_units"]),
+        Field::def("dice", "string", "standard", "how dice become hits: one die per unit, or low luck (a group's values summed, each 6 a hit, the rest rolled as one die)")
+            .one_of(&["standard", "low_luck"]),
+    ],
+};
 
 pub(super) fn read_combat(ctx: &mut Ctx, e: Option<&Entry>) -> CombatRules {
     let mut c = CombatRules::default();
     let Some(e) = e else { return c };
-    let Some(mut f) = Fields::of(ctx, &e.node, "combat") else {
+    let Some(mut f) = Fields::of(ctx, &e.node, "combat", &COMBAT) else {
         return c;
     };
     if let Some(n) = f.get("conduct") {
@@ -291,6 +301,6 @@ pub(super) fn read_combat(ctx: &mut Ctx, e: Option<&Entry>) -> CombatRules {
     ) {
         c.dice = d;
     }
-    f.finish_with(ctx, FIELDS);
+    f.finish(ctx);
     c
 }

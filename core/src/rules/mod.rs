@@ -8,6 +8,7 @@ mod combat;
 mod players;
 mod politics;
 pub mod read;
+pub mod schema;
 mod tech;
 mod turn;
 mod victory;

@@ -16,6 +16,7 @@
 
 use super::build::unknown_name;
 use super::read::{Ctx, Fields};
+use super::schema::{Field, Table};
 use super::{Power, PowerId};
 use crate::tree::{Node, Value};
 
@@ -55,15 +56,55 @@ impl Default for Players {
     }
 }
 
-const FIELDS: &[&str] = &["min", "max", "same_side", "together"];
-const GROUP_FIELDS: &[&str] = &["powers", "below", "at_least"];
+/// `[players]`.
+pub(crate) static PLAYERS: Table = Table {
+    path: "players",
+    doc: "How many people may play and which powers one player plays together; read only to \
+          deal the powers to the players (`--players N`, `players`, `seat`).",
+    fields: &[
+        Field::def("min", "int", "1", "fewest players"),
+        Field::def(
+            "max",
+            "int",
+            "one per power",
+            "most players (never more than the powers that play)",
+        ),
+        Field::def(
+            "same_side",
+            "bool",
+            "true",
+            "a player's powers are all on one side",
+        ),
+        Field::def(
+            "together",
+            "[table]",
+            "[]",
+            "powers one player plays together: `players.together[]`",
+        ),
+    ],
+};
+
+/// `[[players.together]]`.
+pub(crate) static TOGETHER: Table = Table {
+    path: "players.together[]",
+    doc: "A group of powers one player plays, always or for some numbers of players.",
+    fields: &[
+        Field::req(
+            "powers",
+            "[string]",
+            "two or more powers (of one side when `same_side`)",
+        ),
+        Field::opt("below", "int", "only when fewer than this many play"),
+        Field::opt("at_least", "int", "only when at least this many play"),
+    ],
+};
 
 pub(super) fn read_players(ctx: &mut Ctx, e: Option<&Node>, powers: &[Power]) -> Players {
     let mut out = Players::default();
     let Some(node) = e else {
         return out;
     };
-    let Some(mut f) = Fields::of(ctx, node, "players") else {
+    let Some(mut f) = Fields::of(ctx, node, "players", &PLAYERS) else {
         return out;
     };
     out.min = f.uint(ctx, "min", 1);
@@ -103,7 +144,7 @@ pub(super) fn read_players(ctx: &mut Ctx, e: Option<&Node>, powers: &[Power]) ->
             _ => ctx.type_error(list, "players.together", "an array of tables"),
         }
     }
-    f.finish_with(ctx, FIELDS);
+    f.finish(ctx);
     out
 }
 
@@ -114,14 +155,14 @@ fn read_group(
     powers: &[Power],
     same_side: bool,
 ) -> Option<Together> {
-    let mut g = Fields::of(ctx, item, "players.together")?;
+    let mut g = Fields::of(ctx, item, "players.together", &TOGETHER)?;
     let listed = g.str_list(ctx, "powers");
     if g.table.get("powers").is_none() {
         g.required(ctx, "powers");
     }
     let below = g.opt_uint(ctx, "below");
     let at_least = g.opt_uint(ctx, "at_least");
-    g.finish_with(ctx, GROUP_FIELDS);
+    g.finish(ctx);
     let mut group = Vec::new();
     let mut ok = true;
     for (name, n) in &listed {

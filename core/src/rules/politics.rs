@@ -17,6 +17,7 @@
 
 use super::build::unknown_name;
 use super::read::{str_list, Ctx, Fields};
+use super::schema::{Field, Table};
 use super::{Phase, PhaseId, Power, PowerId, RuleSet};
 use crate::diag::Problem;
 use crate::tree::{Entry, Node, Value};
@@ -71,12 +72,23 @@ fn war_partners(powers: &[Power], politics: &Politics, p: PowerId) -> Vec<PowerI
         .collect()
 }
 
-const FIELDS: &[&str] = &["phases", "power_phases", "groups"];
+/// `[politics]`.
+pub(crate) static POLITICS: Table = Table {
+    path: "politics",
+    doc: "Declarations of war (`declare war on POWER`): when a power may declare, and who goes to \
+          war together. Which pairs start at peace is each scenario's `at_peace`; further \
+          conditions are scripts' (`validate_declaration`).",
+    fields: &[
+        Field::def("phases", "[string]", "[]", "war is declared at the start of these phases, before anything else is done in them; empty: no declarations"),
+        Field::opt("power_phases", "<power> → [string]", "a power's own list, replacing `phases` for it"),
+        Field::def("groups", "[[string]]", "[]", "powers of one side that go to war together: a declaration on or by one is one on or by all"),
+    ],
+};
 
 pub fn read_politics(ctx: &mut Ctx, e: Option<&Entry>, powers: &[Power], phases: &[Phase]) -> Politics {
     let mut out = Politics::default();
     let Some(e) = e else { return out };
-    let Some(mut f) = Fields::of(ctx, &e.node, "politics") else {
+    let Some(mut f) = Fields::of(ctx, &e.node, "politics", &POLITICS) else {
         return out;
     };
     let phase_ids: Vec<String> = phases.iter().map(|p| p.id.clone()).collect();
@@ -102,8 +114,7 @@ pub fn read_politics(ctx: &mut Ctx, e: Option<&Entry>, powers: &[Power], phases:
     };
     let items = f.str_list(ctx, "phases");
     out.phases = phase_list(ctx, items);
-    if let Some(mut t) = f.table(ctx, "power_phases") {
-        t.used_all();
+    if let Some(t) = f.names(ctx, "power_phases") {
         for (name, pe) in &t.table.entries {
             let items = str_list(ctx, &pe.node, &format!("politics.power_phases.{name}"));
             let list = phase_list(ctx, items);
@@ -115,7 +126,7 @@ pub fn read_politics(ctx: &mut Ctx, e: Option<&Entry>, powers: &[Power], phases:
     if let Some(n) = f.get("groups") {
         let Value::Array(groups) = &n.value else {
             ctx.type_error(n, "politics.groups", "an array of arrays of power names");
-            f.finish_with(ctx, FIELDS);
+            f.finish(ctx);
             return out;
         };
         for g in groups {
@@ -176,7 +187,7 @@ pub fn read_politics(ctx: &mut Ctx, e: Option<&Entry>, powers: &[Power], phases:
             }
         }
     }
-    f.finish_with(ctx, FIELDS);
+    f.finish(ctx);
     out
 }
 

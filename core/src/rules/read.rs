@@ -2,8 +2,10 @@
 //!
 //! Each section of the schema is read field by field through [`Fields`]; a field of the wrong
 //! type and a field nobody read (a typo, a field of another edition) both become problems that
-//! point at the exact key, with the closest known field as a suggestion.
+//! point at the exact key, with the closest known field as a suggestion. A `Fields` reads one
+//! table of the schema catalogue ([`schema`](super::schema)) and nothing else.
 
+use super::schema::{self, check};
 use crate::diag::{Problem, Problems, Sources};
 use crate::tree::{closest_key, Node, Table, Value};
 
@@ -37,16 +39,22 @@ pub struct Fields<'n> {
     pub node: &'n Node,
     pub table: &'n Table,
     pub path: String,
+    /// The catalogue's description of this table: the only keys it may be asked for.
+    pub schema: &'static schema::Table,
     used: Vec<&'n str>,
 }
 
 impl<'n> Fields<'n> {
-    pub fn of(ctx: &mut Ctx, node: &'n Node, path: &str) -> Option<Self> {
+    /// `node` read as the catalogued table `schema`; `path` is the table's place in the file,
+    /// for messages (`units.infantry`).
+    pub fn of(ctx: &mut Ctx, node: &'n Node, path: &str, schema: &'static schema::Table) -> Option<Self> {
+        check::registered(schema);
         match &node.value {
             Value::Table(t) => Some(Fields {
                 node,
                 table: t,
                 path: path.to_string(),
+                schema,
                 used: Vec::new(),
             }),
             _ => {
@@ -54,6 +62,13 @@ impl<'n> Fields<'n> {
                 None
             }
         }
+    }
+
+    /// A table whose keys are names (`[units]`, `ipcs = { Red = 30 }`): every key is read.
+    pub fn names_of(ctx: &mut Ctx, node: &'n Node, path: &str) -> Option<Self> {
+        let mut f = Self::of(ctx, node, path, &schema::NAMES)?;
+        f.used = f.table.entries.keys().map(String::as_str).collect();
+        Some(f)
     }
 
     fn what(&self, key: &str) -> String {
@@ -65,6 +80,7 @@ impl<'n> Fields<'n> {
     }
 
     pub fn get(&mut self, key: &'n str) -> Option<&'n Node> {
+        schema::note_read(self.schema, key);
         let n = self.table.get(key)?;
         self.used.push(key);
         Some(n)
@@ -113,6 +129,7 @@ impl<'n> Fields<'n> {
     }
 
     pub fn req_str(&mut self, ctx: &mut Ctx, key: &'n str) -> Option<String> {
+        check::required(self.schema, key);
         let n = self.required(ctx, key)?;
         as_str(ctx, n, &self.what(key))
     }
@@ -123,12 +140,16 @@ impl<'n> Fields<'n> {
     }
 
     pub fn req_int(&mut self, ctx: &mut Ctx, key: &'n str) -> Option<i64> {
+        check::required(self.schema, key);
         let n = self.required(ctx, key)?;
         as_int(ctx, n, &self.what(key))
     }
 
     /// A non-negative integer that fits the engine's small counters.
     pub fn uint(&mut self, ctx: &mut Ctx, key: &'n str, default: u32) -> u32 {
+        if cfg!(debug_assertions) {
+            check::default(self.schema, key, &default.to_string());
+        }
         let Some(n) = self.get(key) else {
             return default;
         };
@@ -136,6 +157,7 @@ impl<'n> Fields<'n> {
     }
 
     pub fn req_uint(&mut self, ctx: &mut Ctx, key: &'n str) -> Option<u32> {
+        check::required(self.schema, key);
         let n = self.required(ctx, key)?;
         as_uint(ctx, n, &self.what(key))
     }
@@ -146,6 +168,9 @@ impl<'n> Fields<'n> {
     }
 
     pub fn bool(&mut self, ctx: &mut Ctx, key: &'n str, default: bool) -> bool {
+        if cfg!(debug_assertions) {
+            check::default(self.schema, key, &default.to_string());
+        }
         let Some(n) = self.get(key) else {
             return default;
         };
@@ -165,14 +190,31 @@ impl<'n> Fields<'n> {
         str_list(ctx, n, &self.what(key))
     }
 
-    pub fn table(&mut self, ctx: &mut Ctx, key: &'n str) -> Option<Fields<'n>> {
+    /// The sub-table `key`, read as the catalogued table `schema`.
+    pub fn table(
+        &mut self,
+        ctx: &mut Ctx,
+        key: &'n str,
+        schema: &'static schema::Table,
+    ) -> Option<Fields<'n>> {
         let n = self.get(key)?;
         let what = self.what(key);
-        Fields::of(ctx, n, &what)
+        Fields::of(ctx, n, &what, schema)
+    }
+
+    /// The sub-table `key`, whose keys are names ([`names_of`](Self::names_of)).
+    pub fn names(&mut self, ctx: &mut Ctx, key: &'n str) -> Option<Fields<'n>> {
+        let n = self.get(key)?;
+        let what = self.what(key);
+        Fields::names_of(ctx, n, &what)
     }
 
     /// One of a fixed set of words.
     pub fn choice<T: Copy>(&mut self, ctx: &mut Ctx, key: &'n str, options: &[(&str, T)]) -> Option<T> {
+        if cfg!(debug_assertions) {
+            let words: Vec<&str> = options.iter().map(|(w, _)| *w).collect();
+            check::choices(self.schema, key, &words);
+        }
         let n = self.get(key)?;
         let s = as_str(ctx, n, &self.what(key))?;
         match options.iter().find(|(name, _)| *name == s) {
@@ -192,13 +234,9 @@ impl<'n> Fields<'n> {
         }
     }
 
-    /// Mark every key as read (for tables whose keys are names, not fields).
-    pub fn used_all(&mut self) {
-        self.used = self.table.entries.keys().map(String::as_str).collect();
-    }
-
     /// Like [`choice`](Self::choice), and a located problem when the field is absent.
     pub fn req_choice<T: Copy>(&mut self, ctx: &mut Ctx, key: &'n str, options: &[(&str, T)]) -> Option<T> {
+        check::required(self.schema, key);
         if self.table.get(key).is_none() {
             self.required(ctx, key);
             return None;
@@ -206,9 +244,10 @@ impl<'n> Fields<'n> {
         self.choice(ctx, key, options)
     }
 
-    /// Report every key nobody read, suggesting the closest of the section's fields (all of
-    /// them, not just the ones this table happened to use).
-    pub fn finish_with(self, ctx: &mut Ctx, all_fields: &[&str]) {
+    /// Report every key nobody read, suggesting the closest of the table's catalogued fields
+    /// (all of them, not just the ones this table happened to use).
+    pub fn finish(self, ctx: &mut Ctx) {
+        let all_fields: Vec<&str> = self.schema.keys().collect();
         for (k, e) in &self.table.entries {
             if !self.used.contains(&k.as_str()) {
                 let what = self.what(k);

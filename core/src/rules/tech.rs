@@ -9,6 +9,7 @@
 
 use super::build::{read_unit, resolve_unit_refs, unknown_name, UnitNames};
 use super::read::{Ctx, Fields};
+use super::schema::{Field, Table as SchemaTable};
 use super::*;
 use crate::diag::Problem;
 use crate::tree::{Entry, Value};
@@ -62,13 +63,20 @@ pub struct UnitTechs {
     pub variants: Vec<UnitType>,
 }
 
-const TECH_FIELDS: &[&str] = &[
-    "name",
-    "description",
-    "units",
-    "production_bonus",
-    "repairs_per_ipc",
-];
+/// `[techs.<tech>]`.
+pub(crate) static TECH: SchemaTable = SchemaTable {
+    path: "techs.<tech>",
+    doc: "A technology. Its effect on units is a patch in the schema of `units.<unit>` for the \
+          powers holding it; effects that are rules rather than values are scripts reading \
+          `game:power_info(p).techs`.",
+    fields: &[
+        Field::def("name", "string", "its id, with spaces", "display name"),
+        Field::def("description", "string", "\"\"", "shown when it is gained"),
+        Field::opt("units", "<unit> → table", "fields of `units.<unit>` it changes (tables merge key by key); at most 6 techs may change one unit type"),
+        Field::def("production_bonus", "int", "0", "units every factory of the holder produces beyond its production"),
+        Field::def("repairs_per_ipc", "int", "0", "damage one IPC repairs for the holder (0: one)"),
+    ],
+};
 
 /// More techs than this patching one unit type would mean 2^n variants to read.
 const MAX_PATCHES_PER_UNIT: usize = 6;
@@ -84,16 +92,15 @@ pub(super) fn read_techs(
     let Some(e) = techs_e else {
         return (techs, per_unit);
     };
-    let Some(mut f) = Fields::of(ctx, &e.node, "techs") else {
+    let Some(f) = Fields::names_of(ctx, &e.node, "techs") else {
         return (techs, per_unit);
     };
-    f.used_all();
     let unit_ids: Vec<String> = units.iter().map(|u| u.id.clone()).collect();
     // (tech, unit, patch node)
     let mut patches: Vec<(TechId, usize, &Node)> = Vec::new();
     for (id, te) in &f.table.entries {
         let path = format!("techs.{id}");
-        let Some(mut t) = Fields::of(ctx, &te.node, &path) else {
+        let Some(mut t) = Fields::of(ctx, &te.node, &path, &TECH) else {
             continue;
         };
         if techs.len() >= 255 {
@@ -107,8 +114,7 @@ pub(super) fn read_techs(
         }
         let tid = TechId(techs.len() as u8);
         let mut patched = Vec::new();
-        if let Some(mut u) = t.table(ctx, "units") {
-            u.used_all();
+        if let Some(u) = t.names(ctx, "units") {
             for (uid, ue) in &u.table.entries {
                 match unit_ids.iter().position(|x| x == uid) {
                     Some(k) => {
@@ -136,7 +142,7 @@ pub(super) fn read_techs(
             repairs_per_ipc: t.uint(ctx, "repairs_per_ipc", 0),
             origin: te.node.origin.clone(),
         };
-        t.finish_with(ctx, TECH_FIELDS);
+        t.finish(ctx);
         techs.push(tech);
     }
     let base = units_e.and_then(|e| e.node.as_table());
@@ -208,11 +214,40 @@ fn overlay(dst: &mut Node, src: &Node) {
     }
 }
 
-const RESEARCH_FIELDS: &[&str] = &["token_cost", "breakthrough", "charts"];
+/// `[research]`.
+pub(crate) static RESEARCH: SchemaTable = SchemaTable {
+    path: "research",
+    doc: "How technologies are researched: `research N` buys N researcher tokens and rolls them; \
+          a breakthrough lets the power roll on a chart (`breakthrough CHART`).",
+    fields: &[
+        Field::req("token_cost", "int", "IPCs per researcher token"),
+        Field::def(
+            "breakthrough",
+            "int",
+            "6",
+            "a research die showing this face or more is a breakthrough",
+        ),
+        Field::req(
+            "charts",
+            "[table]",
+            "the charts a breakthrough rolls on: `research.charts[]`",
+        ),
+    ],
+};
+
+/// `[[research.charts]]`.
+pub(crate) static CHART: SchemaTable = SchemaTable {
+    path: "research.charts[]",
+    doc: "A breakthrough chart: die face n gives the chart's n-th tech.",
+    fields: &[
+        Field::def("name", "string", "chart N", "display name"),
+        Field::req("techs", "[string]", "1 to 6 tech ids"),
+    ],
+};
 
 pub(super) fn read_research(ctx: &mut Ctx, e: Option<&Entry>, techs: &[Tech]) -> Option<Research> {
     let e = e?;
-    let mut f = Fields::of(ctx, &e.node, "research")?;
+    let mut f = Fields::of(ctx, &e.node, "research", &RESEARCH)?;
     let token_cost = f.req_uint(ctx, "token_cost").unwrap_or(5);
     let breakthrough = f.uint(ctx, "breakthrough", 6);
     if !(1..=6).contains(&breakthrough) {
@@ -231,7 +266,7 @@ pub(super) fn read_research(ctx: &mut Ctx, e: Option<&Entry>, techs: &[Tech]) ->
         Some((_, Value::Array(items))) => {
             for (i, item) in items.iter().enumerate() {
                 let path = format!("research.charts[{i}]");
-                let Some(mut c) = Fields::of(ctx, item, &path) else {
+                let Some(mut c) = Fields::of(ctx, item, &path, &CHART) else {
                     continue;
                 };
                 let name = c.str(ctx, "name").unwrap_or_else(|| format!("chart {}", i + 1));
@@ -252,14 +287,14 @@ pub(super) fn read_research(ctx: &mut Ctx, e: Option<&Entry>, techs: &[Tech]) ->
                         None => unknown_name(ctx, n, "tech", &t, &ids),
                     }
                 }
-                c.finish_with(ctx, &["name", "techs"]);
+                c.finish(ctx);
                 charts.push(Chart { name, techs: list });
             }
         }
         Some((n, _)) => ctx.type_error(n, "research.charts", "an array of { name, techs } tables"),
         None => {}
     }
-    f.finish_with(ctx, RESEARCH_FIELDS);
+    f.finish(ctx);
     Some(Research {
         token_cost,
         breakthrough,

@@ -19,6 +19,7 @@
 
 use super::build::unknown_name;
 use super::read::{as_str, Ctx, Fields};
+use super::schema::{Field, Table};
 use super::{possessive, Phase, PhaseId, Power, PowerId};
 use crate::diag::Problem;
 use crate::tree::{closest_key, Node, Value};
@@ -83,7 +84,48 @@ impl TurnPlan {
 /// More movable segments in one turn than this would make too many orders to build up front.
 const MAX_CHOICES: usize = 8;
 
-const SEGMENT_FIELDS: &[&str] = &["phases", "before", "after", "or_before", "or_after"];
+/// `[turn.within.<power>]`.
+pub(crate) static WITHIN: Table = Table {
+    path: "turn.within.<power>",
+    doc: "A power with no turn of its own: it plays its phases within another power's turn (its \
+          host's), in runs called segments, each placed just before or after a phase of the \
+          host's turn.",
+    fields: &[
+        Field::req("host", "string", "the power in whose turn it plays"),
+        Field::req(
+            "segments",
+            "[table]",
+            "its phases, in order, in runs: `turn.within.<power>.segments[]`",
+        ),
+    ],
+};
+
+/// `[[turn.within.<power>.segments]]`.
+pub(crate) static SEGMENT: Table = Table {
+    path: "turn.within.<power>.segments[]",
+    doc: "A run of a guest power's phases and where it goes in the host's turn: exactly one of \
+          `before` / `after`; `or_before` / `or_after` give the player another place to choose \
+          (`play POWER first`).",
+    fields: &[
+        Field::req(
+            "phases",
+            "[string]",
+            "phases declared in `[phases]`, each once in the power's turn",
+        ),
+        Field::opt("before", "string", "just before this phase of the host's turn"),
+        Field::opt("after", "string", "just after this phase of the host's turn"),
+        Field::opt(
+            "or_before",
+            "string",
+            "or, as the player chooses, just before this phase",
+        ),
+        Field::opt(
+            "or_after",
+            "string",
+            "or, as the player chooses, just after this phase",
+        ),
+    ],
+};
 
 /// The turn of `host`: its own phases with every guest's segments placed among them, the
 /// movable ones at their alternative place when their bit is set in `mask`.
@@ -175,10 +217,9 @@ pub(super) fn read_within(
     turn: &[PhaseId],
     power_turns: &mut Vec<(PowerId, Vec<PhaseId>)>,
 ) -> Vec<Guest> {
-    let Some(mut f) = Fields::of(ctx, node, "turn.within") else {
+    let Some(f) = Fields::names_of(ctx, node, "turn.within") else {
         return Vec::new();
     };
-    f.used_all();
     let names: Vec<String> = powers.iter().map(|p| p.name.clone()).collect();
     let ids: Vec<String> = phases.iter().map(|p| p.id.clone()).collect();
     let find_power = |ctx: &mut Ctx, name: &str, n: &Node| match names.iter().position(|p| p == name) {
@@ -204,7 +245,7 @@ pub(super) fn read_within(
                 None
             }
         };
-        let Some(mut g) = Fields::of(ctx, &e.node, &path) else {
+        let Some(mut g) = Fields::of(ctx, &e.node, &path, &WITHIN) else {
             continue;
         };
         let host_node = g.required(ctx, "host");
@@ -213,7 +254,7 @@ pub(super) fn read_within(
             find_power(ctx, &name, n)
         });
         let segments_node = g.required(ctx, "segments");
-        g.finish_with(ctx, &["host", "segments"]);
+        g.finish(ctx);
         let (Some(guest), Some(host), Some(host_node)) = (guest, host, host_node) else {
             continue;
         };
@@ -292,7 +333,7 @@ pub(super) fn read_within(
         let mut seen: Vec<PhaseId> = Vec::new();
         let mut complete = true;
         for item in items {
-            let Some(mut s) = Fields::of(ctx, item, &format!("{path}.segments")) else {
+            let Some(mut s) = Fields::of(ctx, item, &format!("{path}.segments"), &SEGMENT) else {
                 complete = false;
                 continue;
             };
@@ -346,7 +387,7 @@ pub(super) fn read_within(
                     }
                 }
             }
-            s.finish_with(ctx, SEGMENT_FIELDS);
+            s.finish(ctx);
             let at = match places.as_slice() {
                 [(p, _)] => Some(*p),
                 [] => {

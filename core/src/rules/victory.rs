@@ -14,6 +14,7 @@
 
 use super::build::unknown_name;
 use super::read::{Ctx, Fields};
+use super::schema::{Field, Table};
 use super::{Board, Power, PowerId, SpaceId};
 use crate::diag::Problem;
 use crate::tree::{closest_key, Entry};
@@ -38,14 +39,40 @@ pub struct VictoryCondition {
     pub count: u32,
 }
 
-const FIELDS: &[&str] = &[
-    "side",
-    "after_turn_of",
-    "end_of_round",
-    "spaces",
-    "victory_cities",
-    "count",
-];
+/// `[victory.<condition>]`.
+pub(crate) static VICTORY: Table = Table {
+    path: "victory.<condition>",
+    doc: "One way to win, checked in data order: `side` wins when its powers control at least \
+          `count` of the spaces at the moment named. Exactly one of `after_turn_of` / \
+          `end_of_round = true`, and one of `spaces` / `victory_cities = true`.",
+    fields: &[
+        Field::req("side", "string", "the side that wins (a `side` of `[powers]`)"),
+        Field::opt(
+            "after_turn_of",
+            "string",
+            "checked when this power's turn ends (its host's, for a power playing within another's turn)",
+        ),
+        Field::def(
+            "end_of_round",
+            "bool",
+            "false",
+            "checked when the last power of the turn order has played",
+        ),
+        Field::opt("spaces", "[string]", "the territories to hold"),
+        Field::def(
+            "victory_cities",
+            "bool",
+            "false",
+            "the spaces to hold are every space with a `victory_city`",
+        ),
+        Field::def(
+            "count",
+            "int",
+            "all of the spaces",
+            "how many of the spaces the side must hold",
+        ),
+    ],
+};
 
 pub fn read_victory(
     ctx: &mut Ctx,
@@ -54,10 +81,9 @@ pub fn read_victory(
     board: &Board,
 ) -> Vec<VictoryCondition> {
     let Some(e) = e else { return Vec::new() };
-    let Some(mut all) = Fields::of(ctx, &e.node, "victory") else {
+    let Some(all) = Fields::names_of(ctx, &e.node, "victory") else {
         return Vec::new();
     };
-    all.used_all();
     let mut sides: Vec<String> = Vec::new();
     for p in powers {
         if !sides.contains(&p.side) {
@@ -69,7 +95,7 @@ pub fn read_victory(
     let mut out = Vec::new();
     for (id, ce) in &all.table.entries {
         let path = format!("victory.{id}");
-        let Some(mut f) = Fields::of(ctx, &ce.node, &path) else {
+        let Some(mut f) = Fields::of(ctx, &ce.node, &path, &VICTORY) else {
             continue;
         };
         let side = match (f.get("side"), f.req_str(ctx, "side")) {
@@ -226,7 +252,7 @@ pub fn read_victory(
                 }
             }),
         };
-        f.finish_with(ctx, FIELDS);
+        f.finish(ctx);
         if let (Some(side), Some(check), Some(count), true) = (side, check, count, spaces_ok) {
             out.push(VictoryCondition {
                 id: id.clone(),

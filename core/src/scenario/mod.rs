@@ -10,11 +10,11 @@
 //!
 //! [`Game::arrange`]: crate::game::Game::arrange
 
-mod read;
+pub(crate) mod read;
 mod replay;
 mod run;
 
-pub use read::{load, read_header, Header, SCENARIO_FIELDS};
+pub use read::{load, read_header, Header};
 pub use replay::{recording, replay, state_diff, Divergence, ReplayReport, StateLine};
 pub use run::{run, run_all, run_file, Mismatch, Observation, Report, RulesCache};
 

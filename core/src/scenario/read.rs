@@ -6,48 +6,91 @@ use crate::game::arrange::{Arrangement, Position};
 use crate::game::command::{self, Command};
 use crate::game::state::Relation;
 use crate::rules::read::{as_int, as_str, as_uint, Ctx, Fields};
+use crate::rules::schema::{Field, Table as SchemaTable};
 use crate::rules::{Piece, PowerId, RuleSet, SpaceId};
 use crate::tree::{self, Node, Origin, Table, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Every top-level field of a scenario file.
-pub const SCENARIO_FIELDS: &[&str] = &[
-    "rule", "rules", "title", "edition", "scenario", "with", "seed", "start", "dice", "steps", "expect",
-];
-const START_FIELDS: &[&str] = &[
-    "board",
-    "round",
-    "power",
-    "phase",
-    "clear",
-    "units",
-    "control",
-    "treasury",
-    "relations",
-    "techs",
-    "damage",
-];
-const EXPECT_FIELDS: &[&str] = &[
-    "owner",
-    "units",
-    "units_at_least",
-    "treasury",
-    "income",
-    "damage",
-    "purchased",
-    "battles",
-    "battle",
-    "dice_drawn",
-    "winner",
-    "round",
-    "power",
-    "phase",
-    "relations",
-    "log",
-    "events",
-];
-const STEP_FIELDS: &[&str] = &["command", "rejected", "output", "hash"];
+/// The top level of a scenario file.
+pub(crate) static CASE: SchemaTable = SchemaTable {
+    path: "",
+    doc: "Write the top-level keys before the first `[start]` or `[expect]` header (TOML puts \
+          every key after a header into that table).",
+    fields: &[
+        Field::opt("rule", "string", "the rule ID the case checks; one of `rule` / `rules` is required, except in a recorded game (steps with `hash`)"),
+        Field::def("rules", "[string]", "[]", "several rule IDs"),
+        Field::opt("title", "string", "one line saying what the case shows"),
+        Field::req("edition", "string", "an edition name or folder"),
+        Field::def("scenario", "string", "the edition's default", "the edition's scenario (set-up) to start from"),
+        Field::def("with", "[string]", "[]", "layers on top: names, `NAME=VALUE` or folders"),
+        Field::def("seed", "int", "1", "the dice seed, when no `dice` are given"),
+        Field::opt("start", "table", "the position: `start`"),
+        Field::opt("dice", "[int]", "the faces rolled at the table, in order; with `dice` the game takes dice only from this list (and later `roll` steps)"),
+        Field::def("steps", "[string | table]", "[]", "commands in the REPL's language, run in order; a table is `steps[]`"),
+        Field::opt("expect", "table", "what must hold after the steps: `expect`"),
+    ],
+};
+
+/// `[start]` of a scenario file.
+pub(crate) static START: SchemaTable = SchemaTable {
+    path: "start",
+    doc: "Changes to the scenario's set-up, applied in this order; the arranged position counts \
+          as the start of the turn.",
+    fields: &[
+        Field::def("board", "string", "setup", "the set-up's units and facilities, or none anywhere (control stays)")
+            .one_of(&["setup", "empty"]),
+        Field::def("round", "int", "1", "the round to start in"),
+        Field::opt("power", "string", "the power to start with (with `phase`)"),
+        Field::opt("phase", "string", "the phase id to start in (with `power`); nothing of the earlier phases runs"),
+        Field::def("clear", "[string]", "[]", "spaces emptied of units (facilities stay)"),
+        Field::opt("units", "<space> → <power> → <piece> → int", "units and facilities added to what is there; land units in a sea zone board their owner's transports"),
+        Field::opt("control", "<space> → string", "who holds each space (`\"nobody\"`: uncontrolled)"),
+        Field::opt("treasury", "<power> → int", "IPCs in hand"),
+        Field::opt("relations", "[[string, string, string]]", "`[POWER, POWER, \"war\" | \"peace\" | \"allied\"]`"),
+        Field::opt("techs", "<power> → [string]", "techs held (ids of the `[techs]` in play)"),
+        Field::opt("damage", "<space> → <facility> → int", "damage on facilities"),
+        Field::opt("purchased", "<power> → <unit> → int", "units bought and waiting to be mobilized"),
+    ],
+};
+
+/// A step written as a table (`steps[]`).
+pub(crate) static STEP: SchemaTable = SchemaTable {
+    path: "steps[]",
+    doc: "A step as a table rather than a command string. A step that goes otherwise than \
+          written stops the scenario there.",
+    fields: &[
+        Field::req("command", "string", "the command"),
+        Field::opt("rejected", "string", "the command must be refused with a message containing this text (any case); it need not even parse"),
+        Field::def("output", "[string]", "[]", "texts that must each appear in some line the command printed"),
+        Field::opt("hash", "string", "the state hash after the command, 16 hex digits (recorded games)"),
+    ],
+};
+
+/// `[expect]` of a scenario file.
+pub(crate) static EXPECT: SchemaTable = SchemaTable {
+    path: "expect",
+    doc: "What must hold after the steps; each failure names the line that expected it.",
+    fields: &[
+        Field::opt("owner", "<space> → string", "who controls each territory (`\"nobody\"`)"),
+        Field::opt("units", "<space> → <power> → <piece> → int", "exactly these units of that power there (an empty table: none)"),
+        Field::opt("units_at_least", "<space> → <power> → <piece> → int", "at least these units"),
+        Field::opt("treasury", "<power> → int", "IPCs in hand"),
+        Field::opt("income", "<power> → int", "what the power would collect now"),
+        Field::opt("damage", "<space> → <facility> → int", "damage on facilities"),
+        Field::opt("purchased", "<power> → <unit> → int", "exactly these units bought and not yet mobilized (`{}`: none)"),
+        Field::opt("battles", "[string]", "the spaces with battles or raids the power acting declared this turn and not yet fought"),
+        Field::opt("battle", "<space> → string", "the outcome of a battle fought this turn: `attacker`, `defender`, `both destroyed`, `stalemate` or `retreated`"),
+        Field::opt("dice_drawn", "int", "how many dice the steps used (typed and rolled)"),
+        Field::opt("winner", "string", "a side, or `\"none\"`"),
+        Field::opt("round", "int", "the round now"),
+        Field::opt("power", "string", "the power acting now"),
+        Field::opt("phase", "string", "the phase id now"),
+        Field::opt("relations", "[[string, string, string]]", "`[POWER, POWER, RELATION]`"),
+        Field::opt("log", "[string]", "texts that must each appear in some line the steps printed"),
+        Field::opt("events", "[string | table]", "events the steps must fire: a name, or `{ event = NAME, field = value }` with payload fields (the scenario then runs with `trace-events`)"),
+    ],
+};
 
 /// What a scenario needs to pick its rule set.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,7 +133,7 @@ pub fn read_header(path: &Path) -> Result<Header, Problems> {
         },
         rules: None,
     };
-    let h = Fields::of(&mut r.ctx, &root, "").and_then(|mut f| header(&mut r.ctx, &mut f));
+    let h = Fields::of(&mut r.ctx, &root, "", &CASE).and_then(|mut f| header(&mut r.ctx, &mut f));
     match h {
         Some(h) if r.ctx.problems.is_empty() => Ok(h),
         _ => Err(r.ctx.problems),
@@ -156,7 +199,7 @@ fn read_case(
         },
         rules: None,
     };
-    let Some(mut f) = Fields::of(&mut r.ctx, root, "") else {
+    let Some(mut f) = Fields::of(&mut r.ctx, root, "", &CASE) else {
         return Err(r.ctx.problems);
     };
     let mut rule_ids: Vec<String> = f
@@ -183,7 +226,7 @@ fn read_case(
     let title = f.str(&mut r.ctx, "title");
     let header = header(&mut r.ctx, &mut f);
     let Some(mut header) = header else {
-        f.finish_with(&mut r.ctx, SCENARIO_FIELDS);
+        f.finish(&mut r.ctx);
         return Err(r.ctx.problems);
     };
     header.with.extend(extra_with.iter().cloned());
@@ -223,17 +266,17 @@ fn read_case(
         }
     }
     r.rules = Some(&rules);
-    let mut arrangement = match f.table(&mut r.ctx, "start") {
+    let mut arrangement = match f.table(&mut r.ctx, "start", &START) {
         Some(s) => r.start(s),
         None => Arrangement::default(),
     };
     arrangement.dice = f.get("dice").map(|n| r.dice(n));
     let steps = f.get("steps").map(|n| r.steps(n)).unwrap_or_default();
-    let expect = match f.table(&mut r.ctx, "expect") {
+    let expect = match f.table(&mut r.ctx, "expect", &EXPECT) {
         Some(e) => r.expect(e),
         None => Vec::new(),
     };
-    f.finish_with(&mut r.ctx, SCENARIO_FIELDS);
+    f.finish(&mut r.ctx);
     if !r.ctx.problems.is_empty() {
         return Err(r.ctx.problems);
     }
@@ -508,7 +551,7 @@ impl Reader<'_> {
         if let Some(n) = f.get("purchased") {
             a.purchased = self.power_pieces(n, "start.purchased");
         }
-        f.finish_with(&mut self.ctx, START_FIELDS);
+        f.finish(&mut self.ctx);
         a
     }
 
@@ -640,7 +683,7 @@ impl Reader<'_> {
                     at: self.at(&item.origin),
                 },
                 Value::Table(_) => {
-                    let Some(mut f) = Fields::of(&mut self.ctx, item, "steps") else {
+                    let Some(mut f) = Fields::of(&mut self.ctx, item, "steps", &STEP) else {
                         continue;
                     };
                     let text = f.req_str(&mut self.ctx, "command");
@@ -676,7 +719,7 @@ impl Reader<'_> {
                             }
                         }
                     });
-                    f.finish_with(&mut self.ctx, STEP_FIELDS);
+                    f.finish(&mut self.ctx);
                     let Some(text) = text else { continue };
                     Step {
                         text,
@@ -904,7 +947,7 @@ impl Reader<'_> {
                 at: at(self, &n.origin),
             });
         }
-        f.finish_with(&mut self.ctx, EXPECT_FIELDS);
+        f.finish(&mut self.ctx);
         out
     }
 

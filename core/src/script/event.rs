@@ -1,5 +1,5 @@
 //! The closed event catalogue (principle §5) and the typed results of a dispatch.
-//! docs/events.md is the prose version of this file; keep them in step.
+//! docs/events.md is the prose guide; docs/api.md is generated from this file (`warroom api`).
 
 use indexmap::IndexMap;
 
@@ -95,34 +95,327 @@ impl EventKind {
         )
     }
 
-    /// The payload fields the engine sends with this event. Filters may only name these, so a
-    /// misspelt filter is caught at load time instead of silently never matching.
-    pub fn payload_fields(self) -> &'static [&'static str] {
+    /// When the engine fires it, in a sentence.
+    pub fn doc(self) -> &'static str {
         match self {
-            EventKind::GameSetup => &["scenario", "round"],
-            EventKind::TurnBegin | EventKind::TurnEnd => &["round", "power"],
-            EventKind::PhaseBegin | EventKind::PhaseEnd => &["round", "power", "phase", "phase_kind"],
-            EventKind::ValidatePurchase => &["power", "units", "cost", "ipcs"],
-            EventKind::ValidateDeclaration | EventKind::WarDeclared => {
-                &["power", "target", "round", "phase", "declarers", "targets"]
+            EventKind::GameSetup => "once, after the scenario is set up, before the first turn",
+            EventKind::TurnBegin => {
+                "at the start of a power's turn; for a turn played with others within it \
+                 (`[turn.within]`), first for the turn's owner (the host), then for each power \
+                 playing within it"
             }
-            EventKind::ValidateMove => &["power", "phase", "units", "from", "to", "path"],
-            EventKind::ValidatePlacement => &["power", "space", "units"],
-            EventKind::BeforeCombatStep | EventKind::AfterCombatStep => {
-                &["space", "attacker", "defenders", "combat_round", "step"]
+            EventKind::TurnEnd => {
+                "at the end of a power's turn; the powers playing within a host's turn end theirs \
+                 first, then the host"
             }
-            EventKind::Casualties => &["space", "power", "side", "hits", "units"],
-            EventKind::TerritoryCaptured => &["space", "power", "previous_owner", "units"],
-            EventKind::CollectIncome => &["power", "income"],
-            EventKind::Research => &["power", "tokens", "cost", "breakthrough"],
-            EventKind::Breakthrough => &["power", "chart", "tech"],
-            EventKind::VictoryCheck => &["round", "power"],
+            EventKind::PhaseBegin => "at the start of each phase of a turn",
+            EventKind::PhaseEnd => {
+                "at the end of each phase, and when `play POWER first` puts off the phase just \
+                 begun (it begins again later in the turn)"
+            }
+            EventKind::ValidatePurchase => "before a purchase is accepted",
+            EventKind::ValidateDeclaration => {
+                "before a declaration of war is accepted (the relation and `[politics]` are checked \
+                 already); `game` shows the game before the declaration"
+            }
+            EventKind::WarDeclared => "after a declaration of war (the powers are at war in `game`)",
+            EventKind::ValidateMove => {
+                "before a move is accepted (combat or noncombat; loading and offloading too)"
+            }
+            EventKind::ValidatePlacement => "before units are mobilized in a space",
+            EventKind::BeforeCombatStep => {
+                "before each step of a battle or bombing raid; a veto skips that step (the battle \
+                 goes on); in a script step, handlers act through `fire` and `hits` requests"
+            }
+            EventKind::AfterCombatStep => "after each step of a battle or bombing raid",
+            EventKind::Casualties => {
+                "when casualties are taken, one event per owner (a unit taking a hit without \
+                 dying counts)"
+            }
+            EventKind::TerritoryCaptured => {
+                "when a territory changes hands (battle, blitz, liberation), after any command but \
+                 `edit` and `undo`"
+            }
+            EventKind::CollectIncome => "when a power collects income",
+            EventKind::Research => "after a power bought researcher tokens and rolled them",
+            EventKind::Breakthrough => "after a power gained a tech",
+            EventKind::VictoryCheck => {
+                "at the end of each power's turn, after the engine's `[victory]` check (in the order \
+                 of `turn_end`)"
+            }
         }
+    }
+
+    /// The commands that fire it.
+    pub fn fired_by(self) -> &'static str {
+        match self {
+            EventKind::GameSetup => "the start of a game",
+            EventKind::TurnBegin | EventKind::TurnEnd | EventKind::VictoryCheck => {
+                "`end phase` ending a turn"
+            }
+            EventKind::PhaseBegin | EventKind::PhaseEnd => "`end phase`; `play POWER first`",
+            EventKind::ValidatePurchase => "`buy`",
+            EventKind::ValidateDeclaration | EventKind::WarDeclared => "`declare war`",
+            EventKind::ValidateMove => "`move`",
+            EventKind::ValidatePlacement => "`place`",
+            EventKind::BeforeCombatStep | EventKind::AfterCombatStep | EventKind::Casualties => {
+                "`fight` and the answers that resume a battle (`casualties`, `press`, `retreat`, ...)"
+            }
+            EventKind::TerritoryCaptured => "any command but `edit` and `undo`",
+            EventKind::CollectIncome => "`end phase` in a collect-income phase",
+            EventKind::Research => "`research N`",
+            EventKind::Breakthrough => "`breakthrough CHART`",
+        }
+    }
+
+    /// The payload the engine sends with this event: what a handler's `ev` holds. Filters may
+    /// only name these fields, so a misspelt filter is caught at load time instead of silently
+    /// never matching; the engine's payloads are checked against it in debug builds.
+    pub fn payload(self) -> &'static [PayloadField] {
+        use FieldType::*;
+        const fn f(name: &'static str, ty: FieldType, doc: &'static str) -> PayloadField {
+            PayloadField { name, ty, doc }
+        }
+        const ROUND: PayloadField = f("round", Integer, "the current round (1-based)");
+        const DECLARATION: &[PayloadField] = &[
+            f("power", String, "the power declaring war"),
+            f("target", String, "the power declared on (a power's economy is named as that power)"),
+            f("round", Integer, "the current round"),
+            f("phase", String, "the phase id"),
+            f("declarers", Strings, "the powers the declaration puts at war on the declaring side: its `[politics]` group and economies"),
+            f("targets", Strings, "the powers it puts at war on the other side: the target's group and economies"),
+        ];
+        const TURN: &[PayloadField] = &[ROUND, f("power", String, "the power whose turn it is")];
+        const PHASE: &[PayloadField] = &[
+            ROUND,
+            f(
+                "power",
+                String,
+                "the power playing the phase (in a host's turn, the host or a power playing within it)",
+            ),
+            f("phase", String, "the phase id (`[phases.<phase>]`)"),
+            f(
+                "phase_kind",
+                String,
+                "the phase's kind as the engine names it (`Purchase`, `CombatMove`, `CollectIncome`, ...)",
+            ),
+        ];
+        const STEP: &[PayloadField] = &[
+            f("space", String, "where the battle is"),
+            f("attacker", String, "the attacking power"),
+            f("defenders", Strings, "the defending powers"),
+            f("combat_round", Integer, "the battle's round (1-based)"),
+            f("step", String, "the `[combat]` step (`anti_air`, `bombardment`, `surprise_strike`, `attacker_fires`, `defender_fires`, `remove_casualties`, `press_or_retreat`, `raid_damage` in a raid, or a script step's name)"),
+        ];
+        match self {
+            EventKind::GameSetup => {
+                const {
+                    &[
+                        f("scenario", String, "the scenario's id"),
+                        f("round", Integer, "the round the game starts in"),
+                    ]
+                }
+            }
+            EventKind::TurnBegin | EventKind::TurnEnd => TURN,
+            EventKind::PhaseBegin | EventKind::PhaseEnd => PHASE,
+            EventKind::ValidatePurchase => {
+                const {
+                    &[
+                        f("power", String, "the power buying"),
+                        f("units", Units, "what it buys (facilities too)"),
+                        f("cost", Integer, "what the purchase costs, in IPCs"),
+                        f("ipcs", Integer, "the power's IPCs in hand before it"),
+                    ]
+                }
+            }
+            EventKind::ValidateDeclaration | EventKind::WarDeclared => DECLARATION,
+            EventKind::ValidateMove => {
+                const {
+                    &[
+                        f("power", String, "the power moving"),
+                        f("phase", String, "the phase id"),
+                        f(
+                            "units",
+                            Units,
+                            "the units moving (land units carried by air included)",
+                        ),
+                        f("from", String, "where they start"),
+                        f("to", String, "where they end"),
+                        f("path", Strings, "the spaces passed, start and end included"),
+                    ]
+                }
+            }
+            EventKind::ValidatePlacement => {
+                const {
+                    &[
+                        f("power", String, "the power mobilizing"),
+                        f("space", String, "where"),
+                        f("units", Units, "what it places (facilities too)"),
+                    ]
+                }
+            }
+            EventKind::BeforeCombatStep | EventKind::AfterCombatStep => STEP,
+            EventKind::Casualties => {
+                const {
+                    &[
+                        f("space", String, "where the battle is"),
+                        f("power", String, "the owner of the units hit"),
+                        f("side", Side, "the owner's side in the battle"),
+                        f("hits", Integer, "hits its units took"),
+                        f("units", Units, "its units hit"),
+                    ]
+                }
+            }
+            EventKind::TerritoryCaptured => {
+                const {
+                    &[
+                        f("space", String, "the territory"),
+                        f("power", String, "its new controller"),
+                        f("previous_owner", String, "who held it before (`\"\"` if no one)"),
+                        f("units", Units, "the moving power's units there"),
+                    ]
+                }
+            }
+            EventKind::CollectIncome => {
+                const {
+                    &[
+                        f("power", String, "the power collecting"),
+                        f("income", Integer, "IPCs collected"),
+                    ]
+                }
+            }
+            EventKind::Research => {
+                const {
+                    &[
+                        f("power", String, "the power researching"),
+                        f("tokens", Integer, "researcher tokens rolled"),
+                        f("cost", Integer, "IPCs paid"),
+                        f(
+                            "breakthrough",
+                            Boolean,
+                            "a success: the tokens are gone and a chart waits to be chosen",
+                        ),
+                    ]
+                }
+            }
+            EventKind::Breakthrough => {
+                const {
+                    &[
+                        f("power", String, "the power"),
+                        f("chart", Integer, "the chart rolled on (1-based)"),
+                        f("tech", String, "the tech gained (its id)"),
+                    ]
+                }
+            }
+            EventKind::VictoryCheck => const { &[ROUND, f("power", String, "the power whose turn ended")] },
+        }
+    }
+
+    /// The names of [`payload`](Self::payload)'s fields.
+    pub fn payload_fields(self) -> Vec<&'static str> {
+        self.payload().iter().map(|f| f.name).collect()
+    }
+
+    /// What a handler of this event may return.
+    pub fn results(self) -> impl Iterator<Item = &'static HandlerResult> {
+        HandlerResult::ALL
+            .iter()
+            .filter(move |r| !r.veto || self.can_veto())
     }
 
     pub(crate) fn index(self) -> usize {
         self as usize
     }
+}
+
+/// A field of an event's payload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PayloadField {
+    pub name: &'static str,
+    pub ty: FieldType,
+    pub doc: &'static str,
+}
+
+/// The type of a payload field, as a handler sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldType {
+    String,
+    Integer,
+    Boolean,
+    /// A list of strings (power or space names).
+    Strings,
+    /// A list of `{ unit = "infantry", count = 2 }`.
+    Units,
+    /// `"attacker"` or `"defender"`.
+    Side,
+}
+
+impl FieldType {
+    /// The Luau type (`UnitCount` is declared in the type definitions).
+    pub fn luau(self) -> &'static str {
+        match self {
+            FieldType::String => "string",
+            FieldType::Integer => "number",
+            FieldType::Boolean => "boolean",
+            FieldType::Strings => "{ string }",
+            FieldType::Units => "{ UnitCount }",
+            FieldType::Side => "\"attacker\" | \"defender\"",
+        }
+    }
+
+    /// Whether `v` is a value of this type.
+    pub fn admits(self, v: &Value) -> bool {
+        let unit = |v: &Value| {
+            matches!(v, Value::Map(m) if m.len() == 2
+                && matches!(m.get("unit"), Some(Value::Str(_)))
+                && matches!(m.get("count"), Some(Value::Int(_))))
+        };
+        match (self, v) {
+            (FieldType::String, Value::Str(_))
+            | (FieldType::Integer, Value::Int(_))
+            | (FieldType::Boolean, Value::Bool(_)) => true,
+            (FieldType::Side, Value::Str(s)) => s == "attacker" || s == "defender",
+            (FieldType::Strings, Value::List(l)) => l.iter().all(|x| matches!(x, Value::Str(_))),
+            (FieldType::Units, Value::List(l)) => l.iter().all(unit),
+            _ => false,
+        }
+    }
+}
+
+/// One thing a handler may return (docs/events.md §4); `interpret_return` reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HandlerResult {
+    /// As a script writes it.
+    pub lua: &'static str,
+    pub doc: &'static str,
+    /// Only on events that may be vetoed.
+    pub veto: bool,
+}
+
+impl HandlerResult {
+    pub const ALL: &[HandlerResult] = &[
+        HandlerResult {
+            lua: "nil",
+            doc: "carry on with the next handler (so does returning nothing)",
+            veto: false,
+        },
+        HandlerResult {
+            lua: "\"continue\"",
+            doc: "carry on with the next handler",
+            veto: false,
+        },
+        HandlerResult {
+            lua: "\"handled\"",
+            doc: "stop: handlers after this one do not run",
+            veto: false,
+        },
+        HandlerResult {
+            lua: "{ veto = \"reason\" }",
+            doc: "refuse the action (a non-empty reason, shown with the handler's id); a vetoed \
+                  `before_combat_step` skips the step",
+            veto: true,
+        },
+    ];
 }
 
 impl std::fmt::Display for EventKind {
@@ -147,9 +440,19 @@ impl Event {
         }
     }
 
-    /// Adds a payload field (builder style).
+    /// Adds a payload field (builder style). The field must be in the event's
+    /// [`payload`](EventKind::payload), with a value of its type (checked in debug builds).
     pub fn with(mut self, field: &str, value: impl Into<Value>) -> Event {
-        self.payload.insert(field.to_owned(), value.into());
+        let value = value.into();
+        debug_assert!(
+            self.kind
+                .payload()
+                .iter()
+                .any(|f| f.name == field && f.ty.admits(&value)),
+            "payload field `{field}` = {value:?} is not in the catalogue of `{}` (EventKind::payload)",
+            self.kind
+        );
+        self.payload.insert(field.to_owned(), value);
         self
     }
 }
@@ -192,4 +495,56 @@ pub struct Dispatch {
     /// leaves no trace (principle §8).
     pub requests: Vec<Request>,
     pub log: Vec<LogLine>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_event_is_documented() {
+        for k in EventKind::ALL {
+            assert!(!k.doc().trim().is_empty(), "{k}: when does it fire?");
+            assert!(!k.fired_by().trim().is_empty(), "{k}: which commands fire it?");
+            let fields = k.payload();
+            assert!(!fields.is_empty(), "{k}: no payload");
+            for (i, f) in fields.iter().enumerate() {
+                assert!(!f.doc.trim().is_empty(), "{k}.{}: no meaning", f.name);
+                assert!(
+                    fields[..i].iter().all(|g| g.name != f.name),
+                    "{k}.{} twice",
+                    f.name
+                );
+            }
+        }
+    }
+
+    /// The results the catalogue documents are the ones `interpret_return` accepts, each on
+    /// the events it says.
+    #[test]
+    fn documented_results_are_the_accepted_ones() {
+        let lua = mlua::Lua::new();
+        for r in HandlerResult::ALL {
+            let v: mlua::Value = lua.load(format!("return {}", r.lua)).eval().expect("valid Lua");
+            for k in EventKind::ALL {
+                let accepted = super::super::interpret_return(&v, k).is_ok();
+                let documented = k.results().any(|x| x == r);
+                assert_eq!(accepted, documented, "{} on {k}", r.lua);
+            }
+        }
+        let v: mlua::Value = lua.load("return \"stop\"").eval().expect("valid Lua");
+        assert!(super::super::interpret_return(&v, EventKind::TurnBegin).is_err());
+    }
+
+    #[test]
+    fn payload_values_are_checked_against_their_types() {
+        assert!(FieldType::Units.admits(&Value::list([Value::map([
+            ("unit", Value::from("infantry")),
+            ("count", Value::from(2i64)),
+        ])])));
+        assert!(!FieldType::Units.admits(&Value::list(["infantry"])));
+        assert!(FieldType::Side.admits(&Value::from("defender")));
+        assert!(!FieldType::Side.admits(&Value::from("neutral")));
+        assert!(!FieldType::Integer.admits(&Value::from("1")));
+    }
 }

@@ -14,6 +14,7 @@
 //!
 //! The prose reference for script authors is docs/events.md.
 
+pub mod api;
 mod error;
 mod event;
 mod value;
@@ -29,7 +30,9 @@ use indexmap::IndexMap;
 use mlua::{Lua, LuaOptions, StdLib, VmState};
 
 pub use error::{ScriptError, ScriptErrorKind};
-pub use event::{Dispatch, Event, EventKind, LogLine, Outcome, Request};
+pub use event::{
+    Dispatch, Event, EventKind, FieldType, HandlerResult, LogLine, Outcome, PayloadField, Request,
+};
 pub use value::Value;
 pub use view::GameView;
 
@@ -60,39 +63,6 @@ impl Default for ScriptLimits {
         }
     }
 }
-
-/// Builtins scripts may use. Anything else reads as an "unknown global" error. Deliberately
-/// absent: io, os, debug, load/loadstring/dofile/loadfile (code loading, including bytecode),
-/// getfenv/setfenv (escape the environment), newproxy, collectgarbage/gcinfo, coroutine (not
-/// needed by rules, and one less way to stretch a call), and Luau's own require.
-const SAFE_GLOBALS: &[&str] = &[
-    "assert",
-    "error",
-    "getmetatable",
-    "ipairs",
-    "next",
-    "pairs",
-    "pcall",
-    "rawequal",
-    "rawget",
-    "rawlen",
-    "rawset",
-    "select",
-    "setmetatable",
-    "string",
-    "table",
-    "tonumber",
-    "tostring",
-    "type",
-    "typeof",
-    "unpack",
-    "utf8",
-    "xpcall",
-];
-
-/// Removed from `math`: scripts have no randomness; dice come from the engine's one seeded
-/// generator (principle §6).
-const MATH_REMOVED: &[&str] = &["random", "randomseed"];
 
 /// Raised when a script reads a global that does not exist, so a typo or a reach for `io` fails
 /// at the line that made it instead of later as "attempt to index nil".
@@ -347,22 +317,26 @@ impl ScriptHost {
     fn base_env(lua: &Lua) -> mlua::Result<mlua::Table> {
         let globals = lua.globals();
         let base = lua.create_table()?;
-        for name in SAFE_GLOBALS {
-            let v: mlua::Value = globals.get(*name)?;
+        for g in api::BUILTINS {
+            let v: mlua::Value = globals.get(g.name)?;
             if !v.is_nil() {
-                base.raw_set(*name, v)?;
+                base.raw_set(g.name, v)?;
             }
         }
-        let math: mlua::Table = globals.get("math")?;
-        let safe_math = lua.create_table()?;
-        math.for_each::<String, mlua::Value>(|k, v| {
-            if !MATH_REMOVED.contains(&k.as_str()) {
-                safe_math.raw_set(k, v)?;
+        for lib in api::LIBRARIES {
+            let table: mlua::Table = globals.get(lib.name)?;
+            if lib.name == "math" {
+                // Only the catalogued members: no `random`, no `randomseed` (principle §6).
+                let safe = lua.create_table()?;
+                for m in lib.members {
+                    safe.raw_set(*m, table.raw_get::<mlua::Value>(*m)?)?;
+                }
+                safe.set_readonly(true);
+                base.raw_set(lib.name, safe)?;
+            } else {
+                base.raw_set(lib.name, table)?;
             }
-            Ok(())
-        })?;
-        safe_math.set_readonly(true);
-        base.raw_set("math", safe_math)?;
+        }
 
         let unknown: mlua::Function = lua.load(UNKNOWN_GLOBAL_LUA).set_name("=warroom sandbox").eval()?;
         let mt = lua.create_table()?;
@@ -468,25 +442,40 @@ impl ScriptHost {
 
         let store = lua.create_table()?;
         let warroom = lua.create_table()?;
-        warroom.raw_set("layer", name)?;
-        warroom.raw_set("store", store.clone())?;
-        warroom.raw_set("on", self.fn_on(layer)?)?;
-        warroom.raw_set("remove_handler", self.fn_remove(layer)?)?;
-        warroom.raw_set("replace_handler", self.fn_replace(layer)?)?;
         let log = self.fn_log(layer)?;
-        warroom.raw_set("log", log.clone())?;
-        let events = lua.create_table()?;
-        for (i, k) in EventKind::ALL.iter().enumerate() {
-            events.raw_set(i + 1, k.name())?;
+        // Exactly the catalogued members (api::WARROOM, which docs/api.md shows).
+        for m in api::WARROOM {
+            let value = match m.name {
+                "on" => mlua::Value::Function(self.fn_on(layer)?),
+                "remove_handler" => mlua::Value::Function(self.fn_remove(layer)?),
+                "replace_handler" => mlua::Value::Function(self.fn_replace(layer)?),
+                "log" => mlua::Value::Function(log.clone()),
+                "store" => mlua::Value::Table(store.clone()),
+                "layer" => mlua::Value::String(lua.create_string(name)?),
+                "events" => {
+                    let events = lua.create_table()?;
+                    for (i, k) in EventKind::ALL.iter().enumerate() {
+                        events.raw_set(i + 1, k.name())?;
+                    }
+                    events.set_readonly(true);
+                    mlua::Value::Table(events)
+                }
+                other => unreachable!("warroom.{other} is catalogued (script::api) but not made"),
+            };
+            warroom.raw_set(m.name, value)?;
         }
-        events.set_readonly(true);
-        warroom.raw_set("events", events)?;
         // Read-only so `warroom.store = {}` cannot detach the table the host saves.
         warroom.set_readonly(true);
 
-        env.raw_set("warroom", warroom)?;
-        env.raw_set("print", log)?;
-        env.raw_set("require", self.fn_require(layer)?)?;
+        for g in api::LAYER_GLOBALS {
+            let value = match g.name {
+                "warroom" => mlua::Value::Table(warroom.clone()),
+                "print" => mlua::Value::Function(log.clone()),
+                "require" => mlua::Value::Function(self.fn_require(layer)?),
+                other => unreachable!("the global {other} is catalogued (script::api) but not made"),
+            };
+            env.raw_set(g.name, value)?;
+        }
         Ok((env, store))
     }
 
@@ -1142,7 +1131,10 @@ fn parse_options(opts: &mlua::Table, kind: EventKind) -> Result<(String, i64, Fi
                 }
             }
             ("filter", _) => problems.push("`filter` must be a table".to_owned()),
-            (other, _) => problems.push(format!("unknown option '{other}' (known: id, priority, filter)")),
+            (other, _) => {
+                let known: Vec<&str> = api::HANDLER_OPTIONS.iter().map(|o| o.name).collect();
+                problems.push(format!("unknown option '{other}' (known: {})", known.join(", ")))
+            }
         }
         Ok(())
     })

@@ -5,6 +5,7 @@ use std::cell::RefCell;
 
 use mlua::{UserDataFields, UserDataMethods};
 
+use super::api;
 use super::error::ScriptErrorKind;
 use super::event::Request;
 use super::value::{from_lua, to_lua, Value};
@@ -59,48 +60,78 @@ pub(crate) struct GameHandle<'a> {
     pub current: &'a RefCell<String>,
 }
 
-/// Registers `game.round`, `game.power`, `game.phase` and the methods `owner`, `treasury`,
-/// `relation`, `units`, `spaces`, `powers`, `space`, `power_info`, `unit_type`, `request`. No setters: assigning a field of `game` is an error.
+/// Registers exactly the members of `game` the catalogue lists (`api::GAME`: `round`, `power`,
+/// `phase` and the methods `owner`, `treasury`, `relation`, `units`, `spaces`, `powers`,
+/// `space`, `power_info`, `unit_type`, `request`). No setters: assigning a field of `game` is an
+/// error.
 pub(crate) fn register(reg: &mut mlua::UserDataRegistry<GameHandle<'_>>) {
-    reg.add_field_method_get("round", |_, h| Ok(h.view.round()));
-    reg.add_field_method_get("power", |_, h| Ok(h.view.power().to_owned()));
-    reg.add_field_method_get("phase", |_, h| Ok(h.view.phase().to_owned()));
-    reg.add_method("owner", |_, h, space: String| Ok(h.view.owner(&space)));
-    reg.add_method("treasury", |_, h, power: String| Ok(h.view.treasury(&power)));
-    reg.add_method("relation", |_, h, (a, b): (String, String)| {
-        Ok(h.view.relation(&a, &b))
-    });
-    reg.add_method("spaces", |_, h, ()| Ok(h.view.spaces()));
-    reg.add_method("powers", |_, h, ()| Ok(h.view.powers()));
-    let info = |lua: &mlua::Lua, v: Option<Value>, what: &str| -> mlua::Result<mlua::Value> {
+    // A table the view returns, checked (in debug builds) against the record the catalogue
+    // documents for it: nothing undocumented (the engine's view gives every field: game/hooks.rs).
+    fn info(lua: &mlua::Lua, v: Option<Value>, record: &str) -> mlua::Result<mlua::Value> {
         match v {
             None => Ok(mlua::Value::Nil),
             Some(v) => {
-                to_lua(lua, &v, what).map_err(|e| super::raise(lua, ScriptErrorKind::Data, e.to_string()))
+                debug_assert!(
+                    api::record(record).is_some_and(|r| r.admits_part(&v)),
+                    "the game view's {record} has fields script::api does not document: {v:?}"
+                );
+                to_lua(lua, &v, record).map_err(|e| super::raise(lua, ScriptErrorKind::Data, e.to_string()))
             }
         }
-    };
-    reg.add_method("space", move |lua, h, space: String| {
-        info(lua, h.view.space(&space), "space")
-    });
-    reg.add_method("power_info", move |lua, h, power: String| {
-        info(lua, h.view.power_info(&power), "power_info")
-    });
-    reg.add_method("unit_type", move |lua, h, unit: String| {
-        info(lua, h.view.unit_type(&unit), "unit_type")
-    });
-    reg.add_method("units", |lua, h, space: String| {
-        let units = h.view.units(&space);
-        let list = lua.create_table_with_capacity(units.len(), 0)?;
-        for (i, (owner, unit, count)) in units.into_iter().enumerate() {
-            let entry = lua.create_table_with_capacity(0, 3)?;
-            entry.raw_set("owner", owner)?;
-            entry.raw_set("unit", unit)?;
-            entry.raw_set("count", count)?;
-            list.raw_set(i + 1, entry)?;
+    }
+    for m in api::GAME {
+        match m.name {
+            "round" => reg.add_field_method_get(m.name, |_, h| Ok(h.view.round())),
+            "power" => reg.add_field_method_get(m.name, |_, h| Ok(h.view.power().to_owned())),
+            "phase" => reg.add_field_method_get(m.name, |_, h| Ok(h.view.phase().to_owned())),
+            "owner" => reg.add_method(m.name, |_, h, space: String| Ok(h.view.owner(&space))),
+            "treasury" => reg.add_method(m.name, |_, h, power: String| Ok(h.view.treasury(&power))),
+            "relation" => reg.add_method(m.name, |_, h, (a, b): (String, String)| {
+                Ok(h.view.relation(&a, &b))
+            }),
+            "spaces" => reg.add_method(m.name, |_, h, ()| Ok(h.view.spaces())),
+            "powers" => reg.add_method(m.name, |_, h, ()| Ok(h.view.powers())),
+            "space" => reg.add_method(m.name, |lua, h, space: String| {
+                info(lua, h.view.space(&space), "SpaceInfo")
+            }),
+            "power_info" => reg.add_method(m.name, |lua, h, power: String| {
+                info(lua, h.view.power_info(&power), "PowerInfo")
+            }),
+            "unit_type" => reg.add_method(m.name, |lua, h, unit: String| {
+                info(lua, h.view.unit_type(&unit), "UnitTypeInfo")
+            }),
+            "units" => reg.add_method(m.name, |lua, h, space: String| {
+                let units = h.view.units(&space);
+                let list = lua.create_table_with_capacity(units.len(), 0)?;
+                for (i, (owner, unit, count)) in units.into_iter().enumerate() {
+                    let entry = lua.create_table_with_capacity(0, 3)?;
+                    entry.raw_set("owner", owner)?;
+                    entry.raw_set("unit", unit)?;
+                    entry.raw_set("count", count)?;
+                    list.raw_set(i + 1, entry)?;
+                }
+                Ok(list)
+            }),
+            "request" => reg.add_method(m.name, |lua, h, command: mlua::Value| {
+                if !command.is_table() {
+                    return Err(super::raise(
+                        lua,
+                        ScriptErrorKind::Data,
+                        format!(
+                            "game:request expects a table, got a {}",
+                            super::value::lua_type(&command)
+                        ),
+                    ));
+                }
+                let command = from_lua(&command, "request")
+                    .map_err(|e| super::raise(lua, ScriptErrorKind::Data, e.to_string()))?;
+                let by = h.current.borrow().clone();
+                h.requests.borrow_mut().push(Request { by, command });
+                Ok(())
+            }),
+            other => unreachable!("game.{other} is catalogued (script::api) but not registered"),
         }
-        Ok(list)
-    });
+    }
     reg.add_meta_method(mlua::MetaMethod::NewIndex, |lua, _, (key, _): (mlua::Value, mlua::Value)| {
         let key = key.to_string().unwrap_or_default();
         Err::<(), _>(super::raise(
@@ -108,22 +139,5 @@ pub(crate) fn register(reg: &mut mlua::UserDataRegistry<GameHandle<'_>>) {
             ScriptErrorKind::Forbidden,
             format!("game.{key} cannot be assigned: the game is read-only to scripts; ask for a change with game:request{{...}}"),
         ))
-    });
-    reg.add_method("request", |lua, h, command: mlua::Value| {
-        if !command.is_table() {
-            return Err(super::raise(
-                lua,
-                ScriptErrorKind::Data,
-                format!(
-                    "game:request expects a table, got a {}",
-                    super::value::lua_type(&command)
-                ),
-            ));
-        }
-        let command = from_lua(&command, "request")
-            .map_err(|e| super::raise(lua, ScriptErrorKind::Data, e.to_string()))?;
-        let by = h.current.borrow().clone();
-        h.requests.borrow_mut().push(Request { by, command });
-        Ok(())
     });
 }
