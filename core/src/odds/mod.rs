@@ -179,6 +179,45 @@ pub fn calculate(q: &Question, o: &Options) -> Odds {
     })
 }
 
+/// `runs` cut into chunks of `chunk` runs, each given its own seed drawn from `seed`, taken by
+/// threads; the results in chunk order, so that they depend on the seed and the number of
+/// runs, never on the number of threads. A chunk returning `Err` stops the chunks not begun.
+pub(crate) fn in_chunks<T: Send>(
+    runs: u64,
+    chunk: u64,
+    seed: u64,
+    threads: Option<usize>,
+    f: impl Fn(u64, u64) -> Result<T, String> + Sync,
+) -> Vec<Result<T, String>> {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    let chunks = runs.div_ceil(chunk);
+    let threads = threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, chunks.max(1) as usize);
+    let next = AtomicU64::new(0);
+    let failed = AtomicBool::new(false);
+    let parts: std::sync::Mutex<Vec<(u64, Result<T, String>)>> = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let c = next.fetch_add(1, Ordering::Relaxed);
+                if c >= chunks || failed.load(Ordering::Relaxed) {
+                    break;
+                }
+                let n = chunk.min(runs - c * chunk);
+                let r = f(n, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(c));
+                if r.is_err() {
+                    failed.store(true, Ordering::Relaxed);
+                }
+                parts.lock().expect("no thread panics holding it").push((c, r));
+            });
+        }
+    });
+    let mut parts = parts.into_inner().expect("threads are done");
+    parts.sort_by_key(|(c, _)| *c);
+    parts.into_iter().map(|(_, r)| r).collect()
+}
+
 /// Endings gathered by either method: weight per (outcome, attackers left, defenders left).
 #[derive(Default)]
 pub(crate) struct Tally {

@@ -20,8 +20,6 @@ use super::{outcome_key, Method, Odds, Question, Tally};
 use crate::combat::{Outcome, Side};
 use crate::game::dice::Dice;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
 
 /// Battles per chunk: enough that computing the chain's tables is a small part of the work.
 const CHUNK: u64 = 1 << 16;
@@ -280,34 +278,9 @@ pub fn sampled(
     // The chain's own checks first, so a battle it cannot express fails at once.
     Sampler::new(q)?;
     let runs = runs.max(1);
-    let chunks = runs.div_ceil(CHUNK);
-    let threads = threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, chunks as usize);
-    let next = AtomicU64::new(0);
-    let failed = AtomicBool::new(false);
-    let parts: Mutex<Vec<(u64, Result<Tally, String>)>> = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let c = next.fetch_add(1, Ordering::Relaxed);
-                if c >= chunks || failed.load(Ordering::Relaxed) {
-                    break;
-                }
-                let n = CHUNK.min(runs - c * CHUNK);
-                let t = chunk(q, n, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(c));
-                if t.is_err() {
-                    failed.store(true, Ordering::Relaxed);
-                }
-                parts.lock().expect("no thread panics holding it").push((c, t));
-            });
-        }
-    });
-    let mut parts = parts.into_inner().expect("threads are done");
-    // Merged in chunk order, so float sums do not depend on which thread finished first.
-    parts.sort_by_key(|(c, _)| *c);
     let mut all = Tally::default();
-    for (_, t) in parts {
+    // Merged in chunk order, so float sums do not depend on which thread finished first.
+    for t in super::in_chunks(runs, CHUNK, seed, threads, |n, seed| chunk(q, n, seed)) {
         all.merge(t?);
     }
     Ok(all.odds(

@@ -9,8 +9,6 @@
 use super::{left_per_type, Method, Odds, Question, Tally};
 use crate::combat::{Battle, Need, Outcome, Progress, Quiet, Side};
 use crate::game::dice::Dice;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 
 const CHUNK: u64 = 4096;
 
@@ -23,31 +21,10 @@ pub fn monte_carlo(
     why: Option<String>,
 ) -> Odds {
     let runs = runs.max(1);
-    let chunks = runs.div_ceil(CHUNK);
-    let threads = threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, chunks as usize);
-    let next = AtomicU64::new(0);
-    let tallies: Mutex<Vec<(u64, Tally)>> = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let c = next.fetch_add(1, Ordering::Relaxed);
-                if c >= chunks {
-                    break;
-                }
-                let n = CHUNK.min(runs - c * CHUNK);
-                let t = chunk(q, n, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(c));
-                tallies.lock().expect("no thread panics holding it").push((c, t));
-            });
-        }
-    });
-    let mut parts = tallies.into_inner().expect("threads are done");
-    // Merged in chunk order, so float sums do not depend on which thread finished first.
-    parts.sort_by_key(|(c, _)| *c);
     let mut all = Tally::default();
-    for (_, t) in parts {
-        all.merge(t);
+    // Merged in chunk order, so float sums do not depend on which thread finished first.
+    for t in super::in_chunks(runs, CHUNK, seed, threads, |n, seed| Ok(chunk(q, n, seed))) {
+        all.merge(t.expect("fighting battles never fails"));
     }
     all.odds(q, Method::MonteCarlo { runs, why }, Some(runs), endings)
 }
