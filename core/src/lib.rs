@@ -10,4 +10,5 @@ pub mod reference;
 pub mod rules;
 pub mod scenario;
 pub mod script;
+pub mod soak;
 pub mod tree;

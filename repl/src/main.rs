@@ -6,6 +6,7 @@ mod complete;
 mod odds;
 mod play;
 mod render;
+mod soak;
 mod test;
 
 use clap::{Parser, Subcommand};
@@ -84,6 +85,9 @@ enum Cmd {
     /// A battle's odds: exact when the chain can express it, else Monte Carlo through the
     /// battle code. `warroom odds "10 inf, 5 tank, 3 ftr" vs "12 inf, 2 tank, 1 aa"`.
     Odds(odds::Args),
+    /// Random games by the thousand, the engine's invariants checked after every command;
+    /// failures written out as saves and scenarios that reproduce them.
+    Soak(soak::Args),
     /// Print the API reference generated from the code: every TOML field, every event, the Lua
     /// environment (Markdown, as docs/api.md).
     Api {
@@ -185,6 +189,7 @@ fn main() -> ExitCode {
         Cmd::Replay { file, with } => test::replay(&editions, &file, &with),
         Cmd::Odds(args) => odds::run(&editions, args),
         Cmd::Api { luau } => api::run(luau),
+        Cmd::Soak(args) => soak::run(&editions, args),
         Cmd::Test {
             paths,
             with,

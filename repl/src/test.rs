@@ -50,7 +50,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-fn jobs(explicit: Option<usize>) -> usize {
+pub fn jobs(explicit: Option<usize>) -> usize {
     explicit.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
 }
 

@@ -9,6 +9,7 @@ pub mod command;
 pub mod control;
 pub mod dice;
 pub mod fight;
+pub mod legal;
 mod hooks;
 pub mod mobilize;
 pub mod movement;
@@ -100,6 +101,15 @@ pub struct Game {
     undo: Vec<Snapshot>,
     /// Who plays which powers, once the players are dealt (`None`: nobody has said).
     seats: Option<seats::Seats>,
+    /// The scripts' stores as they were before the last `attempt` (what `undo` and a dry run
+    /// put back).
+    store_before: Option<crate::script::Value>,
+}
+
+/// A command run on a copy of the state, not yet committed.
+struct Attempt {
+    next: State,
+    out: Vec<String>,
 }
 
 struct Snapshot {
@@ -164,6 +174,7 @@ impl Game {
             scripts,
             undo: Vec::new(),
             seats: None,
+            store_before: None,
         })
     }
 
@@ -297,10 +308,60 @@ impl Game {
         if *cmd == Command::Undo {
             return self.undo_last();
         }
+        let power = self.current_power();
+        let Attempt { next, out, .. } = self.attempt(cmd)?;
+        let snapshot = Snapshot {
+            state: self.state.clone(),
+            store: self.store_before.take(),
+            text: cmd.to_text(&self.rules),
+        };
+        let phase = self.current_phase().id.clone();
+        for text in &out {
+            self.log.push(LogEntry {
+                round: self.state.round,
+                power,
+                phase: phase.clone(),
+                text: text.clone(),
+            });
+        }
+        self.state = next;
+        // Dice once seen cannot be taken back: a battle ends what undo can reach.
+        if *cmd == Command::EndPhase || cmd.is_battle() {
+            self.undo.clear();
+        } else {
+            self.undo.push(snapshot);
+        }
+        self.record(cmd, &out);
+        Ok(out)
+    }
+
+    /// Whether `apply` would accept the command now, and what it would print, without
+    /// changing the game: the state, the history, the log, the undo stack and the scripts'
+    /// stores are as they were. (Dice rolled in a dry run are rolled on a copy.)
+    pub fn dry_run(&mut self, cmd: &Command) -> Result<Vec<String>, Rejection> {
+        if *cmd == Command::Undo {
+            return match self.undo.last() {
+                Some(s) => Ok(vec![format!("undo: {}", s.text)]),
+                None => Err(Rejection::new(
+                    "nothing to undo in this phase (a finished phase cannot be taken back)",
+                )),
+            };
+        }
+        let Attempt { out, .. } = self.attempt(cmd)?;
+        if let (Some(h), Some(store)) = (&mut self.scripts, self.store_before.take()) {
+            h.restore_store(&store)
+                .map_err(|e| Rejection::new(format!("a rule script's store could not be restored: {e}")))?;
+        }
+        Ok(out)
+    }
+
+    /// Run a command on a copy of the state, the scripts' events included. On success the
+    /// scripts' stores hold what they stored meanwhile (`store_before` keeps what they held
+    /// before); on failure they are as they were.
+    fn attempt(&mut self, cmd: &Command) -> Result<Attempt, Rejection> {
         let mut next = self.state.clone();
         let mut out = Vec::new();
         let at = step(&self.rules, self.scenario(), &self.state);
-        let power = at.power;
         let mut moved = None;
         // Battles fire events while they are fought; if the command then fails, what the
         // scripts stored meanwhile is rolled back with it.
@@ -341,11 +402,6 @@ impl Game {
             }
             return Err(e);
         }
-        let snapshot = Snapshot {
-            state: self.state.clone(),
-            store: self.scripts.as_ref().map(hooks::Hooks::store),
-            text: cmd.to_text(&self.rules),
-        };
         if let Some(hooks) = &mut self.scripts {
             let logged = hooks.after_run(
                 &self.rules,
@@ -373,24 +429,8 @@ impl Game {
             out.extend(opening);
         }
         out.retain(|l| l != TRANSITION);
-        let phase = self.current_phase().id.clone();
-        for text in &out {
-            self.log.push(LogEntry {
-                round: self.state.round,
-                power,
-                phase: phase.clone(),
-                text: text.clone(),
-            });
-        }
-        self.state = next;
-        // Dice once seen cannot be taken back: a battle ends what undo can reach.
-        if *cmd == Command::EndPhase || cmd.is_battle() {
-            self.undo.clear();
-        } else {
-            self.undo.push(snapshot);
-        }
-        self.record(cmd, &out);
-        Ok(out)
+        self.store_before = store_before;
+        Ok(Attempt { next, out })
     }
 
     fn record(&mut self, cmd: &Command, output: &[String]) {

@@ -231,6 +231,15 @@ fn remaining(rules: &RuleSet, s: &State, u: &Unit) -> u32 {
         .saturating_sub(u.moved)
 }
 
+/// The movement this unit has left to spend in this phase, if it may move at all (for the
+/// legal actions: what a move command could take).
+pub(crate) fn movable(rules: &RuleSet, s: &State, u: &Unit, combat: bool) -> Option<u32> {
+    match cannot_move(rules, s, u, combat) {
+        Some(_) => None,
+        None => Some(remaining(rules, s, u)),
+    }
+}
+
 /// Why this unit cannot move at all in this phase, if it cannot. Cargo that boarded this turn
 /// has spent its move but may still offload.
 fn cannot_move(rules: &RuleSet, s: &State, u: &Unit, combat: bool) -> Option<(&'static str, &'static str)> {

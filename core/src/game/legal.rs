@@ -1,0 +1,482 @@
+//! Legal actions: the commands the power to act may give now, as typed commands.
+//!
+//! The list is built in two stages. `candidates` proposes, cheaply and generously, every
+//! command of the small canonical kinds a player gives (one unit bought, one unit moved to
+//! one space, one unit placed, each battle answer, `end phase`, ...); `Game::legal_actions`
+//! keeps those `Game::dry_run` accepts. The rules are therefore asked in one place only —
+//! the code that applies commands — and the list cannot disagree with it: every action listed
+//! is accepted. The other direction (every single-unit command accepted is listed) rests on
+//! the candidates being a superset, which `core/tests/legal_actions.rs` checks on random
+//! positions of every edition.
+//!
+//! Not listed: commands outside the rules (`edit`), the table's settings (`dice`, `order`), and
+//! moves given with an explicit `via` path (the engine's own path choice stands for them).
+
+use super::command::{Command, Move, Pick};
+use super::movement;
+use super::state::{Relation, State};
+use super::Game;
+use crate::combat::{Need, Side, Status};
+use crate::rules::{Domain, PhaseKind, Piece, PowerId, RuleSet, SpaceId, UnitTypeId};
+use std::collections::VecDeque;
+
+/// At most this many casualty choices are proposed for one call (beyond the suggested one):
+/// the number of ways to split many hits among many types grows fast, and a player's real
+/// choices are among the first few types anyway.
+const CASUALTY_CHOICES: usize = 48;
+
+impl Game {
+    /// Every command the power to act may give now, of the canonical kinds: each affordable
+    /// purchase of one unit type, each move of one unit (with the partner or cargo it must
+    /// travel with) to each space it can reach in this phase, each placement of one unit per
+    /// space, each battle decision, research, repairs, declarations, the choice of turn order,
+    /// `undo` and `end phase`. Each is accepted by `apply`.
+    pub fn legal_actions(&mut self) -> Vec<Command> {
+        let candidates = self.candidate_actions();
+        candidates
+            .into_iter()
+            .filter(|c| self.dry_run(c).is_ok())
+            .collect()
+    }
+
+    /// The legal actions' candidates: every command of the canonical kinds that might be
+    /// accepted now (a superset of the legal actions, cheap to build; `apply` or `dry_run`
+    /// decides). The random-game driver draws from these and tries them.
+    pub fn candidate_actions(&self) -> Vec<Command> {
+        let rules = self.rules.clone();
+        let s = &self.state;
+        let mut out = Vec::new();
+        if s.winner.is_some() {
+            return out;
+        }
+        let power = self.current_power();
+        if let Some(b) = &s.combat {
+            battle_answers(&rules, s, b, &mut out);
+            return out;
+        }
+        let kind = self.current_phase().kind;
+        for (i, _) in rules.powers.iter().enumerate() {
+            let other = PowerId(i as u8);
+            if s.relations[power.index()][other.index()] == Relation::Peace {
+                out.push(Command::DeclareWar(other));
+            }
+        }
+        for (_, other) in self.open_choices() {
+            out.push(Command::PlayFirst(other));
+        }
+        match kind {
+            PhaseKind::Purchase | PhaseKind::Research => {
+                purchases(&rules, s, power, &mut out);
+                research(&rules, s, power, &mut out);
+            }
+            PhaseKind::CombatMove | PhaseKind::NoncombatMove => {
+                moves(&rules, s, power, kind == PhaseKind::CombatMove, &mut out);
+            }
+            PhaseKind::ConductCombat => {
+                let mut fights: Vec<SpaceId> = s
+                    .this_turn
+                    .battles
+                    .iter()
+                    .filter(|b| !b.fought)
+                    .map(|b| b.space)
+                    .chain(s.this_turn.raids.iter().filter(|r| !r.1).map(|r| r.0))
+                    .collect();
+                fights.sort();
+                fights.dedup();
+                out.extend(fights.into_iter().map(|sp| Command::Fight(Some(sp))));
+                rockets(&rules, s, power, &mut out);
+            }
+            PhaseKind::Mobilize => placements(&rules, s, power, &mut out),
+            PhaseKind::CollectIncome | PhaseKind::Script => {}
+        }
+        if s.manual_dice {
+            out.extend((1..=6).map(|f| Command::Roll(vec![f])));
+        }
+        if !self.undo.is_empty() {
+            out.push(Command::Undo);
+        }
+        out.push(Command::EndPhase);
+        out
+    }
+}
+
+/// One of each piece the power might buy, research tokens, and repairs.
+fn purchases(rules: &RuleSet, s: &State, power: PowerId, out: &mut Vec<Command>) {
+    let have = s.treasuries[power.index()];
+    for (i, _) in rules.units.iter().enumerate() {
+        let u = UnitTypeId(i as u16);
+        let cost = rules.unit_for(u, &s.techs[power.index()]).cost;
+        if i64::from(cost) <= have {
+            out.push(Command::Buy {
+                piece: Piece::Unit(u),
+                count: 1,
+            });
+        }
+    }
+    for (i, f) in rules.facilities.iter().enumerate() {
+        if f.cost.is_some_and(|c| i64::from(c) <= have) {
+            out.push(Command::Buy {
+                piece: Piece::Facility(crate::rules::FacilityTypeId(i as u16)),
+                count: 1,
+            });
+        }
+    }
+    for (i, sp) in s.spaces.iter().enumerate() {
+        if sp.controller == Some(power) && sp.facilities.iter().any(|f| f.damage > 0) {
+            out.push(Command::Repair {
+                count: 1,
+                space: Some(SpaceId(i as u16)),
+            });
+        }
+    }
+}
+
+/// Research tokens (one at a time) and, after a breakthrough, each chart.
+fn research(rules: &RuleSet, s: &State, power: PowerId, out: &mut Vec<Command>) {
+    let Some(r) = &rules.research else { return };
+    if s.breakthrough_pending {
+        out.extend((1..=r.charts.len()).map(Command::Breakthrough));
+        return;
+    }
+    if i64::from(r.token_cost) <= s.treasuries[power.index()] || s.research_tokens[power.index()] > 0 {
+        out.push(Command::Research(1));
+        if s.research_tokens[power.index()] > 0 {
+            // Rolling the tokens already held, buying none.
+            out.push(Command::Research(0));
+        }
+    }
+}
+
+/// Each unit type the power has in a space, moved one at a time to each space within its
+/// reach over the board's adjacency (the rules then judge the path).
+fn moves(rules: &RuleSet, s: &State, power: PowerId, combat: bool, out: &mut Vec<Command>) {
+    let board = &rules.board;
+    for (i, sp) in s.spaces.iter().enumerate() {
+        let from = SpaceId(i as u16);
+        let at_sea = board.space(from).is_sea();
+        // Per unit type: the most movement any unit of it has left, whether some are cargo.
+        let mut kinds: Vec<(UnitTypeId, u32, bool)> = Vec::new();
+        for u in sp.units.iter().filter(|u| u.owner == power) {
+            let t = rules.unit(u.kind);
+            let cargo = u.aboard.is_some() && t.domain == Domain::Land;
+            let Some(left) = movement::movable(rules, s, u, combat) else {
+                continue;
+            };
+            match kinds.iter_mut().find(|k| k.0 == u.kind && k.2 == cargo) {
+                Some(k) => k.1 = k.1.max(left),
+                None => kinds.push((u.kind, left, cargo)),
+            }
+        }
+        for &(kind, left, cargo) in &kinds {
+            let t = rules.unit(kind);
+            let targets: Vec<SpaceId> = if cargo {
+                // Cargo leaves its transport only by offloading into a territory next to it.
+                board
+                    .space(from)
+                    .adjacent
+                    .iter()
+                    .copied()
+                    .filter(|a| !board.space(*a).is_sea())
+                    .collect()
+            } else if at_sea && t.domain == Domain::Land {
+                Vec::new()
+            } else {
+                within(rules, from, t.domain, left.max(1))
+            };
+            let one = vec![Pick::Kind { kind, count: 1 }];
+            for &to in &targets {
+                push_move(rules, s, power, combat, one.clone(), from, to, out);
+            }
+            // Partners that move together: mechanized infantry with a tank, a land unit
+            // carried by an air unit.
+            if cargo {
+                continue;
+            }
+            for &(other, ..) in kinds.iter().filter(|k| !k.2 && k.0 != kind) {
+                let o = rules.unit(other);
+                let paired = t.move_with.map(|m| m.0) == Some(other) || t.blitz_with == Some(other);
+                let flown = o.air_transport.as_ref().is_some_and(|a| a.carries(t));
+                if !(paired || flown) {
+                    continue;
+                }
+                let reach = if flown {
+                    within(rules, from, Domain::Air, rules.unit(other).movement)
+                } else {
+                    targets.clone()
+                };
+                for &to in &reach {
+                    let picks = vec![
+                        Pick::Kind {
+                            kind: other,
+                            count: 1,
+                        },
+                        Pick::Kind { kind, count: 1 },
+                    ];
+                    push_move(rules, s, power, combat, picks, from, to, out);
+                }
+            }
+        }
+    }
+}
+
+/// A move, and in combat move its `ignoring` and `bombing` forms where they could apply.
+#[allow(clippy::too_many_arguments)]
+fn push_move(
+    rules: &RuleSet,
+    s: &State,
+    power: PowerId,
+    combat: bool,
+    units: Vec<Pick>,
+    from: SpaceId,
+    to: SpaceId,
+    out: &mut Vec<Command>,
+) {
+    let m = Move {
+        units,
+        from,
+        to,
+        via: Vec::new(),
+        ignore: false,
+        bombing: false,
+    };
+    if combat {
+        let enemy_here = s
+            .space(to)
+            .units
+            .iter()
+            .any(|u| s.relations[power.index()][u.owner.index()] == Relation::War);
+        if rules.board.space(to).is_sea() && enemy_here {
+            out.push(Command::Move(Move {
+                ignore: true,
+                ..m.clone()
+            }));
+        }
+        let bomber = m.units.iter().all(|p| match p {
+            Pick::Kind { kind, .. } => rules.unit(*kind).bombing_dice > 0,
+            _ => false,
+        });
+        if bomber && !s.space(to).facilities.is_empty() {
+            out.push(Command::Move(Move {
+                bombing: true,
+                ..m.clone()
+            }));
+        }
+    }
+    out.push(Command::Move(m));
+}
+
+/// Spaces within `reach` steps of `from` over adjacency a unit of the domain may follow (land
+/// units: territories, and the sea zones next to them to board a transport; sea units: sea
+/// zones, and the coast for nothing; air: everything). `from` itself is left out.
+fn within(rules: &RuleSet, from: SpaceId, domain: Domain, reach: u32) -> Vec<SpaceId> {
+    let board = &rules.board;
+    let n = board.spaces.len();
+    let mut dist = vec![u32::MAX; n];
+    dist[from.index()] = 0;
+    let mut queue = VecDeque::from([from]);
+    let mut out = Vec::new();
+    while let Some(at) = queue.pop_front() {
+        let d = dist[at.index()];
+        for &next in &board.space(at).adjacent {
+            if dist[next.index()] != u32::MAX {
+                continue;
+            }
+            let sea = board.space(next).is_sea();
+            let enter = match domain {
+                Domain::Land => true,
+                Domain::Sea => sea,
+                Domain::Air => true,
+            };
+            if !enter {
+                continue;
+            }
+            dist[next.index()] = d + 1;
+            out.push(next);
+            // Land units stop at the water's edge (boarding ends their move); no unit goes
+            // through a neutral it may not enter.
+            let onward = !(domain == Domain::Land && sea) && board.space(next).neutral.is_none();
+            if d + 1 < reach && onward {
+                queue.push_back(next);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Each purchased piece, one at a time, in each space the power controls and each sea zone
+/// beside one.
+fn placements(rules: &RuleSet, s: &State, power: PowerId, out: &mut Vec<Command>) {
+    let pieces: Vec<Piece> = s.purchased[power.index()]
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(p, _)| *p)
+        .collect();
+    if pieces.is_empty() {
+        return;
+    }
+    let board = &rules.board;
+    let mut spaces: Vec<SpaceId> = Vec::new();
+    for (i, sp) in s.spaces.iter().enumerate() {
+        let id = SpaceId(i as u16);
+        if sp.controller.is_some_and(|c| c == power) {
+            spaces.push(id);
+            spaces.extend(board.space(id).adjacent.iter().filter(|a| board.space(**a).is_sea()));
+        }
+    }
+    spaces.sort();
+    spaces.dedup();
+    for piece in pieces {
+        let sea_piece = matches!(piece, Piece::Unit(u) if rules.unit(u).domain == Domain::Sea);
+        for &space in &spaces {
+            if matches!(piece, Piece::Facility(_)) && board.space(space).is_sea() {
+                continue;
+            }
+            if !sea_piece && board.space(space).is_sea() && !carried_at_sea(rules, piece) {
+                continue;
+            }
+            out.push(Command::Place {
+                piece,
+                count: 1,
+                space,
+            });
+        }
+    }
+}
+
+/// Air units that can be placed at sea on a carrier.
+fn carried_at_sea(rules: &RuleSet, piece: Piece) -> bool {
+    matches!(piece, Piece::Unit(u) if rules.unit(u).carrier_cost.is_some())
+}
+
+/// Rocket attacks from each unit that can make one at each enemy facility.
+fn rockets(rules: &RuleSet, s: &State, power: PowerId, out: &mut Vec<Command>) {
+    let launchers: Vec<SpaceId> = s
+        .spaces
+        .iter()
+        .enumerate()
+        .filter(|(_, sp)| {
+            sp.units
+                .iter()
+                .any(|u| u.owner == power && rules.unit_for(u.kind, &s.techs[power.index()]).rocket.is_some())
+        })
+        .map(|(i, _)| SpaceId(i as u16))
+        .collect();
+    if launchers.is_empty() {
+        return;
+    }
+    let targets: Vec<SpaceId> = s
+        .spaces
+        .iter()
+        .enumerate()
+        .filter(|(_, sp)| {
+            !sp.facilities.is_empty()
+                && sp
+                    .controller
+                    .is_some_and(|c| s.relations[power.index()][c.index()] == Relation::War)
+        })
+        .map(|(i, _)| SpaceId(i as u16))
+        .collect();
+    for &from in &launchers {
+        for &target in &targets {
+            out.push(Command::Rocket { from, target });
+        }
+    }
+}
+
+/// The answers the battle in progress waits for.
+fn battle_answers(rules: &RuleSet, s: &State, b: &crate::combat::Battle, out: &mut Vec<Command>) {
+    match &b.waiting {
+        Some(Need::Dice { .. }) => out.extend((1..=6).map(|f| Command::Roll(vec![f]))),
+        Some(Need::Casualties(call)) => {
+            out.push(Command::Casualties(Vec::new()));
+            out.push(Command::Disagree);
+            casualty_choices(b, call.side, call.suggested.len(), out);
+        }
+        Some(Need::Submerge { side }) => {
+            out.push(Command::Submerge(Vec::new()));
+            let mut subs: Vec<(UnitTypeId, u32)> = Vec::new();
+            for c in b.units.iter().filter(|c| c.side == *side && c.status == Status::Fighting) {
+                if rules.unit(c.kind).submerge {
+                    match subs.iter_mut().find(|k| k.0 == c.kind) {
+                        Some(k) => k.1 += 1,
+                        None => subs.push((c.kind, 1)),
+                    }
+                }
+            }
+            for (kind, n) in subs {
+                for count in 1..=n {
+                    out.push(Command::Submerge(vec![Pick::Kind { kind, count }]));
+                }
+            }
+        }
+        Some(Need::PressOrRetreat) => {
+            out.push(Command::Press);
+            out.push(Command::Retreat(None));
+            let mut to = b.retreat_to.clone();
+            to.sort();
+            to.dedup();
+            out.extend(to.into_iter().map(|sp| Command::Retreat(Some(sp))));
+        }
+        None => {}
+    }
+    let _ = s;
+}
+
+/// Ways to take `hits` among the side's fighting units, by unit type: each multiset of types
+/// (as many of a type as it has hit points left), the first `CASUALTY_CHOICES` of them.
+fn casualty_choices(b: &crate::combat::Battle, side: Side, hits: usize, out: &mut Vec<Command>) {
+    if hits == 0 {
+        return;
+    }
+    let mut pool: Vec<(UnitTypeId, u32)> = Vec::new();
+    for c in b
+        .units
+        .iter()
+        .filter(|c| c.side == side && c.status == Status::Fighting && c.hp > 0)
+    {
+        match pool.iter_mut().find(|k| k.0 == c.kind) {
+            Some(k) => k.1 += u32::from(c.hp),
+            None => pool.push((c.kind, u32::from(c.hp))),
+        }
+    }
+    pool.sort();
+    let mut counts = vec![0u32; pool.len()];
+    let mut made = 0;
+    fill(&pool, &mut counts, 0, hits as u32, &mut made, out);
+}
+
+fn fill(
+    pool: &[(UnitTypeId, u32)],
+    counts: &mut [u32],
+    at: usize,
+    left: u32,
+    made: &mut usize,
+    out: &mut Vec<Command>,
+) {
+    if *made >= CASUALTY_CHOICES {
+        return;
+    }
+    if left == 0 {
+        let picks: Vec<Pick> = pool
+            .iter()
+            .zip(counts.iter())
+            .filter(|(_, n)| **n > 0)
+            .map(|((kind, _), n)| Pick::Kind {
+                kind: *kind,
+                count: *n,
+            })
+            .collect();
+        out.push(Command::Casualties(picks));
+        *made += 1;
+        return;
+    }
+    if at == pool.len() {
+        return;
+    }
+    for n in (0..=left.min(pool[at].1)).rev() {
+        counts[at] = n;
+        fill(pool, counts, at + 1, left - n, made, out);
+    }
+    counts[at] = 0;
+}

@@ -1,0 +1,659 @@
+//! Random games: a game played by choosing at random among the legal actions, with the
+//! engine's invariants checked after every command.
+//!
+//! The player draws from `Game::candidate_actions`, weighted so that games progress
+//! (purchases spend, attacks happen, battles are fought, phases end), and tries the command:
+//! a refusal removes it from the draw (and must leave the game exactly as it was), so the
+//! command finally applied is a uniform-by-weight choice among the legal actions without
+//! asking `dry_run` about every candidate first. Everything here is deterministic: the
+//! player's choices come from their own seeded generator, the dice from the game's.
+//!
+//! A broken invariant stops the game and is returned as a `Failure` carrying a replayable
+//! save and a scenario file that reproduce it; the caller writes them out.
+
+use crate::game::command::Command;
+use crate::game::dice::Dice;
+use crate::game::state::{Relation, State};
+use crate::game::Game;
+use crate::rules::{Domain, OnCapture, PhaseKind, Piece, PowerId, RuleSet};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// What one random game is.
+#[derive(Clone, Debug)]
+pub struct GameSpec {
+    /// The edition as `Game::new` names it (saves name it the same way).
+    pub edition: String,
+    pub with: Vec<String>,
+    pub scenario: Option<String>,
+    /// The game's dice seed; the player's choices are seeded from it too.
+    pub seed: u64,
+    /// Stop after this many rounds (a game won earlier stops then).
+    pub rounds: u32,
+}
+
+/// A game's end, when no invariant broke.
+#[derive(Clone, Debug, Default)]
+pub struct Played {
+    pub commands: u64,
+    pub rejected: u64,
+    pub rounds: u32,
+    pub winner: Option<String>,
+    pub final_hash: u64,
+}
+
+/// An invariant that broke.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    /// The invariant's name (`units-conserved`, `hash-unchanged-on-rejection`, ...).
+    pub invariant: &'static str,
+    pub message: String,
+    /// The command at which it broke (its text), if one.
+    pub command: Option<String>,
+    /// The game up to and including that command, as a save (`warroom play --load`).
+    pub save: String,
+    /// The same game as a scenario (`warroom replay`, `warroom test`).
+    pub scenario: String,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.command {
+            Some(c) => write!(f, "{} broken at `{c}`: {}", self.invariant, self.message),
+            None => write!(f, "{} broken: {}", self.invariant, self.message),
+        }
+    }
+}
+
+/// How a saved game is loaded again (`save → load → save` must give the same file); the
+/// caller knows where editions live.
+pub type LoadSave<'a> = dyn Fn(&str) -> Result<Game, String> + 'a;
+
+/// Invariants that can be switched off for speed (all on by default).
+#[derive(Clone, Copy, Debug)]
+pub struct Checks {
+    /// After the game: replay its commands in a fresh game and compare the hash.
+    pub replay: bool,
+    /// After the game: save, load, save, and compare the files.
+    pub save_round_trip: bool,
+}
+
+/// What the caller hears as a game goes (for `warroom soak --trace`).
+pub trait Watch {
+    fn applied(&mut self, _game: &Game, _cmd: &str, _output: &[String]) {}
+}
+
+/// Hears nothing.
+pub struct Unwatched;
+impl Watch for Unwatched {}
+
+impl Default for Checks {
+    fn default() -> Self {
+        Checks {
+            replay: true,
+            save_round_trip: true,
+        }
+    }
+}
+
+/// At most this many commands in one phase; then the player ends it (a player wandering
+/// back and forth with `undo` or noncombat moves would never finish).
+const PHASE_LIMIT: u32 = 120;
+
+/// Play one random game to its end (or `rounds`), checking the invariants.
+pub fn play(
+    rules: &Arc<RuleSet>,
+    spec: &GameSpec,
+    checks: Checks,
+    load_save: &LoadSave<'_>,
+    watch: &mut dyn Watch,
+) -> Result<Played, Box<Failure>> {
+    let mut game = Game::new(
+        rules.clone(),
+        &spec.edition,
+        &spec.with,
+        spec.scenario.as_deref(),
+        spec.seed,
+    )
+    .map_err(|e| {
+        Box::new(Failure {
+            invariant: "game-starts",
+            message: e,
+            command: None,
+            save: String::new(),
+            scenario: String::new(),
+        })
+    })?;
+    let mut player = Player::seeded(spec.seed);
+    let mut played = Played::default();
+    let mut hash = game.hash();
+    // Hashes before each command `undo` can still take back.
+    let mut undo_hashes: Vec<u64> = Vec::new();
+    while game.state().winner.is_none() && game.state().round <= spec.rounds {
+        let before = Snapshot::of(&game);
+        let mut refused = None;
+        let applied = player.draw(&mut game, |game, cmd, r| {
+            played.rejected += 1;
+            if refused.is_none() && (game.hash() != hash || game.history().len() != before.history) {
+                refused = Some(format!("`{}` was refused ({r}) but the game changed", cmd.to_text(rules)));
+            }
+        });
+        if let Some(message) = refused {
+            return Err(fail(&game, "rejection-leaves-no-trace", message, None));
+        }
+        let Some((cmd, out)) = applied else {
+            return Err(fail(
+                &game,
+                "a-legal-action-exists",
+                format!(
+                    "no candidate action is accepted (not even `end phase`) in {}",
+                    game.current_phase().title
+                ),
+                None,
+            ));
+        };
+        watch.applied(&game, &cmd.to_text(rules), &out);
+        played.commands += 1;
+        let after = game.hash();
+        if cmd == Command::Undo {
+            match undo_hashes.pop() {
+                Some(h) if h == after => {}
+                Some(h) => {
+                    return Err(fail(
+                        &game,
+                        "undo-restores",
+                        format!("undo left hash {after:016x}; before the command it took back: {h:016x}"),
+                        Some(&cmd),
+                    ))
+                }
+                None => {
+                    return Err(fail(
+                        &game,
+                        "undo-restores",
+                        "undo was accepted with nothing of this phase to take back".into(),
+                        Some(&cmd),
+                    ))
+                }
+            }
+        } else if cmd == Command::EndPhase || cmd.is_battle() {
+            undo_hashes.clear();
+        } else {
+            undo_hashes.push(hash);
+        }
+        hash = after;
+        if let Err((invariant, message)) = check_state(rules, &before, &game, &cmd) {
+            return Err(fail(&game, invariant, message, Some(&cmd)));
+        }
+    }
+    played.rounds = game.state().round.min(spec.rounds);
+    played.winner = game.state().winner.clone();
+    played.final_hash = hash;
+    if checks.replay {
+        replay(rules, spec, &game)?;
+    }
+    if checks.save_round_trip {
+        let text = game.save_text();
+        let again = load_save(&text).map_err(|e| {
+            fail(&game, "save-loads", format!("the game's save does not load: {e}"), None)
+        })?;
+        let text2 = again.save_text();
+        if text2 != text {
+            let line = text
+                .lines()
+                .zip(text2.lines())
+                .position(|(a, b)| a != b)
+                .map_or(0, |i| i + 1);
+            return Err(fail(
+                &game,
+                "save-load-save",
+                format!("saving the loaded game gives another file (first difference at line {line})"),
+                None,
+            ));
+        }
+    }
+    Ok(played)
+}
+
+/// The same spec and commands give the same game: replay the history in a fresh game.
+fn replay(rules: &Arc<RuleSet>, spec: &GameSpec, game: &Game) -> Result<(), Box<Failure>> {
+    let mut again = Game::new(
+        rules.clone(),
+        &spec.edition,
+        &spec.with,
+        spec.scenario.as_deref(),
+        spec.seed,
+    )
+    .map_err(|e| fail(game, "deterministic", e, None))?;
+    for (i, r) in game.history().iter().enumerate() {
+        if let Err(e) = again.execute(&r.text) {
+            return Err(fail(
+                game,
+                "deterministic",
+                format!("replaying command {} `{}` is refused: {e}", i + 1, r.text),
+                None,
+            ));
+        }
+        if again.hash() != r.hash {
+            return Err(fail(
+                game,
+                "deterministic",
+                format!(
+                    "replaying command {} `{}` gives hash {:016x}, the game had {:016x}",
+                    i + 1,
+                    r.text,
+                    again.hash(),
+                    r.hash
+                ),
+                None,
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn fail(game: &Game, invariant: &'static str, message: String, cmd: Option<&Command>) -> Box<Failure> {
+    Box::new(Failure {
+        invariant,
+        message,
+        command: cmd.map(|c| c.to_text(game.rules())),
+        save: game.save_text(),
+        scenario: crate::scenario::recording(game),
+    })
+}
+
+/// A player choosing at random among the legal actions, weighted so that games progress.
+/// Deterministic: its choices come from its own seeded generator.
+pub struct Player {
+    dice: Dice,
+    at_phase: (u32, usize, usize),
+    in_phase: u32,
+    /// Nothing but `undo` was accepted: the phase is being taken back until it can end.
+    unwinding: bool,
+}
+
+impl Player {
+    pub fn seeded(seed: u64) -> Player {
+        Player {
+            dice: Dice::seeded(seed ^ 0x5eed_0f_a11_0f_1c),
+            at_phase: (0, usize::MAX, 0),
+            in_phase: 0,
+            unwinding: false,
+        }
+    }
+
+    /// Apply one action drawn among the legal ones; the command, or `None` when the game
+    /// accepts none of its candidates (or is over).
+    pub fn step(&mut self, game: &mut Game) -> Option<Command> {
+        self.draw(game, |_, _, _| {}).map(|(c, _)| c)
+    }
+
+    /// Draw candidates by weight and try them until one is accepted (each refusal is told to
+    /// `refused`, with the game as the refusal left it); the command and what it printed.
+    fn draw(
+        &mut self,
+        game: &mut Game,
+        mut refused: impl FnMut(&Game, &Command, &crate::game::Rejection),
+    ) -> Option<(Command, Vec<String>)> {
+        let key = phase_key(game);
+        if key == self.at_phase {
+            self.in_phase += 1;
+        } else {
+            self.at_phase = key;
+            self.in_phase = 0;
+            self.unwinding = false;
+        }
+        let mut candidates = game.candidate_actions();
+        let mut undo_held = take_undo_rarely(&mut candidates, &mut self.dice);
+        if self.in_phase >= PHASE_LIMIT || self.unwinding {
+            // Out of patience: end the phase, taking back its commands one by one while
+            // something done in it stands in the way (a ship that may not stay where it went).
+            candidates = vec![Command::EndPhase];
+            undo_held = !game.undoable().is_empty();
+        }
+        if let Some(i) = candidates.iter().position(|c| *c == Command::EndPhase) {
+            if self.dice.uniform() < end_chance(game, self.in_phase) {
+                let cmd = candidates.swap_remove(i);
+                match game.apply(&cmd) {
+                    Ok(out) => return Some((cmd, out)),
+                    Err(r) => refused(game, &cmd, &r),
+                }
+            }
+        }
+        loop {
+            if candidates.is_empty() {
+                if !std::mem::take(&mut undo_held) {
+                    return None;
+                }
+                self.unwinding = true;
+                candidates.push(Command::Undo);
+            }
+            let i = pick(game, &candidates, &mut self.dice);
+            let cmd = candidates.swap_remove(i);
+            match game.apply(&cmd) {
+                Ok(out) => return Some((cmd, out)),
+                Err(r) => refused(game, &cmd, &r),
+            }
+        }
+    }
+}
+
+/// `undo` is always accepted when it is offered, so among the few moves a position accepts it
+/// would be drawn far too often: it is offered alone, now and then, or not at all.
+/// Whether it was held back (the last resort when nothing else is accepted: a move that left
+/// the phase unfinishable, say, is taken back).
+fn take_undo_rarely(candidates: &mut Vec<Command>, dice: &mut Dice) -> bool {
+    if let Some(i) = candidates.iter().position(|c| *c == Command::Undo) {
+        if dice.uniform() < 0.03 {
+            *candidates = vec![Command::Undo];
+        } else {
+            candidates.swap_remove(i);
+            return true;
+        }
+    }
+    false
+}
+
+/// Where the turn stands (a new phase resets the player's patience).
+fn phase_key(game: &Game) -> (u32, usize, usize) {
+    let s = game.state();
+    (s.round, s.turn, s.phase)
+}
+
+/// A weighted draw among the candidates: what a player trying to win would do more often.
+fn pick(game: &Game, candidates: &[Command], player: &mut Dice) -> usize {
+    let weights: Vec<f64> = candidates.iter().map(|c| weight(game, c)).collect();
+    let total: f64 = weights.iter().sum();
+    let mut x = player.uniform() * total;
+    for (i, w) in weights.iter().enumerate() {
+        if x < *w {
+            return i;
+        }
+        x -= w;
+    }
+    candidates.len() - 1
+}
+
+fn weight(game: &Game, c: &Command) -> f64 {
+    let s = game.state();
+    let power = game.current_power();
+    let kind = game.current_phase().kind;
+    match c {
+        Command::Buy { .. } => 20.0,
+        Command::Research(_) => 1.0,
+        Command::Breakthrough(_) => 10.0,
+        Command::Repair { .. } => 3.0,
+        Command::Move(m) => {
+            if kind == PhaseKind::CombatMove {
+                let hostile = s
+                    .space(m.to)
+                    .controller
+                    .is_some_and(|o| s.relations[power.index()][o.index()] == Relation::War)
+                    || s.space(m.to)
+                        .units
+                        .iter()
+                        .any(|u| s.relations[power.index()][u.owner.index()] == Relation::War);
+                if hostile {
+                    6.0
+                } else {
+                    1.0
+                }
+            } else {
+                2.0
+            }
+        }
+        Command::Place { .. } => 30.0,
+        Command::Fight(_) => 50.0,
+        Command::Casualties(p) if p.is_empty() => 20.0,
+        Command::Casualties(_) => 2.0,
+        Command::Disagree => 0.5,
+        Command::Press => 10.0,
+        Command::Retreat(_) => 2.0,
+        Command::Submerge(_) => 3.0,
+        Command::Roll(_) => 5.0,
+        Command::Rocket { .. } => 3.0,
+        Command::DeclareWar(_) => 0.5,
+        Command::PlayFirst(_) => 1.0,
+        Command::Undo => 1.0,
+        // Its chance is `end_chance`, asked first; drawn here only when little else is left.
+        Command::EndPhase => 0.1,
+        Command::Edit(_) | Command::Dice(_) | Command::CasualtyOrder { .. } => 0.0,
+    }
+}
+
+/// How likely the player is to end the phase now, before anything else: a purchase ends as
+/// the money runs out, move phases after some moves, mobilization once all is placed (until
+/// then `end phase` would lose the units).
+fn end_chance(game: &Game, in_phase: u32) -> f64 {
+    let s = game.state();
+    let power = game.current_power();
+    let step = f64::from(in_phase);
+    match game.current_phase().kind {
+        PhaseKind::Purchase if s.treasuries[power.index()] < 6 => 0.9,
+        PhaseKind::Purchase => 0.03,
+        PhaseKind::CombatMove => 0.06 + 0.02 * step,
+        PhaseKind::NoncombatMove => 0.1 + 0.03 * step,
+        PhaseKind::Mobilize => 0.01,
+        _ => 0.5,
+    }
+}
+
+/// What the state looked like before a command, for the invariants that compare.
+struct Snapshot {
+    history: usize,
+    turn: (u32, usize),
+    units: HashMap<u32, (crate::rules::UnitTypeId, PowerId)>,
+    purchased: Vec<Vec<(Piece, u32)>>,
+}
+
+impl Snapshot {
+    fn of(game: &Game) -> Snapshot {
+        let s = game.state();
+        Snapshot {
+            history: game.history().len(),
+            turn: (s.round, s.turn),
+            units: s
+                .spaces
+                .iter()
+                .flat_map(|sp| sp.units.iter().map(|u| (u.id, (u.kind, u.owner))))
+                .collect(),
+            purchased: s.purchased.clone(),
+        }
+    }
+}
+
+/// The invariants after an accepted command.
+fn check_state(
+    rules: &RuleSet,
+    before: &Snapshot,
+    game: &Game,
+    cmd: &Command,
+) -> Result<(), (&'static str, String)> {
+    let s = game.state();
+    for (i, t) in s.treasuries.iter().enumerate() {
+        if *t < 0 {
+            return Err((
+                "treasury-not-negative",
+                format!("{} has {t} IPCs", rules.powers[i].name),
+            ));
+        }
+    }
+    units_conserved(rules, before, s, cmd)?;
+    units_where_they_may_be(rules, s)?;
+    if before.turn != (s.round, s.turn) {
+        air_units_landed(rules, s)?;
+    }
+    Ok(())
+}
+
+/// Between turns every air unit is over a territory held by its side or at sea beside a
+/// carrier of its side.
+fn air_units_landed(rules: &RuleSet, s: &State) -> Result<(), (&'static str, String)> {
+    let friends = |a: PowerId, b: PowerId| a == b || s.relations[a.index()][b.index()] == Relation::Allied;
+    for (i, sp) in s.spaces.iter().enumerate() {
+        let space = &rules.board.spaces[i];
+        for u in sp.units.iter().filter(|u| rules.unit(u.kind).domain == Domain::Air) {
+            let safe = if space.is_sea() {
+                sp.units
+                    .iter()
+                    .any(|c| friends(u.owner, c.owner) && rules.unit(c.kind).carrier_capacity > 0)
+            } else {
+                sp.controller.is_some_and(|c| friends(u.owner, c))
+            };
+            if !safe {
+                return Err((
+                    "air-units-land",
+                    format!(
+                        "{} {} #{} is in {} at the end of a turn, with nowhere to land",
+                        rules.powers[u.owner.index()].name,
+                        rules.unit(u.kind).name,
+                        u.id,
+                        space.name
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Units appear only when placed (or granted by a rule script at a phase's end), disappear only
+/// in battles and at a phase's end (air units with nowhere to land), and never change type;
+/// they change owner only when captured, in a battle or as it ends.
+fn units_conserved(
+    rules: &RuleSet,
+    before: &Snapshot,
+    s: &State,
+    cmd: &Command,
+) -> Result<(), (&'static str, String)> {
+    const NAME: &str = "units-conserved";
+    if *cmd == Command::Undo {
+        return Ok(());
+    }
+    let destroys = cmd.is_battle() || *cmd == Command::EndPhase;
+    let mut seen = 0usize;
+    let mut created: Vec<(crate::rules::UnitTypeId, PowerId)> = Vec::new();
+    for sp in &s.spaces {
+        for u in &sp.units {
+            match before.units.get(&u.id) {
+                Some(&(kind, owner)) => {
+                    seen += 1;
+                    if kind != u.kind {
+                        return Err((
+                            NAME,
+                            format!(
+                                "unit #{} was a {} and is now a {}",
+                                u.id,
+                                rules.unit(kind).name,
+                                rules.unit(u.kind).name
+                            ),
+                        ));
+                    }
+                    if owner != u.owner && !(destroys && rules.unit(kind).on_capture == OnCapture::Capture) {
+                        return Err((
+                            NAME,
+                            format!(
+                                "unit #{} ({}) changed hands from {} to {}",
+                                u.id,
+                                rules.unit(kind).name,
+                                rules.powers[owner.index()].name,
+                                rules.powers[u.owner.index()].name
+                            ),
+                        ));
+                    }
+                }
+                None => created.push((u.kind, u.owner)),
+            }
+        }
+    }
+    if seen < before.units.len() && !destroys {
+        return Err((
+            NAME,
+            format!("{} unit(s) vanished", before.units.len() - seen),
+        ));
+    }
+    match cmd {
+        Command::Place {
+            piece: Piece::Unit(kind),
+            count,
+            ..
+        } => {
+            let ok = created.len() == *count as usize && created.iter().all(|(k, _)| k == kind);
+            if !ok {
+                return Err((
+                    NAME,
+                    format!(
+                        "placing {count} {} created {} unit(s)",
+                        rules.unit(*kind).name,
+                        created.len()
+                    ),
+                ));
+            }
+            let p = created.first().map(|c| c.1);
+            let had = p.map_or(0, |p| {
+                before.purchased[p.index()]
+                    .iter()
+                    .find(|(pc, _)| *pc == Piece::Unit(*kind))
+                    .map_or(0, |(_, n)| *n)
+            });
+            if had < *count {
+                return Err((
+                    NAME,
+                    format!("{count} {} placed, {had} bought", rules.unit(*kind).name),
+                ));
+            }
+        }
+        // Rule scripts may grant units as a phase ends or begins.
+        Command::EndPhase if !rules.scripts.is_empty() => {}
+        _ if !created.is_empty() => {
+            return Err((
+                NAME,
+                format!(
+                    "{} unit(s) appeared ({}) outside placement",
+                    created.len(),
+                    rules.unit(created[0].0).name
+                ),
+            ))
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// No land unit at sea outside a transport, no sea unit on land, every unit aboard something
+/// beside it; at the end of a turn every air unit over friendly land or on a carrier.
+fn units_where_they_may_be(rules: &RuleSet, s: &State) -> Result<(), (&'static str, String)> {
+    const NAME: &str = "units-where-they-may-be";
+    for (i, sp) in s.spaces.iter().enumerate() {
+        let space = &rules.board.spaces[i];
+        for u in &sp.units {
+            let t = rules.unit(u.kind);
+            if let Some(ride) = u.aboard {
+                if !sp.units.iter().any(|r| r.id == ride) {
+                    return Err((
+                        NAME,
+                        format!(
+                            "{} #{} in {} is aboard #{ride}, which is not there",
+                            t.name, u.id, space.name
+                        ),
+                    ));
+                }
+            }
+            match (t.domain, space.is_sea()) {
+                (Domain::Land, true) if u.aboard.is_none() => {
+                    return Err((
+                        NAME,
+                        format!("{} #{} is at sea in {} without a transport", t.name, u.id, space.name),
+                    ))
+                }
+                (Domain::Sea, false) => {
+                    return Err((
+                        NAME,
+                        format!("{} #{} is on land in {}", t.name, u.id, space.name),
+                    ))
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,204 @@
+//! The legal actions, in both directions, on random positions of every edition that plays:
+//! every action listed is accepted by `Game::apply`, and every single-unit command `apply`
+//! accepts is listed. Positions come from random games (`soak::Player`), so they reach
+//! battles waiting for answers, loaded transports, mobilization, research and the turns of
+//! every power.
+
+mod support;
+
+use std::sync::Arc;
+use warroom_core::game::command::{Command, Move, Pick};
+use warroom_core::game::Game;
+use warroom_core::layers::LoadRequest;
+use warroom_core::rules::{self, FacilityTypeId, Piece, PhaseKind, RuleSet, SpaceId, UnitTypeId};
+use warroom_core::soak::Player;
+
+fn rules_for(edition: &str, with: &[&str]) -> Arc<RuleSet> {
+    let mut req = LoadRequest::new(support::editions(), edition);
+    req.with = with.iter().map(|s| s.to_string()).collect();
+    Arc::new(rules::load(&req).unwrap_or_else(|e| panic!("{:#?}", e.problems)))
+}
+
+fn start(rules: &Arc<RuleSet>, edition: &str, with: &[&str], scenario: Option<&str>, seed: u64) -> Game {
+    let with: Vec<String> = with.iter().map(|s| s.to_string()).collect();
+    Game::new(rules.clone(), edition, &with, scenario, seed).unwrap()
+}
+
+/// The same game again, from its history.
+fn replica(g: &Game) -> Game {
+    let o = g.origin();
+    let mut r = Game::new(g.rules().clone(), &o.edition, &o.with, Some(&o.scenario), o.seed).unwrap();
+    for rec in g.history() {
+        r.execute(&rec.text).unwrap();
+    }
+    r
+}
+
+/// Every single-unit command of the kinds the legal actions cover, over the whole board.
+fn single_unit_commands(g: &Game) -> Vec<Command> {
+    let rules = g.rules();
+    let s = g.state();
+    let power = g.current_power();
+    let spaces: Vec<SpaceId> = (0..rules.board.spaces.len()).map(|i| SpaceId(i as u16)).collect();
+    let mut out = Vec::new();
+    if let Some(b) = &s.combat {
+        out.push(Command::Press);
+        out.push(Command::Retreat(None));
+        out.extend(spaces.iter().map(|sp| Command::Retreat(Some(*sp))));
+        out.push(Command::Casualties(Vec::new()));
+        out.push(Command::Submerge(Vec::new()));
+        let _ = b;
+        return out;
+    }
+    out.push(Command::EndPhase);
+    match g.current_phase().kind {
+        PhaseKind::Purchase | PhaseKind::Research => {
+            for u in 0..rules.units.len() {
+                out.push(Command::Buy {
+                    piece: Piece::Unit(UnitTypeId(u as u16)),
+                    count: 1,
+                });
+            }
+            for f in 0..rules.facilities.len() {
+                out.push(Command::Buy {
+                    piece: Piece::Facility(FacilityTypeId(f as u16)),
+                    count: 1,
+                });
+            }
+            out.extend(spaces.iter().map(|sp| Command::Repair {
+                count: 1,
+                space: Some(*sp),
+            }));
+        }
+        PhaseKind::CombatMove | PhaseKind::NoncombatMove => {
+            for &from in &spaces {
+                let mut kinds: Vec<UnitTypeId> = s
+                    .space(from)
+                    .units
+                    .iter()
+                    .filter(|u| u.owner == power)
+                    .map(|u| u.kind)
+                    .collect();
+                kinds.sort();
+                kinds.dedup();
+                for kind in kinds {
+                    for &to in &spaces {
+                        for (ignore, bombing) in [(false, false), (true, false), (false, true)] {
+                            out.push(Command::Move(Move {
+                                units: vec![Pick::Kind { kind, count: 1 }],
+                                from,
+                                to,
+                                via: Vec::new(),
+                                ignore,
+                                bombing,
+                            }));
+                        }
+                    }
+                }
+            }
+        }
+        PhaseKind::ConductCombat => out.extend(spaces.iter().map(|sp| Command::Fight(Some(*sp)))),
+        PhaseKind::Mobilize => {
+            for (piece, _) in &s.purchased[power.index()] {
+                for &space in &spaces {
+                    out.push(Command::Place {
+                        piece: *piece,
+                        count: 1,
+                        space,
+                    });
+                }
+            }
+        }
+        PhaseKind::CollectIncome | PhaseKind::Script => {}
+    }
+    out
+}
+
+/// Walk a random game; at every `every`-th command check both directions of the property.
+fn check_edition(edition: &str, with: &[&str], scenario: Option<&str>, seed: u64, steps: usize, every: usize) {
+    let rules = rules_for(edition, with);
+    let mut g = start(&rules, edition, with, scenario, seed);
+    let mut player = Player::seeded(seed);
+    let mut checked = 0;
+    let mut listed_total = 0;
+    for step in 0..steps {
+        if step % every == 0 {
+            let legal = g.legal_actions();
+            assert!(
+                !legal.is_empty() || g.state().winner.is_some(),
+                "{edition} step {step}: no legal action"
+            );
+            listed_total += legal.len();
+            // Listed → accepted, by apply itself on a copy of the game.
+            let mut copy = replica(&g);
+            for a in &legal {
+                let text = a.to_text(&rules);
+                let before = copy.hash();
+                if let Err(e) = copy.apply(a) {
+                    panic!(
+                        "{edition} step {step} ({}): listed `{text}` is refused: {e}",
+                        g.current_phase().title
+                    );
+                }
+                // Back to the position: undo where it reaches, else rebuild.
+                if copy.undoable().is_empty() || copy.apply(&Command::Undo).is_err() || copy.hash() != before {
+                    copy = replica(&g);
+                }
+            }
+            // Accepted → listed, for every single-unit command over the whole board.
+            for c in single_unit_commands(&g) {
+                if g.dry_run(&c).is_ok() {
+                    assert!(
+                        legal.contains(&c),
+                        "{edition} step {step} ({} of {}): `{}` is accepted but not listed",
+                        g.current_phase().title,
+                        rules.power_info(g.current_power()).name,
+                        c.to_text(&rules)
+                    );
+                }
+            }
+            checked += 1;
+        }
+        if player.step(&mut g).is_none() {
+            break;
+        }
+    }
+    assert!(checked > 0 && listed_total > checked, "{edition}: the walk checked nothing");
+}
+
+#[test]
+fn legal_actions_of_1941_are_accepted_and_complete() {
+    check_edition("1941", &[], None, 7, 400, 23);
+}
+
+#[test]
+fn legal_actions_of_anniversary_1941_are_accepted_and_complete() {
+    check_edition("anniversary", &["research", "national-objectives"], Some("1941"), 11, 400, 29);
+}
+
+#[test]
+fn legal_actions_of_anniversary_1942_are_accepted_and_complete() {
+    check_edition("anniversary", &["research"], Some("1942"), 13, 400, 31);
+}
+
+#[test]
+fn a_dry_run_changes_nothing() {
+    let rules = rules_for("anniversary", &["national-objectives"]);
+    let mut g = start(&rules, "anniversary", &["national-objectives"], None, 3);
+    let mut player = Player::seeded(3);
+    for _ in 0..150 {
+        let before = (g.hash(), g.history().len(), g.log().len(), g.undoable().len());
+        for a in g.candidate_actions() {
+            let _ = g.dry_run(&a);
+            assert_eq!(
+                (g.hash(), g.history().len(), g.log().len(), g.undoable().len()),
+                before,
+                "dry run of `{}` left a trace",
+                a.to_text(&rules)
+            );
+        }
+        if player.step(&mut g).is_none() {
+            break;
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! `warroom soak`: random games by the thousand, the engine's invariants checked after every
+//! command (warroom_core::soak). A failure is written out as a save and a scenario that
+//! reproduce it.
+
+use crate::test::jobs;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+use warroom_core::game::save;
+use warroom_core::layers::LoadRequest;
+use warroom_core::rules::{self, RuleSet};
+use warroom_core::soak::{self, Checks, Failure, GameSpec};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Editions to play (each of its scenarios in turn). Default: the editions that play by
+    /// the rulebook — 1941, and Anniversary (both scenarios) without and with research and
+    /// national objectives.
+    #[arg(value_name = "EDITION")]
+    play: Vec<String>,
+    /// Optional layer for every game: NAME, NAME=VALUE, NAME:PARAM=VALUE or a folder.
+    #[arg(long = "with", value_name = "LAYER")]
+    with: Vec<String>,
+    /// Only this scenario of each edition.
+    #[arg(long)]
+    scenario: Option<String>,
+    /// How many games in all, spread over the editions and scenarios in turn.
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// Rounds per game (a game won earlier ends then).
+    #[arg(long, default_value_t = 10)]
+    rounds: u32,
+    /// The first game's seed; game i plays with seed + i.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once (default: one per core).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Where failures are written (a save and a scenario each).
+    #[arg(long, default_value = "soak-failures")]
+    out: PathBuf,
+    /// Skip the replay of each game (same seed, same game) — faster, less checked.
+    #[arg(long)]
+    no_replay: bool,
+    /// Skip save → load → save of each game — faster, less checked.
+    #[arg(long)]
+    no_save_check: bool,
+    /// Print every command of every game as it is applied (with --jobs 1, a readable game).
+    #[arg(long)]
+    trace: bool,
+}
+
+/// Prints each command applied, with the round, power and phase it was given in.
+struct Trace;
+impl soak::Watch for Trace {
+    fn applied(&mut self, game: &warroom_core::game::Game, cmd: &str, output: &[String]) {
+        let s = game.state();
+        eprintln!("[seed {} round {}] {cmd}", game.origin().seed, s.round);
+        for l in output {
+            eprintln!("    {l}");
+        }
+    }
+}
+
+/// One configuration the games rotate through.
+struct Config {
+    edition: String,
+    with: Vec<String>,
+    scenarios: Vec<String>,
+    rules: Arc<RuleSet>,
+}
+
+/// The matrix played when no edition is named: the editions whose rules are complete.
+fn default_matrix() -> Vec<(&'static str, Vec<&'static str>)> {
+    vec![
+        ("1941", vec![]),
+        ("anniversary", vec![]),
+        ("anniversary", vec!["research"]),
+        ("anniversary", vec!["national-objectives"]),
+        ("anniversary", vec!["research", "national-objectives"]),
+    ]
+}
+
+pub fn run(editions: &Path, a: Args) -> ExitCode {
+    let wanted: Vec<(String, Vec<String>)> = if a.play.is_empty() {
+        default_matrix()
+            .into_iter()
+            .map(|(e, w)| {
+                let mut with: Vec<String> = w.into_iter().map(String::from).collect();
+                with.extend(a.with.iter().cloned());
+                (e.to_string(), with)
+            })
+            .collect()
+    } else {
+        a.play.iter().map(|e| (e.clone(), a.with.clone())).collect()
+    };
+    let mut configs = Vec::new();
+    for (edition, with) in wanted {
+        let mut req = LoadRequest::new(editions, edition.clone());
+        req.with = with.clone();
+        let rules = match rules::load(&req) {
+            Ok(r) => Arc::new(r),
+            Err(e) => {
+                eprintln!("{:?}", miette::Report::new(e));
+                return ExitCode::from(2);
+            }
+        };
+        let scenarios: Vec<String> = match &a.scenario {
+            Some(s) if rules.scenario(s).is_some() => vec![s.clone()],
+            Some(s) => {
+                eprintln!("warroom soak: {edition} has no scenario `{s}`");
+                return ExitCode::from(2);
+            }
+            None => rules.scenarios.iter().map(|s| s.id.clone()).collect(),
+        };
+        configs.push(Config {
+            edition,
+            with,
+            scenarios,
+            rules,
+        });
+    }
+    // Every (configuration, scenario) pair in turn.
+    let slots: Vec<(usize, String)> = configs
+        .iter()
+        .enumerate()
+        .flat_map(|(i, c)| c.scenarios.iter().map(move |s| (i, s.clone())))
+        .collect();
+    let checks = Checks {
+        replay: !a.no_replay,
+        save_round_trip: !a.no_save_check,
+    };
+    let bar = ProgressBar::new(a.games);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  eta {eta}  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let next = AtomicU64::new(0);
+    let commands = AtomicU64::new(0);
+    let failed = AtomicUsize::new(0);
+    let failures: Mutex<Vec<(GameSpec, Box<Failure>)>> = Mutex::new(Vec::new());
+    let start = Instant::now();
+    let threads = jobs(a.jobs).max(1).min(a.games.max(1) as usize);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= a.games {
+                    break;
+                }
+                let (c, scenario) = &slots[(i % slots.len() as u64) as usize];
+                let config = &configs[*c];
+                let spec = GameSpec {
+                    edition: config.edition.clone(),
+                    with: config.with.clone(),
+                    scenario: Some(scenario.clone()),
+                    seed: a.seed.wrapping_add(i),
+                    rounds: a.rounds,
+                };
+                let load = |text: &str| {
+                    save::load(Path::new("soak.save.toml"), text, editions)
+                        .map_err(|e| format!("{:?}", miette::Report::new(e)))
+                };
+                let mut quiet = soak::Unwatched;
+                let mut trace = Trace;
+                let watch: &mut dyn soak::Watch = if a.trace { &mut trace } else { &mut quiet };
+                match soak::play(&config.rules, &spec, checks, &load, watch) {
+                    Ok(p) => {
+                        commands.fetch_add(p.commands, Ordering::Relaxed);
+                    }
+                    Err(f) => {
+                        failed.fetch_add(1, Ordering::Relaxed);
+                        bar.set_message(format!("{} failed", failed.load(Ordering::Relaxed)));
+                        failures
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push((spec, f));
+                    }
+                }
+                bar.inc(1);
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    let games = a.games;
+    let commands = commands.load(Ordering::Relaxed);
+    let mut failures = failures.into_inner().unwrap_or_else(|e| e.into_inner());
+    failures.sort_by_key(|(s, _)| s.seed);
+    for (spec, f) in &failures {
+        let stem = format!(
+            "{}{}-{}-seed{}",
+            spec.edition.replace(['/', '\\'], "_"),
+            spec.with
+                .iter()
+                .map(|w| format!("+{}", w.replace(['/', '\\', ':', '='], "_")))
+                .collect::<String>(),
+            spec.scenario.as_deref().unwrap_or("default"),
+            spec.seed
+        );
+        println!("FAIL {stem}: {f}");
+        match write_failure(&a.out, &stem, f) {
+            Ok((save, scenario)) => println!(
+                "  replay: warroom play --load {}   (scenario: {})",
+                save.display(),
+                scenario.display()
+            ),
+            Err(e) => println!("  could not write the failure to {}: {e}", a.out.display()),
+        }
+    }
+    println!(
+        "{games} games, {commands} commands in {secs:.1} s: {:.0} commands/s, {:.1} games/s on {threads} thread(s)",
+        commands as f64 / secs,
+        games as f64 / secs,
+    );
+    println!(
+        "{} passed, {} failed",
+        games - failures.len() as u64,
+        failures.len()
+    );
+    if failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn write_failure(out: &Path, stem: &str, f: &Failure) -> std::io::Result<(PathBuf, PathBuf)> {
+    std::fs::create_dir_all(out)?;
+    let save = out.join(format!("{stem}.save.toml"));
+    let scenario = out.join(format!("{stem}.scenario.toml"));
+    let head = format!(
+        "# warroom soak: invariant `{}` broken{}\n# {}\n",
+        f.invariant,
+        f.command
+            .as_ref()
+            .map(|c| format!(" at `{c}`"))
+            .unwrap_or_default(),
+        f.message.replace('\n', "\n# ")
+    );
+    std::fs::write(&save, format!("{head}{}", f.save))?;
+    std::fs::write(&scenario, format!("{head}{}", f.scenario))?;
+    Ok((save, scenario))
+}
