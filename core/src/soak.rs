@@ -135,7 +135,10 @@ pub fn play(
         let applied = player.draw(&mut game, |game, cmd, r| {
             played.rejected += 1;
             if refused.is_none() && (game.hash() != hash || game.history().len() != before.history) {
-                refused = Some(format!("`{}` was refused ({r}) but the game changed", cmd.to_text(rules)));
+                refused = Some(format!(
+                    "`{}` was refused ({r}) but the game changed",
+                    cmd.to_text(rules)
+                ));
             }
         });
         if let Some(message) = refused {
@@ -194,7 +197,12 @@ pub fn play(
     if checks.save_round_trip {
         let text = game.save_text();
         let again = load_save(&text).map_err(|e| {
-            fail(&game, "save-loads", format!("the game's save does not load: {e}"), None)
+            fail(
+                &game,
+                "save-loads",
+                format!("the game's save does not load: {e}"),
+                None,
+            )
         })?;
         let text2 = again.save_text();
         if text2 != text {
@@ -491,7 +499,11 @@ fn air_units_landed(rules: &RuleSet, s: &State) -> Result<(), (&'static str, Str
     let friends = |a: PowerId, b: PowerId| a == b || s.relations[a.index()][b.index()] == Relation::Allied;
     for (i, sp) in s.spaces.iter().enumerate() {
         let space = &rules.board.spaces[i];
-        for u in sp.units.iter().filter(|u| rules.unit(u.kind).domain == Domain::Air) {
+        for u in sp
+            .units
+            .iter()
+            .filter(|u| rules.unit(u.kind).domain == Domain::Air)
+        {
             let safe = if space.is_sea() {
                 sp.units
                     .iter()
@@ -566,10 +578,7 @@ fn units_conserved(
         }
     }
     if seen < before.units.len() && !destroys {
-        return Err((
-            NAME,
-            format!("{} unit(s) vanished", before.units.len() - seen),
-        ));
+        return Err((NAME, format!("{} unit(s) vanished", before.units.len() - seen)));
     }
     match cmd {
         Command::Place {
@@ -642,14 +651,14 @@ fn units_where_they_may_be(rules: &RuleSet, s: &State) -> Result<(), (&'static s
                 (Domain::Land, true) if u.aboard.is_none() => {
                     return Err((
                         NAME,
-                        format!("{} #{} is at sea in {} without a transport", t.name, u.id, space.name),
+                        format!(
+                            "{} #{} is at sea in {} without a transport",
+                            t.name, u.id, space.name
+                        ),
                     ))
                 }
                 (Domain::Sea, false) => {
-                    return Err((
-                        NAME,
-                        format!("{} #{} is on land in {}", t.name, u.id, space.name),
-                    ))
+                    return Err((NAME, format!("{} #{} is on land in {}", t.name, u.id, space.name)))
                 }
                 _ => {}
             }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use warroom_core::game::command::{Command, Move, Pick};
 use warroom_core::game::Game;
 use warroom_core::layers::LoadRequest;
-use warroom_core::rules::{self, FacilityTypeId, Piece, PhaseKind, RuleSet, SpaceId, UnitTypeId};
+use warroom_core::rules::{self, FacilityTypeId, PhaseKind, Piece, RuleSet, SpaceId, UnitTypeId};
 use warroom_core::soak::Player;
 
 fn rules_for(edition: &str, with: &[&str]) -> Arc<RuleSet> {
@@ -114,8 +114,30 @@ fn single_unit_commands(g: &Game) -> Vec<Command> {
     out
 }
 
+/// `ignoring` or `bombing` where there is nothing to ignore or bomb: the same move as without,
+/// which is listed.
+fn same_as_plain(g: &mut Game, c: &Command, out: &[String], legal: &[Command]) -> bool {
+    let Command::Move(m) = c else { return false };
+    if !(m.ignore || m.bombing) {
+        return false;
+    }
+    let plain = Command::Move(Move {
+        ignore: false,
+        bombing: false,
+        ..m.clone()
+    });
+    legal.contains(&plain) && g.dry_run(&plain).as_deref() == Ok(out)
+}
+
 /// Walk a random game; at every `every`-th command check both directions of the property.
-fn check_edition(edition: &str, with: &[&str], scenario: Option<&str>, seed: u64, steps: usize, every: usize) {
+fn check_edition(
+    edition: &str,
+    with: &[&str],
+    scenario: Option<&str>,
+    seed: u64,
+    steps: usize,
+    every: usize,
+) {
     let rules = rules_for(edition, with);
     let mut g = start(&rules, edition, with, scenario, seed);
     let mut player = Player::seeded(seed);
@@ -141,15 +163,16 @@ fn check_edition(edition: &str, with: &[&str], scenario: Option<&str>, seed: u64
                     );
                 }
                 // Back to the position: undo where it reaches, else rebuild.
-                if copy.undoable().is_empty() || copy.apply(&Command::Undo).is_err() || copy.hash() != before {
+                if copy.undoable().is_empty() || copy.apply(&Command::Undo).is_err() || copy.hash() != before
+                {
                     copy = replica(&g);
                 }
             }
             // Accepted → listed, for every single-unit command over the whole board.
             for c in single_unit_commands(&g) {
-                if g.dry_run(&c).is_ok() {
+                if let Ok(out) = g.dry_run(&c) {
                     assert!(
-                        legal.contains(&c),
+                        legal.contains(&c) || same_as_plain(&mut g, &c, &out, &legal),
                         "{edition} step {step} ({} of {}): `{}` is accepted but not listed",
                         g.current_phase().title,
                         rules.power_info(g.current_power()).name,
@@ -163,7 +186,10 @@ fn check_edition(edition: &str, with: &[&str], scenario: Option<&str>, seed: u64
             break;
         }
     }
-    assert!(checked > 0 && listed_total > checked, "{edition}: the walk checked nothing");
+    assert!(
+        checked > 0 && listed_total > checked,
+        "{edition}: the walk checked nothing"
+    );
 }
 
 #[test]
@@ -173,12 +199,19 @@ fn legal_actions_of_1941_are_accepted_and_complete() {
 
 #[test]
 fn legal_actions_of_anniversary_1941_are_accepted_and_complete() {
-    check_edition("anniversary", &["research", "national-objectives"], Some("1941"), 11, 400, 29);
+    check_edition(
+        "anniversary",
+        &["research", "national-objectives"],
+        Some("1941"),
+        11,
+        400,
+        29,
+    );
 }
 
 #[test]
 fn legal_actions_of_anniversary_1942_are_accepted_and_complete() {
-    check_edition("anniversary", &["research"], Some("1942"), 13, 400, 31);
+    check_edition("anniversary", &["research"], Some("1942"), 13, 400, 47);
 }
 
 #[test]
@@ -186,7 +219,11 @@ fn a_dry_run_changes_nothing() {
     let rules = rules_for("anniversary", &["national-objectives"]);
     let mut g = start(&rules, "anniversary", &["national-objectives"], None, 3);
     let mut player = Player::seeded(3);
-    for _ in 0..150 {
+    for step in 0..120 {
+        if step % 4 != 0 {
+            player.step(&mut g);
+            continue;
+        }
         let before = (g.hash(), g.history().len(), g.log().len(), g.undoable().len());
         for a in g.candidate_actions() {
             let _ = g.dry_run(&a);

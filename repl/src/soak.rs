@@ -174,10 +174,7 @@ pub fn run(editions: &Path, a: Args) -> ExitCode {
                     Err(f) => {
                         failed.fetch_add(1, Ordering::Relaxed);
                         bar.set_message(format!("{} failed", failed.load(Ordering::Relaxed)));
-                        failures
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .push((spec, f));
+                        failures.lock().unwrap_or_else(|e| e.into_inner()).push((spec, f));
                     }
                 }
                 bar.inc(1);

@@ -321,7 +321,13 @@ fn placements(rules: &RuleSet, s: &State, power: PowerId, out: &mut Vec<Command>
         let id = SpaceId(i as u16);
         if sp.controller.is_some_and(|c| c == power) {
             spaces.push(id);
-            spaces.extend(board.space(id).adjacent.iter().filter(|a| board.space(**a).is_sea()));
+            spaces.extend(
+                board
+                    .space(id)
+                    .adjacent
+                    .iter()
+                    .filter(|a| board.space(**a).is_sea()),
+            );
         }
     }
     spaces.sort();
@@ -396,7 +402,11 @@ fn battle_answers(rules: &RuleSet, s: &State, b: &crate::combat::Battle, out: &m
         Some(Need::Submerge { side }) => {
             out.push(Command::Submerge(Vec::new()));
             let mut subs: Vec<(UnitTypeId, u32)> = Vec::new();
-            for c in b.units.iter().filter(|c| c.side == *side && c.status == Status::Fighting) {
+            for c in b
+                .units
+                .iter()
+                .filter(|c| c.side == *side && c.status == Status::Fighting)
+            {
                 if rules.unit(c.kind).submerge {
                     match subs.iter_mut().find(|k| k.0 == c.kind) {
                         Some(k) => k.1 += 1,
