@@ -231,9 +231,14 @@ pub fn run(opts: Options) -> ExitCode {
     }
 }
 
+/// A save loaded, its warnings (a state that differs from the saved hash) shown on stderr.
 fn load_game(path: &std::path::Path, editions: &std::path::Path) -> Result<Game, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    warroom_core::game::save::load(path, &text, editions).map_err(|e| render::report(&e))
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let loaded = warroom_core::game::save::open(path, &bytes, editions).map_err(|e| render::report(&e))?;
+    for w in &loaded.warnings {
+        eprintln!("{}", render::report(w));
+    }
+    Ok(loaded.game)
 }
 
 fn batch(shell: &mut Shell, strict: bool) -> ExitCode {

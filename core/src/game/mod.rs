@@ -919,8 +919,23 @@ fn end_turn(rules: &RuleSet, s: &mut State, power: PowerId, out: &mut Vec<String
     }
 }
 
+/// The most an `edit` may set a treasury to or add units at once: far beyond any table, and far
+/// below where income would overflow a treasury or a megabyte of units exhaust memory.
+pub const EDIT_MAX_IPCS: i64 = 1_000_000;
+pub const EDIT_MAX_UNITS: u32 = 1_000;
+
 fn edit(rules: &RuleSet, s: &mut State, e: &Edit, out: &mut Vec<String>) -> Result<(), Rejection> {
     match e {
+        Edit::Treasury { ipcs, .. } if !(0..=EDIT_MAX_IPCS).contains(ipcs) => {
+            return Err(Rejection::new(format!(
+                "a treasury is from 0 to {EDIT_MAX_IPCS} IPCs, not {ipcs}"
+            )));
+        }
+        Edit::AddUnits { count, .. } if *count > EDIT_MAX_UNITS => {
+            return Err(Rejection::new(format!(
+                "an edit adds at most {EDIT_MAX_UNITS} units at once, not {count}"
+            )));
+        }
         Edit::Treasury { power, ipcs } => {
             s.treasuries[power.index()] = *ipcs;
             out.push(format!(

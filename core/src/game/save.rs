@@ -1,17 +1,34 @@
 //! Saves: initial state (edition, layers, scenario, seed) plus the command log, with the state
 //! hash after each command, as human-readable, versioned TOML.
 //!
-//! Loading replays the log against the current rules and checks each hash, so a save made under
-//! other rules reports the first command where the game diverges instead of loading silently.
+//! A save is the game's commands, not its state, so it survives every change to `State`: loading
+//! replays the log under the current rules. The hashes are a check that reports, never a gate:
+//! a save written by an older warroom, whose state hashed differently, loads with a warning
+//! naming the first command whose state differs. What cannot load is a save the current rules
+//! cannot replay (a command they refuse: the game past it does not exist under them) and a file
+//! that is not a save; both are errors located in the file.
+//!
+//! The format is versioned. A change to what a save means (a field renamed or reinterpreted,
+//! command text the parser no longer reads) bumps [`VERSION`] and adds the migration from the
+//! previous version to [`MIGRATIONS`]; every version from [`OLDEST`] on stays readable.
 
 use super::{Game, Origin};
 use crate::diag::{Label, Problem, Sources};
 use crate::layers::LoadRequest;
+use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
 pub const FORMAT: &str = "warroom-save";
+/// The format version this build writes.
 pub const VERSION: i64 = 1;
+/// The first format version ever written; a save of any version from it to [`VERSION`] loads.
+pub const OLDEST: i64 = 1;
+
+/// A command longer than this is damage, not play: the longest real commands (a move of many
+/// unit types along a long `via`) are a few hundred bytes, and a megabyte line would otherwise
+/// go through name matching that is quadratic in its length.
+pub const MAX_COMMAND_LEN: usize = 4096;
 
 impl Game {
     /// The save text for this game.
@@ -56,167 +73,358 @@ pub(crate) fn toml_str(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
 
+/// A save as read from its file, before replay: what a version's reader produces, what each
+/// migration rewrites, and what the replay reads. Spans point into the file as written.
+#[derive(Clone, Debug)]
+pub struct Save {
+    pub version: i64,
+    pub version_span: Range<usize>,
+    pub edition: (String, Range<usize>),
+    pub with: Vec<String>,
+    pub scenario: (String, Range<usize>),
+    pub seed: u64,
+    /// The seating, one list of power names per player.
+    pub players: Option<(Vec<Vec<String>>, Range<usize>)>,
+    pub final_hash: Option<(u64, Range<usize>)>,
+    pub commands: Vec<SavedCommand>,
+}
+
+/// One command of the log: its text, where that text is in the file, and the state hash saved
+/// after it (absent in a log written by hand: then nothing is checked).
+#[derive(Clone, Debug)]
+pub struct SavedCommand {
+    pub text: String,
+    pub span: Range<usize>,
+    pub hash: Option<u64>,
+}
+
+/// Rewrites a save of one format version into the next (`Err`: why this save cannot be).
+pub type Migration = fn(&mut Save) -> Result<(), String>;
+
+/// `MIGRATIONS[i]` turns a save of version `OLDEST + i` into one of version `OLDEST + i + 1`.
+/// The array's length is tied to [`VERSION`], so bumping it without a migration does not
+/// compile.
+pub const MIGRATIONS: [Migration; (VERSION - OLDEST) as usize] = [];
+
+/// A save that was read: the game, replayed, and what the load noticed on the way.
+pub struct Loaded {
+    pub game: Game,
+    /// The format version the file was written in (older ones were migrated).
+    pub version: i64,
+    /// Reported, never refused: chiefly the first command whose state differs from the hash
+    /// the save recorded.
+    pub warnings: Vec<SaveWarning>,
+}
+
+/// Something a load noticed that does not stop the game, located in the save file.
+#[derive(Debug, Clone)]
+pub struct SaveWarning(pub Problem);
+
+impl std::fmt::Display for SaveWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.message)
+    }
+}
+impl std::error::Error for SaveWarning {}
+impl miette::Diagnostic for SaveWarning {
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(miette::Severity::Warning)
+    }
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.0.code()
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.0.source_code()
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        self.0.labels()
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        miette::Diagnostic::help(&self.0)
+    }
+}
+
 /// A save that could not be loaded, located in the save file.
 #[derive(Debug)]
 pub enum LoadSaveError {
-    /// The save file itself is malformed or from an unknown version.
+    /// The file is not a save this warroom reads: not UTF-8, not TOML, a field missing or of
+    /// the wrong kind, a version newer than this build, a scenario that cannot start.
     Corrupt(Box<Problem>),
     /// The rules the save names could not be built.
-    Rules(crate::rules::LoadError),
-    /// Replaying the log did not reproduce the saved game.
+    Rules(Box<RulesError>),
+    /// The current rules refuse a command of the log, so the game cannot be replayed past it.
     Diverged(Box<Problem>),
+}
+
+/// The rules a save names could not be built: located at the save's `edition`, with the rule
+/// set's own problems (located in the editions) as related diagnostics.
+#[derive(Debug)]
+pub struct RulesError {
+    pub problem: Problem,
+    pub error: crate::rules::LoadError,
+}
+
+impl std::fmt::Display for RulesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.problem.message)
+    }
 }
 
 impl std::fmt::Display for LoadSaveError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            LoadSaveError::Corrupt(p) | LoadSaveError::Diverged(p) => write!(f, "{}", p.message),
-            LoadSaveError::Rules(e) => write!(f, "{e}"),
-        }
+        write!(f, "{}", self.problem().message)
     }
 }
 impl std::error::Error for LoadSaveError {}
 impl LoadSaveError {
-    /// The located problem, for the two kinds that point into the save file.
-    fn problem(&self) -> Option<&Problem> {
+    /// The problem, located in the save file, whatever the kind.
+    pub fn problem(&self) -> &Problem {
         match self {
-            LoadSaveError::Corrupt(p) | LoadSaveError::Diverged(p) => Some(p),
-            LoadSaveError::Rules(_) => None,
+            LoadSaveError::Corrupt(p) | LoadSaveError::Diverged(p) => p,
+            LoadSaveError::Rules(r) => &r.problem,
         }
     }
 }
 
 impl miette::Diagnostic for LoadSaveError {
     fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
-        match self.problem() {
-            Some(p) => p.code(),
-            None => Some(Box::new("save::rules")),
-        }
+        self.problem().code()
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        self.problem()?.source_code()
+        self.problem().source_code()
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
-        self.problem()?.labels()
+        self.problem().labels()
     }
     fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
-        miette::Diagnostic::help(self.problem()?)
+        miette::Diagnostic::help(self.problem())
     }
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
         match self {
-            LoadSaveError::Rules(e) => e.related(),
+            LoadSaveError::Rules(r) => r.error.related(),
             _ => None,
         }
     }
 }
 
-/// Load a save: rebuild the rules it names (from `editions_dir`), replay, verify hashes.
+/// Load a save and return the game alone; what [`open`] would warn about is dropped.
 pub fn load(path: &Path, text: &str, editions_dir: &Path) -> Result<Game, LoadSaveError> {
-    let mut sources = Sources::default();
-    let file = sources.add(path, path.display().to_string(), text.to_string());
-    let corrupt = |sources: &Sources, span: std::ops::Range<usize>, msg: String, label: &str| {
+    open(path, text.as_bytes(), editions_dir).map(|l| l.game)
+}
+
+/// Read a save file's bytes: check and migrate it, rebuild the rules it names (from
+/// `editions_dir`), replay its commands and compare each state with the hash saved after it.
+pub fn open(path: &Path, bytes: &[u8], editions_dir: &Path) -> Result<Loaded, LoadSaveError> {
+    let src = SaveSource::new(path, bytes);
+    if let Some(at) = src.invalid_utf8 {
+        let byte = bytes[at];
+        return Err(LoadSaveError::Corrupt(Box::new(
+            Problem::new(
+                "save::corrupt",
+                format!("the save is not UTF-8 text: byte 0x{byte:02x} cannot be read"),
+            )
+            .at(src.label(at..at + '\u{fffd}'.len_utf8(), "not UTF-8"))
+            .help("a save is a TOML text file; this one was damaged or is not a save"),
+        )));
+    }
+    let mut save = read(&src)?;
+    let from = save.version;
+    migrate(&mut save, &MIGRATIONS).map_err(|(to, e)| {
+        src.corrupt(
+            save.version_span.clone(),
+            format!("this version {from} save cannot be read as version {to}: {e}"),
+            "migrating",
+        )
+    })?;
+    let loaded = replay(&src, save, editions_dir)?;
+    Ok(Loaded {
+        version: from,
+        ..loaded
+    })
+}
+
+/// Run the migrations from the save's version on, one version at a time (`migrations[i]` takes
+/// version `OLDEST + i`); `Err` names the version that could not be reached, and why.
+fn migrate(save: &mut Save, migrations: &[Migration]) -> Result<(), (i64, String)> {
+    let first = usize::try_from(save.version - OLDEST).unwrap_or(usize::MAX);
+    for m in migrations.iter().skip(first) {
+        let to = save.version + 1;
+        m(save).map_err(|e| (to, e))?;
+        save.version = to;
+    }
+    Ok(())
+}
+
+/// The save file as diagnostics show it, and where its text stops being UTF-8.
+struct SaveSource {
+    sources: Sources,
+    file: crate::diag::FileId,
+    invalid_utf8: Option<usize>,
+}
+
+impl SaveSource {
+    fn new(path: &Path, bytes: &[u8]) -> SaveSource {
+        let (text, invalid_utf8) = match std::str::from_utf8(bytes) {
+            Ok(t) => (t.to_string(), None),
+            // The lossy text is the same as the file up to the first bad byte, so that offset
+            // is a place in both.
+            Err(e) => (String::from_utf8_lossy(bytes).into_owned(), Some(e.valid_up_to())),
+        };
+        let mut sources = Sources::default();
+        let file = sources.add(path, path.display().to_string(), text);
+        SaveSource {
+            sources,
+            file,
+            invalid_utf8,
+        }
+    }
+
+    fn text(&self) -> &str {
+        &self.sources.get(self.file).text
+    }
+
+    /// A label on `span`, widened to whole characters so no offset falls inside one.
+    fn label(&self, span: Range<usize>, text: &str) -> Label {
+        let t = self.text();
+        let mut start = span.start.min(t.len());
+        while !t.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = span.end.clamp(start, t.len());
+        while !t.is_char_boundary(end) {
+            end += 1;
+        }
+        Label::new(&self.sources, self.file, start..end, text)
+    }
+
+    fn corrupt(&self, span: Range<usize>, msg: String, label: &str) -> LoadSaveError {
         LoadSaveError::Corrupt(Box::new(
-            Problem::new("save::corrupt", msg).at(Label::new(sources, file, span, label)),
+            Problem::new("save::corrupt", msg).at(self.label(span, label)),
         ))
-    };
+    }
+
+    /// 1-based line of a byte offset, for messages that name a place in words.
+    fn line(&self, offset: usize) -> usize {
+        let t = self.text();
+        t.as_bytes()[..offset.min(t.len())]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count()
+            + 1
+    }
+}
+
+/// A TOML integer as written, in its radix: `None` when the value is not an integer, `Some(None)`
+/// when its digits overflow even 128 bits.
+fn integer(v: &toml::de::DeValue<'_>) -> Option<Option<i128>> {
+    let i = v.as_integer()?;
+    Some(i128::from_str_radix(i.as_str(), i.radix()).ok())
+}
+
+/// A command's text as a message quotes it: control characters escaped (they would act on
+/// the terminal), and a long text cut short.
+fn shown(text: &str) -> String {
+    let mut s = String::new();
+    for (n, c) in text.chars().enumerate() {
+        if n == 80 {
+            s.push('…');
+            break;
+        }
+        if c.is_control() {
+            s.extend(c.escape_default());
+        } else {
+            s.push(c);
+        }
+    }
+    s
+}
+
+/// The version-1 reader: the fields of the file, checked for kind, into a [`Save`]. A later
+/// version whose fields differ reads them here by `version` before migrations run.
+fn read(src: &SaveSource) -> Result<Save, LoadSaveError> {
+    let text = src.text();
     let doc = toml::de::DeTable::parse(text).map_err(|e| {
-        corrupt(
-            &sources,
+        src.corrupt(
             e.span().unwrap_or(0..0),
-            format!("the save is not valid TOML: {}", e.message().trim()),
+            format!("the save is not valid TOML: {}", shown(e.message().trim())),
             "here",
         )
     })?;
-    let doc_span = doc.span();
+    let doc_start = doc.span().start;
     let t = doc.get_ref();
-    let get = |k: &str| t.get(k);
-    let str_field = |k: &str| -> Result<(String, std::ops::Range<usize>), LoadSaveError> {
-        match get(k) {
-            Some(v) => match v.get_ref().as_str() {
-                Some(s) => Ok((s.to_string(), v.span())),
-                None => Err(corrupt(
-                    &sources,
-                    v.span(),
-                    format!("`{k}` must be a string"),
-                    "expected a string",
-                )),
-            },
-            None => Err(corrupt(
-                &sources,
-                doc_span.start..doc_span.start,
-                format!("the save has no `{k}`"),
-                "missing field",
-            )),
+    let missing = |k: &str| {
+        src.corrupt(
+            doc_start..doc_start,
+            format!("the save has no `{k}`"),
+            "missing field",
+        )
+    };
+    let str_field = |k: &str| -> Result<(String, Range<usize>), LoadSaveError> {
+        let v = t.get(k).ok_or_else(|| missing(k))?;
+        match v.get_ref().as_str() {
+            Some(s) => Ok((s.to_string(), v.span())),
+            None => Err(src.corrupt(v.span(), format!("`{k}` must be a string"), "expected a string")),
         }
     };
     let (format, fspan) = str_field("format")?;
     if format != FORMAT {
-        return Err(corrupt(
-            &sources,
+        return Err(src.corrupt(
             fspan,
-            format!("not a warroom save (format {format:?})"),
+            format!("not a warroom save (format {:?})", shown(&format)),
             "unknown format",
         ));
     }
-    let version = get("version").and_then(|v| {
-        v.get_ref()
-            .as_integer()
-            .map(|i| (i.as_str().parse::<i64>().ok(), v.span()))
-    });
-    match version {
-        Some((Some(VERSION), _)) => {}
-        Some((v, span)) => {
-            return Err(corrupt(
-                &sources,
-                span,
+    let v = t.get("version").ok_or_else(|| missing("version"))?;
+    let v_span = v.span();
+    let version = match integer(v.get_ref()) {
+        Some(Some(n)) if (i128::from(OLDEST)..=i128::from(VERSION)).contains(&n) => n as i64,
+        Some(Some(n)) if n > i128::from(VERSION) => {
+            return Err(LoadSaveError::Corrupt(Box::new(
+                Problem::new(
+                    "save::corrupt",
+                    format!(
+                    "save version {n} is newer than this warroom, which reads versions {OLDEST} to {VERSION}"
+                ),
+                )
+                .at(src.label(v.span(), "written by a newer warroom"))
+                .help("load it with the warroom that saved it, or a newer one"),
+            )))
+        }
+        Some(_) => {
+            return Err(src.corrupt(
+                v.span(),
                 format!(
-                    "save version {} is not supported (this warroom reads version {VERSION})",
-                    v.map_or("?".into(), |v| v.to_string())
+                    "save version {} is not supported (this warroom reads versions {OLDEST} to {VERSION})",
+                    shown(text.get(v.span()).unwrap_or("?"))
                 ),
                 "unsupported version",
             ))
         }
         None => {
-            return Err(corrupt(
-                &sources,
-                doc_span.start..doc_span.start,
-                "the save has no `version`".into(),
-                "missing",
+            return Err(src.corrupt(
+                v.span(),
+                "`version` must be an integer".into(),
+                "expected an integer",
             ))
         }
-    }
-    let (edition, _) = str_field("edition")?;
-    let (scenario, _) = str_field("scenario")?;
-    let seed = match get("seed") {
-        Some(v) => match v
-            .get_ref()
-            .as_integer()
-            .and_then(|i| i.as_str().parse::<u64>().ok())
-        {
-            Some(s) => s,
-            None => {
-                return Err(corrupt(
-                    &sources,
-                    v.span(),
-                    "`seed` must be a non-negative integer".into(),
-                    "bad seed",
-                ))
-            }
-        },
+    };
+    let edition = str_field("edition")?;
+    let scenario = str_field("scenario")?;
+    let v = t.get("seed").ok_or_else(|| missing("seed"))?;
+    let seed = match integer(v.get_ref()).flatten().and_then(|n| u64::try_from(n).ok()) {
+        Some(s) => s,
         None => {
-            return Err(corrupt(
-                &sources,
-                doc_span.start..doc_span.start,
-                "the save has no `seed`".into(),
-                "missing",
+            return Err(src.corrupt(
+                v.span(),
+                "`seed` must be an integer from 0 to 18446744073709551615".into(),
+                "bad seed",
             ))
         }
     };
     let mut with = Vec::new();
-    if let Some(v) = get("with") {
+    if let Some(v) = t.get("with") {
         let Some(arr) = v.get_ref().as_array() else {
-            return Err(corrupt(
-                &sources,
+            return Err(src.corrupt(
                 v.span(),
                 "`with` must be an array of strings".into(),
                 "expected an array",
@@ -226,8 +434,7 @@ pub fn load(path: &Path, text: &str, editions_dir: &Path) -> Result<Game, LoadSa
             match item.get_ref().as_str() {
                 Some(s) => with.push(s.to_string()),
                 None => {
-                    return Err(corrupt(
-                        &sources,
+                    return Err(src.corrupt(
                         item.span(),
                         "`with` must contain strings".into(),
                         "expected a string",
@@ -237,144 +444,274 @@ pub fn load(path: &Path, text: &str, editions_dir: &Path) -> Result<Game, LoadSa
         }
     }
     // `players`: the seating, read now and checked once the rules are known.
-    let mut players: Option<(Vec<Vec<String>>, std::ops::Range<usize>)> = None;
-    if let Some(v) = get("players") {
-        let bad = |sources: &Sources| {
-            corrupt(
-                sources,
+    let mut players = None;
+    if let Some(v) = t.get("players") {
+        let bad = || {
+            src.corrupt(
                 v.span(),
                 "`players` must be an array of arrays of power names, one per player".into(),
                 "expected [[\"POWER\", ...], ...]",
             )
         };
-        let Some(arr) = v.get_ref().as_array() else {
-            return Err(bad(&sources));
-        };
+        let arr = v.get_ref().as_array().ok_or_else(bad)?;
         let mut seating = Vec::new();
         for item in arr.iter() {
-            let Some(powers) = item.get_ref().as_array() else {
-                return Err(bad(&sources));
-            };
+            let powers = item.get_ref().as_array().ok_or_else(bad)?;
             let mut names = Vec::new();
             for p in powers.iter() {
-                match p.get_ref().as_str() {
-                    Some(name) => names.push(name.to_string()),
-                    None => return Err(bad(&sources)),
-                }
+                names.push(p.get_ref().as_str().ok_or_else(bad)?.to_string());
             }
             seating.push(names);
         }
         players = Some((seating, v.span()));
     }
+    let hash = |v: &toml::Spanned<toml::de::DeValue<'_>>, what: &str| -> Result<u64, LoadSaveError> {
+        v.get_ref()
+            .as_str()
+            .and_then(|s| u64::from_str_radix(s, 16).ok())
+            .ok_or_else(|| {
+                src.corrupt(
+                    v.span(),
+                    format!("{what} must be a hexadecimal state hash, like \"0123456789abcdef\""),
+                    "not a hash",
+                )
+            })
+    };
+    let final_hash = match t.get("final_hash") {
+        Some(v) => Some((hash(v, "`final_hash`")?, v.span())),
+        None => None,
+    };
     let mut commands = Vec::new();
-    if let Some(v) = get("command") {
+    if let Some(v) = t.get("command") {
         let Some(arr) = v.get_ref().as_array() else {
-            return Err(corrupt(
-                &sources,
+            return Err(src.corrupt(
                 v.span(),
                 "`command` must be an array of tables".into(),
                 "expected [[command]]",
             ));
         };
-        for item in arr.iter() {
+        for (i, item) in arr.iter().enumerate() {
+            let n = i + 1;
             let Some(ct) = item.get_ref().as_table() else {
-                return Err(corrupt(
-                    &sources,
+                return Err(src.corrupt(
                     item.span(),
-                    "each [[command]] must be a table".into(),
+                    format!("command {n} must be a table"),
                     "expected a table",
                 ));
             };
-            let text = ct
-                .get("text")
-                .and_then(|v| v.get_ref().as_str().map(|s| (s.to_string(), v.span())));
-            let hash = ct
-                .get("hash")
-                .and_then(|v| v.get_ref().as_str().and_then(|s| u64::from_str_radix(s, 16).ok()));
-            match (text, hash) {
-                (Some((text, span)), Some(hash)) => commands.push((text, span, hash)),
-                _ => {
-                    return Err(corrupt(
-                        &sources,
+            let text = match ct.get("text") {
+                Some(v) => match v.get_ref().as_str() {
+                    Some(s) => (s.to_string(), v.span()),
+                    None => {
+                        return Err(src.corrupt(
+                            v.span(),
+                            format!("the text of command {n} must be a string"),
+                            "expected a string",
+                        ))
+                    }
+                },
+                None => {
+                    return Err(src.corrupt(
                         item.span(),
-                        "each [[command]] needs `text` and a hexadecimal `hash`".into(),
+                        format!("command {n} has no `text`"),
                         "incomplete command",
                     ))
                 }
+            };
+            if text.0.len() > MAX_COMMAND_LEN {
+                return Err(src.corrupt(
+                    text.1,
+                    format!(
+                        "command {n} is {} bytes long; no command is longer than {MAX_COMMAND_LEN}",
+                        text.0.len()
+                    ),
+                    "too long",
+                ));
+            }
+            let hash = match ct.get("hash") {
+                Some(v) => Some(hash(v, &format!("the hash of command {n}"))?),
+                // warroom writes a hash after every command; a log written by hand has none.
+                None if final_hash.is_some() => {
+                    return Err(src.corrupt(
+                        item.span(),
+                        format!("command {n} has no `hash`: the save is cut short or damaged"),
+                        "incomplete command",
+                    ))
+                }
+                None => None,
+            };
+            commands.push(SavedCommand {
+                text: text.0,
+                span: text.1,
+                hash,
+            });
+        }
+    }
+    // `final_hash` is the hash after the last command, written before the log: in a whole save
+    // the two agree whatever build wrote it, so a disagreement is a log cut short at a command's
+    // end (or damage) that a replay would otherwise take for a shorter game.
+    if let (Some((fh, fspan)), Some(SavedCommand { hash: Some(last), .. })) = (&final_hash, commands.last()) {
+        if fh != last {
+            let n = commands.len();
+            return Err(LoadSaveError::Corrupt(Box::new(
+                Problem::new(
+                    "save::corrupt",
+                    format!(
+                        "the save is cut short or damaged: its log ends at command {n} (line {}), \
+                         but `final_hash` is not the hash saved after it",
+                        src.line(commands[n - 1].span.start)
+                    ),
+                )
+                .at(src.label(fspan.clone(), "the game was saved after another command"))
+                .help("the end of the file is missing; a copy of the save made elsewhere may be whole"),
+            )));
+        }
+    }
+    Ok(Save {
+        version,
+        version_span: v_span,
+        edition,
+        with,
+        scenario,
+        seed,
+        players,
+        final_hash,
+        commands,
+    })
+}
+
+/// The game a (current-version) save describes: the rules it names, its commands replayed.
+fn replay(src: &SaveSource, save: Save, editions_dir: &Path) -> Result<Loaded, LoadSaveError> {
+    let (edition, espan) = &save.edition;
+    let mut req = LoadRequest::new(editions_dir, edition.clone());
+    req.with = save.with.clone();
+    let rules = crate::rules::load(&req).map_err(|error| {
+        let with = if save.with.is_empty() {
+            String::new()
+        } else {
+            format!(" with {}", save.with.join(", "))
+        };
+        LoadSaveError::Rules(Box::new(RulesError {
+            problem: Problem::new(
+                "save::rules",
+                format!(
+                    "the rules this save names (edition {}{}) cannot be built: {} problem(s)",
+                    shown(edition),
+                    shown(&with),
+                    error.problems.len()
+                ),
+            )
+            .at(src.label(espan.clone(), "these rules"))
+            .help("the problems in the rules follow; a save names an edition folder under the editions directory"),
+            error,
+        }))
+    })?;
+    let (scenario, sspan) = &save.scenario;
+    let mut game =
+        Game::new(Arc::new(rules), edition, &save.with, Some(scenario), save.seed).map_err(|e| {
+            src.corrupt(
+                sspan.clone(),
+                format!("the saved game cannot start: {}", shown(&e)),
+                "cannot start",
+            )
+        })?;
+    let mut warnings = Vec::new();
+    let mut drifted = false;
+    for (i, c) in save.commands.iter().enumerate() {
+        let n = i + 1;
+        if let Err(r) = game.execute(&c.text) {
+            let line = src.line(c.span.start);
+            return Err(LoadSaveError::Diverged(Box::new(
+                Problem::new(
+                    "save::diverged",
+                    format!(
+                        "the game cannot be replayed past command {n} `{}` (line {line}): the current rules reject it: {}",
+                        shown(&c.text),
+                        shown(&r.to_string())
+                    ),
+                )
+                .at(src.label(c.span.clone(), "rejected on replay"))
+                .help(format!(
+                    "the rules changed since this game was saved, and no part of a game is loaded as if it were the whole. \
+                     Load it with the rules it was played under, or, to play on from before this command, \
+                     delete the [[command]] tables from line {} on: the first {i} command(s) replay",
+                    line.saturating_sub(1).max(1)
+                )),
+            )));
+        }
+        if let Some(saved) = c.hash {
+            if !drifted && game.hash() != saved {
+                drifted = true;
+                warnings.push(drift(src, c, n, game.hash(), saved));
             }
         }
     }
-    let mut req = LoadRequest::new(editions_dir, edition.clone());
-    req.with = with.clone();
-    let rules = crate::rules::load(&req).map_err(LoadSaveError::Rules)?;
-    let mut game = Game::new(Arc::new(rules), &edition, &with, Some(&scenario), seed).map_err(|e| {
-        corrupt(
-            &sources,
-            doc_span.start..doc_span.start,
-            e,
-            "cannot start this game",
-        )
-    })?;
-    for (i, (text, span, hash)) in commands.iter().enumerate() {
-        if let Err(r) = game.execute(text) {
-            return Err(LoadSaveError::Diverged(Box::new(
+    if let (false, Some((saved, span))) = (drifted, &save.final_hash) {
+        if game.hash() != *saved {
+            warnings.push(SaveWarning(
                 Problem::new(
-                    "save::diverged",
+                    "save::hash",
                     format!(
-                        "command {} `{text}` is rejected under the current rules: {r}",
-                        i + 1
-                    ),
-                )
-                .at(Label::new(&sources, file, span.clone(), "rejected on replay"))
-                .help(
-                    "the rules changed since this game was saved; load it with the rules it was played under",
-                ),
-            )));
-        }
-        if game.hash() != *hash {
-            return Err(LoadSaveError::Diverged(Box::new(
-                Problem::new(
-                    "save::diverged",
-                    format!(
-                        "after command {} `{text}` the state differs from the saved game (hash {:016x}, saved {hash:016x})",
-                        i + 1,
+                        "saved by another warroom: the state after the last command differs from the saved hash \
+                         ({:016x}, saved {saved:016x}); the game was replayed under the current rules",
                         game.hash()
                     ),
                 )
-                .at(Label::new(&sources, file, span.clone(), "diverges here"))
-                .help("the rules changed since this game was saved"),
-            )));
+                .at(src.label(span.clone(), "differs"))
+                .help("the rules or the engine changed since this save was written; saving again records the current hashes"),
+            ));
         }
     }
-    if let Some((seating, span)) = players {
+    if let Some((seating, span)) = &save.players {
         let mut ids = Vec::new();
         for names in seating {
             let mut powers = Vec::new();
             for name in names {
-                match game.rules().power(&name) {
-                    Some(p) => powers.push(p),
-                    None => {
-                        return Err(corrupt(
-                            &sources,
-                            span,
-                            format!("`players` names `{name}`, not a power of this edition"),
-                            "unknown power",
-                        ))
-                    }
-                }
+                let p = game.rules().power(name).ok_or_else(|| {
+                    src.corrupt(
+                        span.clone(),
+                        format!("`players` names `{}`, not a power of this edition", shown(name)),
+                        "unknown power",
+                    )
+                })?;
+                powers.push(p);
             }
             ids.push(powers);
         }
         game.seat_players(ids).map_err(|e| {
-            corrupt(
-                &sources,
+            src.corrupt(
                 span.clone(),
-                format!("the saved seating breaks the rules: {e}"),
+                format!("the saved seating breaks the rules: {}", shown(&e)),
                 "seating",
             )
         })?;
     }
-    Ok(game)
+    Ok(Loaded {
+        game,
+        version: save.version,
+        warnings,
+    })
+}
+
+/// The warning for the first command whose state differs from the hash saved after it.
+fn drift(src: &SaveSource, c: &SavedCommand, n: usize, now: u64, saved: u64) -> SaveWarning {
+    SaveWarning(
+        Problem::new(
+            "save::hash",
+            format!(
+                "saved by another warroom: the state after command {n} `{}` (line {}) differs from the saved hash \
+                 ({now:016x}, saved {saved:016x}); the game was replayed under the current rules",
+                shown(&c.text),
+                src.line(c.span.start)
+            ),
+        )
+        .at(src.label(c.span.clone(), "the state differs from here on"))
+        .help(
+            "every command replayed, so the game is whole; the rules or the engine changed since this save was \
+             written (a new field in the state, a rule fixed), which may have changed what this command did. \
+             Saving again records the current hashes",
+        ),
+    )
 }
 
 impl Origin {
@@ -384,5 +721,76 @@ impl Origin {
             s.push_str(&format!(" with {}", self.with.join(", ")));
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn save(version: i64, commands: &[&str]) -> Save {
+        Save {
+            version,
+            version_span: 0..0,
+            edition: ("mini".into(), 0..0),
+            with: Vec::new(),
+            scenario: ("start".into(), 0..0),
+            seed: 1,
+            players: None,
+            final_hash: None,
+            commands: commands
+                .iter()
+                .map(|c| SavedCommand {
+                    text: c.to_string(),
+                    span: 0..0,
+                    hash: Some(1),
+                })
+                .collect(),
+        }
+    }
+
+    // Two made-up format changes: version 2 renamed `buy` to `purchase`, version 3 dropped the
+    // hashes (their meaning changed).
+    fn to_v2(s: &mut Save) -> Result<(), String> {
+        for c in &mut s.commands {
+            if let Some(rest) = c.text.strip_prefix("buy ") {
+                c.text = format!("purchase {rest}");
+            }
+        }
+        Ok(())
+    }
+    fn to_v3(s: &mut Save) -> Result<(), String> {
+        if s.commands.iter().any(|c| c.text.is_empty()) {
+            return Err("an empty command".into());
+        }
+        for c in &mut s.commands {
+            c.hash = None;
+        }
+        Ok(())
+    }
+    const CHAIN: [Migration; 2] = [to_v2, to_v3];
+
+    #[test]
+    fn a_save_is_migrated_from_its_own_version_through_every_later_one() {
+        let mut v1 = save(1, &["buy 2 infantry", "end phase"]);
+        migrate(&mut v1, &CHAIN).unwrap();
+        assert_eq!(v1.version, 3);
+        assert_eq!(v1.commands[0].text, "purchase 2 infantry");
+        assert_eq!(v1.commands[0].hash, None);
+
+        // A version-2 save already says `purchase`: only the step to 3 runs on it.
+        let mut v2 = save(2, &["buy 2 infantry"]);
+        migrate(&mut v2, &CHAIN).unwrap();
+        assert_eq!((v2.version, v2.commands[0].text.as_str()), (3, "buy 2 infantry"));
+
+        let mut v3 = save(3, &["buy 2 infantry"]);
+        migrate(&mut v3, &CHAIN).unwrap();
+        assert_eq!(v3.commands[0].hash, Some(1), "a current save is untouched");
+
+        let mut bad = save(1, &["buy 1 tank", ""]);
+        assert_eq!(
+            migrate(&mut bad, &CHAIN),
+            Err((3, "an empty command".to_string()))
+        );
     }
 }
