@@ -230,6 +230,13 @@ pub fn render(rules: &RuleSet, o: &Odds) -> String {
             format!("Monte Carlo, {runs} battles fought (95% intervals): not exact because {w}")
         }
     });
+    // Fought with the scripts, the first line's reason names them already.
+    if !o.scripts.is_empty() && !matches!(o.method, Method::MonteCarlo { .. }) {
+        out.push(format!(
+            "  with rule scripts {} (asked once per round and step)",
+            o.scripts.join(", ")
+        ));
+    }
     let line = |label: &str, e: Estimate| format!("  {label:<17} {:<14} {}", pct(e), bar(e.value));
     out.push(line("attacker wins", o.attacker_wins));
     if let Some(t) = o.takes_territory {

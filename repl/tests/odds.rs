@@ -224,6 +224,24 @@ fn warroom_odds_honours_a_layers_battle_scripts_and_says_how() {
             && out.contains("dug_in.lua:3\"]"),
         "{out}"
     );
+    let shown = warroom(
+        &[
+            "odds",
+            "--edition",
+            dug_in.to_str().unwrap(),
+            "4 inf, 2 tank",
+            "vs",
+            "5 inf",
+        ],
+        "",
+    );
+    let shown = text(&shown);
+    assert!(
+        shown.lines().nth(1).is_some_and(|l| l
+            .starts_with("  with rule scripts handler `dug_in.first_round` in ")
+            && l.ends_with("(asked once per round and step)")),
+        "{shown}"
+    );
     let plain = warroom(
         &[
             "odds",

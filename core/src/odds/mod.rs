@@ -10,10 +10,14 @@
 //! - `sampled`: Monte Carlo drawn from the chain's rounds: the same transitions, a few draws
 //!   per battle; when asked for runs, or when the chain is too big to enumerate.
 //! - `sim`: Monte Carlo, fighting clones of the battle with `Battle::advance` and seeded dice,
-//!   for what the chain cannot express (seaborne units retreating), and for every battle whose
-//!   rule scripts can change it (`before_combat_step` handlers): those battles are fought with
-//!   the observer of real play (`game::BattleScripts`), never by the chain, and the answer says
-//!   so (`Method::MonteCarlo::why`, `Odds::scripts`).
+//!   for what the chain cannot express (seaborne units retreating, rule scripts that may carry
+//!   what they hear from step to step).
+//!
+//! Rule scripts that can change a battle (`before_combat_step` handlers, `game::BattleScripts`)
+//! are never ignored: they see the round and the step, not the units, so `plan` asks them once
+//! per round and step for the chain and the drawn battles; where that is not enough, `sim`
+//! fights every battle with them through the observer of real play. The answer names them
+//! (`Odds::scripts`, and `Method::MonteCarlo::why` when fought).
 //!
 //! Architecture invariant: both read only the `Question`; neither sees the game state, so
 //! `warroom odds` and `odds SPACE` in the REPL give the same answer for the same units.
