@@ -251,3 +251,16 @@ fn a_battle_whose_scripts_hear_casualties_is_fought_with_them_and_says_why() {
     assert!(odds::exact(&q, 5).is_err(), "the chain must not answer it");
     assert!(odds::sampled(&q, 100, 1, Some(1), 5, None).is_err());
 }
+
+#[test]
+fn a_script_failing_in_a_simulated_battle_fails_the_odds_naming_the_handler() {
+    // misplaced-hits asks for hits in the engine's own step, which fails `fight` in play.
+    let layer = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/house/misplaced-hits");
+    let rules = load(layer.to_str().unwrap(), &[]);
+    let q = question(&rules, "3 inf vs 2 inf");
+    let err = odds::calculate(&q, &odds::Options::default()).expect_err("the script fails");
+    assert!(
+        err.contains("misplaced.hits") && err.contains("script_steps"),
+        "{err}"
+    );
+}

@@ -259,6 +259,19 @@ fn warroom_odds_honours_a_layers_battle_scripts_and_says_how() {
         out.split("\"attacker_wins\"").nth(1),
         "dug-in infantry changes nothing?"
     );
+    // In play, `odds SPACE` asks the same handler about the battle on the board.
+    let script = r#"end phase
+move 4 infantry, 1 artillery from Poland to "East Poland"
+odds east pol
+"#;
+    let o = warroom(&["play", dug_in.to_str().unwrap(), "--strict"], script);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    let repl = repl_answer(&out, "East Poland");
+    assert!(
+        repl.starts_with("exact (") && repl.contains("with rule scripts handler `dug_in.first_round` in "),
+        "{repl}"
+    );
     // quiet-skies tallies casualties in its store: every battle is fought with the scripts,
     // and the answer says why, naming the handlers.
     let quiet = support::root().join("tests/fixtures/house/quiet-skies");
