@@ -264,3 +264,15 @@ fn a_script_failing_in_a_simulated_battle_fails_the_odds_naming_the_handler() {
         "{err}"
     );
 }
+
+#[test]
+fn only_handlers_a_battles_steps_reach_count_as_changing_it() {
+    // radar: one handler changes the guns in battles, another vetoes a bombing raid's damage,
+    // a step no battle has.
+    let layer = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/house/radar");
+    let rules = load(layer.to_str().unwrap(), &[]);
+    let q = question(&rules, "2 ftr vs 1 inf, 1 aa");
+    let named = q.scripts.as_ref().expect("radar changes battles").named();
+    assert_eq!(named.len(), 1, "{named:?}");
+    assert!(named[0].starts_with("handler `radar.guns` in "), "{named:?}");
+}

@@ -881,7 +881,17 @@ impl BattleScripts {
     /// `None` when no handler can change a battle: `after_combat_step` and `casualties`
     /// handlers only watch (a request there fails the battle, in play as here).
     fn of(rules: &Arc<RuleSet>, hooks: &Hooks, state: &State, at: TurnStep) -> Option<BattleScripts> {
-        let handlers = hooks.host.handlers(EventKind::BeforeCombatStep);
+        // Only handlers a battle's steps can reach (not one for a bombing raid's damage).
+        let c = &rules.combat;
+        let steps: Vec<Value> = c
+            .first_round
+            .iter()
+            .chain(&c.round)
+            .map(|s| Value::from(c.step_name(*s)))
+            .collect();
+        let handlers = hooks
+            .host
+            .handlers_for(EventKind::BeforeCombatStep, "step", &steps);
         if handlers.is_empty() {
             return None;
         }
