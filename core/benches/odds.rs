@@ -23,6 +23,7 @@ fn cases() -> Vec<(String, Question)> {
     for b in data["battle"].as_array().expect("[[battle]] tables") {
         let edition = b["edition"].as_str().expect("edition");
         let rules = rules::load(&LoadRequest::new(root().join("editions"), edition))
+            .map(std::sync::Arc::new)
             .unwrap_or_else(|e| panic!("{edition}: {:#?}", e.problems));
         let (att, def) = b["battle"]
             .as_str()
@@ -63,7 +64,7 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Elements(FOUGHT));
     for (name, q) in &cases {
         group.bench_function(name.as_str(), |b| {
-            b.iter(|| black_box(odds::monte_carlo(q, FOUGHT, 1, Some(1), 5, None)))
+            b.iter(|| black_box(odds::monte_carlo(q, FOUGHT, 1, Some(1), 5, None).expect("fought")))
         });
     }
     group.finish();

@@ -2,21 +2,24 @@
 //! through the battle code itself (`Battle::advance`), on battles of every kind.
 
 use std::path::Path;
+use std::sync::Arc;
 use warroom_core::layers::LoadRequest;
 use warroom_core::odds::{self, parse_units, Method, Odds, Question, Spec};
 use warroom_core::rules::{self, RuleSet};
 
-fn load(edition: &str, with: &[&str]) -> RuleSet {
+fn load(edition: &str, with: &[&str]) -> Arc<RuleSet> {
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let mut req = LoadRequest::new(root.join("editions"), edition);
     for w in with {
         req = req.with(*w);
     }
-    rules::load(&req).unwrap_or_else(|e| panic!("{edition}: {:#?}", e.problems))
+    rules::load(&req)
+        .map(Arc::new)
+        .unwrap_or_else(|e| panic!("{edition}: {:#?}", e.problems))
 }
 
 /// `"10 inf, 2 art vs 3 inf; amphibious 2 inf; bombard 1 bb; retreat-after 2"`.
-fn question(rules: &RuleSet, text: &str) -> Question {
+fn question(rules: &Arc<RuleSet>, text: &str) -> Question {
     let mut parts = text.split(';');
     let battle = parts.next().unwrap();
     let (att, def) = battle.split_once(" vs ").expect("ATTACKERS vs DEFENDERS");
@@ -100,7 +103,7 @@ fn the_chain_agrees_with_battles_fought_by_the_battle_code() {
         let rules = load(edition, with);
         let q = question(&rules, text);
         let e = exact(&q);
-        let m = odds::monte_carlo(&q, 6000, 17 + i as u64, Some(1), 5, None);
+        let m = odds::monte_carlo(&q, 6000, 17 + i as u64, Some(1), 5, None).expect("fought");
         // About four standard errors: the chain may not be off by more than chance allows.
         let agree = |what: &str, x: f64, y: odds::Estimate| {
             let se = y.margin / 1.96;
@@ -173,23 +176,103 @@ fn drawn_battles_do_not_depend_on_the_number_of_threads() {
 }
 
 #[test]
-fn a_battle_with_script_steps_is_fought_by_the_battle_code_and_says_why() {
+fn a_battle_with_script_steps_is_answered_by_the_chain_asking_its_scripts_per_round() {
+    // spearhead's handlers see only the round and the step: the chain asks them once per
+    // round, and battles drawn from it agree with it.
     let layer = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/house/spearhead");
     let rules = load("1941", &[layer.to_str().unwrap()]);
     let q = question(&rules, "3 inf, 2 tank vs 4 inf");
+    let o = odds::calculate(&q, &odds::Options::default()).expect("the scripts run");
+    assert!(matches!(o.method, Method::Exact { .. }), "{:?}", o.method);
+    assert_eq!(o.scripts.len(), 2, "{:?}", o.scripts);
+    assert!(
+        o.scripts[0].starts_with("handler `spearhead.tanks` in ")
+            && o.scripts[0].ends_with("spearhead.lua:3"),
+        "{:?}",
+        o.scripts
+    );
+    assert!((o.attacker_wins.value + o.defender_wins.value + o.draw.value - 1.0).abs() < 1e-9);
+    let s = odds::sampled(&q, 20_000, 3, Some(1), 5, None).expect("drawn with the scripts");
+    for (what, x, y) in [
+        ("attacker wins", o.attacker_wins.value, s.attacker_wins),
+        ("rounds", o.rounds.value, s.rounds),
+        ("attacker loss", o.attacker_loss.value, s.attacker_loss),
+    ] {
+        assert!(
+            (x - y.value).abs() <= (4.0 * y.margin / 1.96).max(0.002),
+            "{what}: chain {x}, drawn {}",
+            y.value
+        );
+    }
+    // Without its scripts the spearhead battle is another battle.
+    let mut quiet = q.clone();
+    quiet.scripts = None;
+    let plain = odds::calculate(
+        &quiet,
+        &odds::Options {
+            fallback_runs: Some(4000),
+            ..Default::default()
+        },
+    )
+    .expect("fought without scripts");
+    // Attrition from the second round on shortens the battle.
+    assert!(
+        plain.rounds.value - o.rounds.value > 4.0 * plain.rounds.margin,
+        "rounds {} without the scripts, {} with them",
+        plain.rounds.value,
+        o.rounds.value
+    );
+}
+
+#[test]
+fn a_battle_whose_scripts_hear_casualties_is_fought_with_them_and_says_why() {
+    // quiet-skies tallies casualties in its store: what its handlers answer could depend on
+    // what happened, so every battle is fought through the battle code with the scripts.
+    let layer = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/house/quiet-skies");
+    let rules = load(layer.to_str().unwrap(), &[]);
+    let q = question(&rules, "2 inf, 1 ftr vs 2 inf, 1 aa");
     let options = odds::Options {
-        fallback_runs: Some(2000),
+        fallback_runs: Some(300),
         ..Default::default()
     };
-    let o = odds::calculate(&q, &options);
+    let o = odds::calculate(&q, &options).expect("the scripts run");
     match &o.method {
         Method::MonteCarlo {
-            runs: 2000,
+            runs: 300,
             why: Some(why),
-        } => {
-            assert!(why.contains("`spearhead` step belongs to a rule script"), "{why}")
-        }
-        other => panic!("not fought by the battle code: {other:?}"),
+        } => assert!(
+            why.contains("rule scripts change this battle (handler `skies.no_aa_in_round_one` in ")
+                && why.contains("handler `skies.tally` in ")
+                && why.contains("fought through the battle code"),
+            "{why}"
+        ),
+        other => panic!("not fought with the scripts: {other:?}"),
     }
-    assert!((o.attacker_wins.value + o.defender_wins.value + o.draw.value - 1.0).abs() < 1e-9);
+    assert!(odds::exact(&q, 5).is_err(), "the chain must not answer it");
+    assert!(odds::sampled(&q, 100, 1, Some(1), 5, None).is_err());
+}
+
+#[test]
+fn a_script_failing_in_a_simulated_battle_fails_the_odds_naming_the_handler() {
+    // misplaced-hits asks for hits in the engine's own step, which fails `fight` in play.
+    let layer = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/house/misplaced-hits");
+    let rules = load(layer.to_str().unwrap(), &[]);
+    let q = question(&rules, "3 inf vs 2 inf");
+    let err = odds::calculate(&q, &odds::Options::default()).expect_err("the script fails");
+    assert!(
+        err.contains("misplaced.hits") && err.contains("script_steps"),
+        "{err}"
+    );
+}
+
+#[test]
+fn only_handlers_a_battles_steps_reach_count_as_changing_it() {
+    // radar: one handler changes the guns in battles, another vetoes a bombing raid's damage,
+    // a step no battle has.
+    let layer = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/house/radar");
+    let rules = load(layer.to_str().unwrap(), &[]);
+    let q = question(&rules, "2 ftr vs 1 inf, 1 aa");
+    let named = q.scripts.as_ref().expect("radar changes battles").named();
+    assert_eq!(named.len(), 1, "{named:?}");
+    assert!(named[0].starts_with("handler `radar.guns` in "), "{named:?}");
 }

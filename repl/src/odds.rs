@@ -76,7 +76,7 @@ pub fn run(editions: &std::path::Path, a: Args) -> ExitCode {
         req = req.with(w.clone());
     }
     let rules = match rules::load(&req) {
-        Ok(r) => r,
+        Ok(r) => std::sync::Arc::new(r),
         Err(e) => {
             eprintln!("{:?}", miette::Report::new(e));
             return ExitCode::FAILURE;
@@ -94,7 +94,7 @@ pub fn run(editions: &std::path::Path, a: Args) -> ExitCode {
     }
 }
 
-fn answer(rules: &RuleSet, a: &Args) -> Result<String, String> {
+fn answer(rules: &std::sync::Arc<RuleSet>, a: &Args) -> Result<String, String> {
     let text = a.battle.join(" ");
     let (att, def) = split_vs(&text)?;
     let mut spec = Spec::new();
@@ -151,7 +151,7 @@ fn answer(rules: &RuleSet, a: &Args) -> Result<String, String> {
             endings: a.endings,
             ..Options::default()
         },
-    );
+    )?;
     Ok(if a.json {
         json(rules, &o)
     } else {
@@ -230,6 +230,13 @@ pub fn render(rules: &RuleSet, o: &Odds) -> String {
             format!("Monte Carlo, {runs} battles fought (95% intervals): not exact because {w}")
         }
     });
+    // Fought with the scripts, the first line's reason names them already.
+    if !o.scripts.is_empty() && !matches!(o.method, Method::MonteCarlo { .. }) {
+        out.push(format!(
+            "  with rule scripts {} (asked once per round and step)",
+            o.scripts.join(", ")
+        ));
+    }
     let line = |label: &str, e: Estimate| format!("  {label:<17} {:<14} {}", pct(e), bar(e.value));
     out.push(line("attacker wins", o.attacker_wins));
     if let Some(t) = o.takes_territory {
@@ -315,6 +322,13 @@ pub fn json(rules: &RuleSet, o: &Odds) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     };
+    // The handlers the battles were fought with: empty when no rule script changes the battle.
+    let scripts = o
+        .scripts
+        .iter()
+        .map(|s| json_str(s))
+        .collect::<Vec<_>>()
+        .join(", ");
     let endings = o
         .endings
         .iter()
@@ -330,7 +344,7 @@ pub fn json(rules: &RuleSet, o: &Odds) -> String {
         .collect::<Vec<_>>()
         .join(", ");
     format!(
-        "{{\"method\": \"{method}\", \"drawn_from\": {drawn_from}, \"runs\": {runs}, \"not_exact_because\": {why}, \"attacker_wins\": {}, \"takes_territory\": {}, \"defender_wins\": {}, \"draw\": {}, \"attacker_retreats\": {}, \"rounds\": {}, \"attackers_left\": {{{}}}, \"defenders_left\": {{{}}}, \"attacker_ipc_loss\": {}, \"defender_ipc_loss\": {}, \"tuv_swing\": {}, \"endings\": [{endings}]}}",
+        "{{\"method\": \"{method}\", \"drawn_from\": {drawn_from}, \"runs\": {runs}, \"not_exact_because\": {why}, \"rule_scripts\": [{scripts}], \"attacker_wins\": {}, \"takes_territory\": {}, \"defender_wins\": {}, \"draw\": {}, \"attacker_retreats\": {}, \"rounds\": {}, \"attackers_left\": {{{}}}, \"defenders_left\": {{{}}}, \"attacker_ipc_loss\": {}, \"defender_ipc_loss\": {}, \"tuv_swing\": {}, \"endings\": [{endings}]}}",
         est(o.attacker_wins),
         o.takes_territory.map_or("null".into(), est),
         est(o.defender_wins),

@@ -823,23 +823,23 @@ impl Shell {
             Ok(s) => s,
             Err(e) => return Outcome::Rejected(e),
         };
-        match self.game.odds_question(space) {
-            Ok(q) => {
-                let o = warroom_core::odds::calculate(
-                    &q,
-                    &warroom_core::odds::Options {
-                        runs,
-                        // Its own seed: the calculator never draws the game's dice.
-                        seed: 1,
-                        ..Default::default()
-                    },
-                );
-                Outcome::Ok(format!(
-                    "{}: {}",
-                    rules.board.space(space).name,
-                    crate::odds::render(rules, &o)
-                ))
-            }
+        let answer = self.game.odds_question(space).and_then(|q| {
+            warroom_core::odds::calculate(
+                &q,
+                &warroom_core::odds::Options {
+                    runs,
+                    // Its own seed: the calculator never draws the game's dice.
+                    seed: 1,
+                    ..Default::default()
+                },
+            )
+        });
+        match answer {
+            Ok(o) => Outcome::Ok(format!(
+                "{}: {}",
+                rules.board.space(space).name,
+                crate::odds::render(rules, &o)
+            )),
             Err(e) => Outcome::Rejected(e),
         }
     }

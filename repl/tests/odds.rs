@@ -199,3 +199,103 @@ fn a_reader_that_goes_away_ends_warroom_quietly() {
     child.wait().unwrap();
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn warroom_odds_honours_a_layers_battle_scripts_and_says_how() {
+    // dug-in's handler sees only the round and the step: the chain asks it once per round.
+    let dug_in = support::root().join("tests/fixtures/house/dug-in");
+    let o = warroom(
+        &[
+            "odds",
+            "--edition",
+            dug_in.to_str().unwrap(),
+            "4 inf, 2 tank",
+            "vs",
+            "5 inf",
+            "--json",
+        ],
+        "",
+    );
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("\"method\": \"exact\""), "{out}");
+    assert!(
+        out.contains("\"rule_scripts\": [\"handler `dug_in.first_round` in ")
+            && out.contains("dug_in.lua:3\"]"),
+        "{out}"
+    );
+    let shown = warroom(
+        &[
+            "odds",
+            "--edition",
+            dug_in.to_str().unwrap(),
+            "4 inf, 2 tank",
+            "vs",
+            "5 inf",
+        ],
+        "",
+    );
+    let shown = text(&shown);
+    assert!(
+        shown.lines().nth(1).is_some_and(|l| l
+            .starts_with("  with rule scripts handler `dug_in.first_round` in ")
+            && l.ends_with("(asked once per round and step)")),
+        "{shown}"
+    );
+    let plain = warroom(
+        &[
+            "odds",
+            "--edition",
+            "anniversary",
+            "4 inf, 2 tank",
+            "vs",
+            "5 inf",
+            "--json",
+        ],
+        "",
+    );
+    assert_ne!(
+        text(&plain).split("\"attacker_wins\"").nth(1),
+        out.split("\"attacker_wins\"").nth(1),
+        "dug-in infantry changes nothing?"
+    );
+    // In play, `odds SPACE` asks the same handler about the battle on the board.
+    let script = r#"end phase
+move 4 infantry, 1 artillery from Poland to "East Poland"
+odds east pol
+"#;
+    let o = warroom(&["play", dug_in.to_str().unwrap(), "--strict"], script);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    let repl = repl_answer(&out, "East Poland");
+    assert!(
+        repl.starts_with("exact (") && repl.contains("with rule scripts handler `dug_in.first_round` in "),
+        "{repl}"
+    );
+    // quiet-skies tallies casualties in its store: every battle is fought with the scripts,
+    // and the answer says why, naming the handlers.
+    let quiet = support::root().join("tests/fixtures/house/quiet-skies");
+    let o = warroom(
+        &[
+            "odds",
+            "--edition",
+            quiet.to_str().unwrap(),
+            "2 inf, 1 ftr",
+            "vs",
+            "2 inf, 1 aa",
+            "--runs",
+            "300",
+        ],
+        "",
+    );
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    let first = out.lines().next().unwrap_or("");
+    assert!(
+        first.starts_with("Monte Carlo, 300 battles fought")
+            && first.contains("rule scripts change this battle (handler `skies.no_aa_in_round_one` in ")
+            && first.contains("handler `skies.tally` in ")
+            && first.contains("fought through the battle code with the scripts"),
+        "{out}"
+    );
+}

@@ -469,6 +469,14 @@ impl Battle {
     }
 
     fn finish(&mut self, o: Outcome, obs: &mut dyn Observer) {
+        // Units hit and waiting behind the casualty strip are lost, even when the battle ends
+        // before the step removing casualties (a script step's check, with the attacker gone):
+        // the board must not keep what the battle counts as destroyed.
+        for u in &mut self.units {
+            if u.status == Status::Hit {
+                u.status = Status::Dead;
+            }
+        }
         self.outcome = Some(o);
         self.waiting = None;
         obs.report(self, &Report::Over(o));

@@ -1237,6 +1237,7 @@ pub fn odds_question(
                 profiles: p,
                 battle,
                 retreat: crate::odds::RetreatPolicy::default(),
+                scripts: None,
             }),
             None => Err(format!(
                 "the battle in {name} is in the middle of a round; odds are for a battle not \
@@ -1264,5 +1265,6 @@ pub fn odds_question(
         profiles: p,
         battle,
         retreat: crate::odds::RetreatPolicy::default(),
+        scripts: None,
     })
 }

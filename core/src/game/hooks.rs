@@ -6,8 +6,9 @@ use super::state::State;
 use super::Rejection;
 use crate::combat::{Battle, Gate, Observer, Report, ScriptAction, Side, ValueChange};
 use crate::rules::Step;
-use crate::rules::{Piece, PowerId, RuleSet};
-use crate::script::{Event, EventKind, Outcome, ScriptError, ScriptHost, ScriptLimits, Value};
+use crate::rules::{Piece, PowerId, RuleSet, TurnStep};
+use crate::script::{Event, EventKind, HandlerInfo, Outcome, ScriptError, ScriptHost, ScriptLimits, Value};
+use std::sync::Arc;
 
 pub struct Hooks {
     host: ScriptHost,
@@ -843,5 +844,164 @@ impl Observer for CombatEvents<'_> {
                 .with("units", unit_list(self.rules, groups));
             self.fire(&ev);
         }
+    }
+}
+
+/// A battle's rule scripts, for the calculator (`odds`): the `before_combat_step` handlers
+/// that can change a battle, and what they see when a simulated battle asks them.
+///
+/// A simulated battle asks its handlers at the points a real one does (before and after each
+/// step, casualties), through `CombatEvents`, the observer of real play. What a handler sees:
+/// the step's payload as in play (space, attacker, defenders, combat round, step), and `game`
+/// as the board stood when the odds were asked (`odds SPACE`: the game now; a battle from unit
+/// lists, `warroom odds`: the edition's default scenario as it starts, the battle in the
+/// board's first space between its first two powers), with the scripts' stores as they were
+/// then. Every simulated battle starts from those stores, whatever an earlier one wrote.
+pub struct BattleScripts {
+    rules: Arc<RuleSet>,
+    state: State,
+    at: TurnStep,
+    store: Value,
+    /// The `before_combat_step` handlers, in dispatch order.
+    pub handlers: Vec<HandlerInfo>,
+    /// Handlers that hear what happens in a battle (`casualties`, `after_combat_step`): they
+    /// cannot change it, but may carry what they heard into the store the others read.
+    pub watchers: Vec<HandlerInfo>,
+}
+
+impl std::fmt::Debug for BattleScripts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BattleScripts")
+            .field("handlers", &self.handlers)
+            .finish()
+    }
+}
+
+impl BattleScripts {
+    /// `None` when no handler can change a battle: `after_combat_step` and `casualties`
+    /// handlers only watch (a request there fails the battle, in play as here).
+    fn of(rules: &Arc<RuleSet>, hooks: &Hooks, state: &State, at: TurnStep) -> Option<BattleScripts> {
+        // Only handlers a battle's steps can reach (not one for a bombing raid's damage).
+        let c = &rules.combat;
+        let steps: Vec<Value> = c
+            .first_round
+            .iter()
+            .chain(&c.round)
+            .map(|s| Value::from(c.step_name(*s)))
+            .collect();
+        let handlers = hooks
+            .host
+            .handlers_for(EventKind::BeforeCombatStep, "step", &steps);
+        if handlers.is_empty() {
+            return None;
+        }
+        let mut watchers = hooks.host.handlers(EventKind::Casualties);
+        watchers.extend(hooks.host.handlers(EventKind::AfterCombatStep));
+        Some(BattleScripts {
+            rules: rules.clone(),
+            state: state.clone(),
+            at,
+            store: hooks.store(),
+            handlers,
+            watchers,
+        })
+    }
+
+    /// The scripts of a battle from unit lists: the edition's default scenario as it starts.
+    pub fn at_start(rules: &Arc<RuleSet>) -> Result<Option<BattleScripts>, String> {
+        if rules.scripts.is_empty() {
+            return Ok(None);
+        }
+        let game = super::Game::new(rules.clone(), "odds", &[], None, 0)
+            .map_err(|e| format!("the rule scripts could not be started for the calculator: {e}"))?;
+        Ok(game.battle_scripts())
+    }
+
+    /// `handler `id` in file:line`, one per handler that can change the battle.
+    pub fn named(&self) -> Vec<String> {
+        self.handlers.iter().map(name).collect()
+    }
+
+    /// Why the chain cannot ask the handlers once per round and step, if it cannot: a
+    /// handler hearing casualties or the end of steps may keep what it heard for the others.
+    /// `None`: the handlers see only the round and the step, the same for every state of the
+    /// chain.
+    pub fn chain_why_not(&self) -> Option<String> {
+        if self.watchers.is_empty() {
+            return None;
+        }
+        let watchers: Vec<String> = self.watchers.iter().map(name).collect();
+        Some(format!(
+            "rule scripts change this battle ({}) and {} may carry what it hears into them, so every battle is fought through the battle code with the scripts",
+            self.named().join(", "),
+            watchers.join(", ")
+        ))
+    }
+
+    /// A Lua host of its own (one per thread of the calculator), loaded with the rule set's
+    /// scripts and the stores the handlers see.
+    pub(crate) fn host(&self) -> Result<BattleHost<'_>, String> {
+        let mut hooks = Hooks::for_rules(&self.rules)
+            .map_err(|e| format!("the rule scripts could not be loaded: {e}"))?
+            .ok_or("the rule set has no scripts any more")?;
+        hooks
+            .restore_store(&self.store)
+            .map_err(|e| format!("the rule scripts' stores could not be restored: {e}"))?;
+        Ok(BattleHost {
+            scripts: self,
+            hooks,
+            wrote_store: false,
+        })
+    }
+}
+
+fn name(h: &HandlerInfo) -> String {
+    match h.line {
+        Some(l) => format!("handler `{}` in {}:{l}", h.id, h.file),
+        None => format!("handler `{}` in {}", h.id, h.file),
+    }
+}
+
+/// A Lua host fighting simulated battles under a rule set's scripts.
+pub(crate) struct BattleHost<'s> {
+    scripts: &'s BattleScripts,
+    hooks: Hooks,
+    /// A handler wrote the store during a battle.
+    wrote_store: bool,
+}
+
+impl BattleHost<'_> {
+    /// One battle, fought by `f` with the observer of real play; `Err` when a script failed
+    /// (the battle was aborted).
+    pub(crate) fn fight<T>(&mut self, f: impl FnOnce(&mut dyn Observer) -> T) -> Result<T, String> {
+        let s = self.scripts;
+        let mut events = CombatEvents::new(&mut self.hooks, &s.rules, &s.state, s.at);
+        let out = f(&mut events);
+        if let Some(e) = events.error.take() {
+            return Err(e.to_string());
+        }
+        // Battles are independent: what a handler stored in this one is gone in the next.
+        if self.hooks.store() != s.store {
+            self.wrote_store = true;
+            self.hooks
+                .restore_store(&s.store)
+                .map_err(|e| format!("the rule scripts' stores could not be restored: {e}"))?;
+        }
+        Ok(out)
+    }
+
+    /// Whether a handler has written the store during a battle so far.
+    pub(crate) fn wrote_store(&self) -> bool {
+        self.wrote_store
+    }
+}
+
+impl super::Game {
+    /// The scripts a battle fought now would run, for the calculator; `None` when none can
+    /// change a battle.
+    pub fn battle_scripts(&self) -> Option<BattleScripts> {
+        let hooks = self.scripts.as_ref()?;
+        let at = super::step(&self.rules, self.scenario(), &self.state);
+        BattleScripts::of(&self.rules, hooks, &self.state, at)
     }
 }

@@ -23,6 +23,8 @@ pub mod state;
 pub use crate::rules::possessive;
 use crate::rules::{PhaseKind, Piece, PowerId, RuleSet, Scenario, TurnStep, Unplaceable};
 use command::{Command, Edit};
+pub(crate) use hooks::BattleHost;
+pub use hooks::BattleScripts;
 use state::{State, Unit};
 use std::fmt;
 use std::sync::Arc;
@@ -248,9 +250,12 @@ impl Game {
         step(&self.rules, self.scenario(), &self.state).power
     }
 
-    /// The battle announced in `space` as it would start now, for `odds::calculate`.
+    /// The battle announced in `space` as it would start now, for `odds::calculate`, with the
+    /// rule scripts it would run.
     pub fn odds_question(&self, space: crate::rules::SpaceId) -> Result<crate::odds::Question, String> {
-        fight::odds_question(&self.rules, &self.state, self.current_power(), space)
+        let mut q = fight::odds_question(&self.rules, &self.state, self.current_power(), space)?;
+        q.scripts = self.battle_scripts().map(Arc::new);
+        Ok(q)
     }
 
     /// Whose turn it is (the power in the scenario's turn order).

@@ -15,13 +15,15 @@
 //! moves over a dense table in an order where every state comes after those that lead to it,
 //! so a state that keeps itself (no hits) is resolved at once by a geometric series.
 //!
-//! What the chain cannot express (script steps, units that came ashore retreating) is an
-//! `Err` naming it; `calculate` then fights the battle by Monte Carlo.
+//! What the chain cannot express (script steps, rule scripts that can change the battle,
+//! units that came ashore retreating) is an `Err` naming it; `calculate` then fights the
+//! battle by Monte Carlo.
 
+use super::plan::Plans;
 use super::{Method, Odds, Question, Tally};
 use crate::combat::casualties::{self, HitGroup};
 use crate::combat::profile::{has, TypeSet};
-use crate::combat::{Battle, Combatant, Outcome, Profiles, Quiet, Side, Status};
+use crate::combat::{Battle, Combatant, Outcome, Profiles, Quiet, ScriptAction, Side, Status, ValueChange};
 use crate::rules::{DiceRule, Domain, PowerId, Step, UnitTypeId};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -32,6 +34,10 @@ const MAX_STATES: usize = 3_000_000;
 /// Probability mass below this is dropped: the chain's answer is exact to far better than
 /// the 1e-9 its tests ask for.
 const NEGLIGIBLE: f64 = 1e-15;
+
+/// Unit combinations over rounds the chain goes through when rule scripts make it count
+/// rounds one by one, before handing the battle to drawn Monte Carlo.
+const MAX_SCRIPTED: usize = 200_000;
 
 /// A fast hasher for small integer keys (the states' own, never user input).
 #[derive(Default)]
@@ -190,12 +196,15 @@ pub(super) struct Check {
 }
 
 /// A state in the middle of a round: the attacker, the defender's units still fighting, and
-/// its units hit this round, behind the casualty strip (they fire back, then go).
+/// its units hit this round, behind the casualty strip (they fire back, then go); `ahit`: the
+/// attacker's units a script step hit, waiting for the step removing casualties (they no
+/// longer fire, but are still there when the battle checks whether it is over).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) struct Mid {
     pub(super) a: u32,
     pub(super) dcas: u32,
     pub(super) dhit: u32,
+    pub(super) ahit: u32,
     pub(super) fired: [TypeSet; 2],
 }
 
@@ -209,6 +218,15 @@ pub(super) enum Op {
     Step(Step),
     /// `Battle::check_over`, as the battle runs it between step lists.
     Settle,
+    /// The values rules have changed, from here on (an index into `Plans::changed`).
+    Values(u32),
+    /// A script step: the actions of the planned step `index` of round plan `plan`'s first
+    /// round list (`first`) or round list.
+    Script {
+        plan: u32,
+        first: bool,
+        index: u32,
+    },
 }
 
 pub(super) struct Chain<'q> {
@@ -218,7 +236,7 @@ pub(super) struct Chain<'q> {
     /// Units of each type in the battle at the start, both sides: `casualties::suggest` orders
     /// hit groups by them (dead units stay in a battle's list).
     template_kinds: Vec<(Side, UnitTypeId)>,
-    fire_memo: Map<(u8, u32, Who), std::rc::Rc<Fire>>,
+    fire_memo: Map<(u8, u32, Who, u32), std::rc::Rc<Fire>>,
     cas_memo: Map<(u8, u32, u32, HitList), (u32, u32)>,
     check_memo: Map<(u64, u64), Check>,
     last_check: Option<((u64, u64), Check)>,
@@ -235,6 +253,12 @@ pub(super) struct Chain<'q> {
     low_luck: bool,
     pub(super) empty: [u32; 2],
     states: usize,
+    /// The battle's rule scripts, asked once per round (`None`: the battle has none).
+    plans: Option<Plans<'q>>,
+    /// The values rules have changed at the step being played (an index into
+    /// `Plans::changed`; 0 with no scripts) and the changes themselves.
+    changed_id: u32,
+    changed: Vec<ValueChange>,
 }
 
 fn si(side: Side) -> usize {
@@ -283,18 +307,38 @@ impl<'q> Chain<'q> {
     pub(super) fn new(q: &'q Question) -> Result<Chain<'q>, String> {
         let b = &q.battle;
         let p = &q.profiles;
+        // Handlers that may carry what they hear from step to step answer differently from
+        // one state to another; such battles are fought with them (`sim`).
+        if let Some(why) = q.scripts.as_ref().and_then(|s| s.chain_why_not()) {
+            return Err(why);
+        }
         let Some(first_round) = b.at_list_start() else {
             return Err("the battle is in the middle of a round; the chain starts between rounds".into());
         };
         let rules = &p.rules;
         for s in rules.first_round.iter().chain(&rules.round) {
-            if matches!(s, Step::Script(_) | Step::RaidDamage) {
+            let scripted = matches!(s, Step::Script(_)) && q.scripts.is_some();
+            if matches!(s, Step::Script(_) | Step::RaidDamage) && !scripted {
                 return Err(format!(
                     "the `{}` step belongs to a rule script",
                     rules.step_name(*s)
                 ));
             }
         }
+        // Without scripts to ask, the chain builds its battles from unit counts alone.
+        if !b.changed.is_empty() && q.scripts.is_none() {
+            return Err("a rule changed unit values earlier in this battle".into());
+        }
+        let plans = match q.scripts.as_deref() {
+            Some(s) => Some(Plans::new(
+                s.host()?,
+                b.clone(),
+                first_round,
+                rules.first_round.clone(),
+                rules.round.clone(),
+            )),
+            None => None,
+        };
         let mut classes: [Vec<Class>; 2] = [Vec::new(), Vec::new()];
         // Units destroyed, submerged or gone stay in a battle's list; they no longer fight.
         for u in b.units.iter().filter(|u| u.status == Status::Fighting) {
@@ -343,6 +387,9 @@ impl<'q> Chain<'q> {
             low_luck: rules.dice == DiceRule::LowLuck,
             empty,
             states: 0,
+            plans,
+            changed_id: 0,
+            changed: Vec::new(),
         })
     }
 
@@ -449,14 +496,15 @@ impl<'q> Chain<'q> {
     // ---- the battle code, on states ----
 
     fn fire(&mut self, side: Side, st: u32, who: Who) -> std::rc::Rc<Fire> {
-        let key = (si(side) as u8, st, who);
+        let key = (si(side) as u8, st, who, self.changed_id);
         if let Some(f) = self.fire_memo.get(&key) {
             return f.clone();
         }
-        let b = match side {
+        let mut b = match side {
             Side::Attacker => self.battle(Some(st), None, false),
             Side::Defender => self.battle(None, Some(st), false),
         };
+        b.changed = self.changed.clone();
         let groups = b.fire_groups(self.p, side, |u| match who {
             Who::All => true,
             Who::Only(set) => has(set, u.kind),
@@ -745,29 +793,165 @@ impl<'q> Chain<'q> {
 // ---- rounds ----
 
 impl Chain<'_> {
-    fn ops(&self, first: bool) -> Vec<Op> {
-        let rules = &self.p.rules;
+    /// Round `round`'s steps (with the first round's own list first, when `first`), as ops.
+    fn ops(&mut self, first: bool, round: u32) -> Result<Vec<Op>, String> {
         let mut ops = Vec::new();
+        if let Some(plans) = &mut self.plans {
+            // The steps the scripts let run, each after the values changed by then.
+            let (id, plan) = plans.round(round)?;
+            let list = |ops: &mut Vec<Op>, steps: &[super::plan::Planned], in_first: bool| {
+                for (i, st) in steps.iter().enumerate() {
+                    ops.push(Op::Values(st.changed));
+                    ops.push(match st.step {
+                        Step::Script(_) => Op::Script {
+                            plan: id,
+                            first: in_first,
+                            index: i as u32,
+                        },
+                        s => Op::Step(s),
+                    });
+                }
+                ops.push(Op::Settle);
+            };
+            if first {
+                list(&mut ops, &plan.first, true);
+            }
+            list(&mut ops, &plan.round, false);
+            return Ok(ops);
+        }
+        let rules = &self.p.rules;
         if first {
             ops.extend(rules.first_round.iter().map(|s| Op::Step(*s)));
             ops.push(Op::Settle);
         }
         ops.extend(self.round_steps.iter().map(|s| Op::Step(*s)));
         ops.push(Op::Settle);
-        ops
+        Ok(ops)
     }
 
     /// Settle a state: defenseless units go, and the battle may be over.
     fn settle(&mut self, m: Mid) -> (Mid, Check) {
         let dfire = self.add(Side::Defender, m.dcas, m.dhit);
-        let c = self.check(m.a, dfire);
+        let afire = self.add(Side::Attacker, m.a, m.ahit);
+        let c = self.check(afire, dfire);
         let m = Mid {
             a: self.without(Side::Attacker, m.a, c.removed[0]),
             dcas: self.without(Side::Defender, m.dcas, c.removed[1]),
             dhit: self.without(Side::Defender, m.dhit, c.removed[1]),
+            ahit: self.without(Side::Attacker, m.ahit, c.removed[0]),
             fired: m.fired,
         };
         (m, c)
+    }
+
+    /// The values rules have changed, from the next step on.
+    fn set_changed(&mut self, id: u32) {
+        if id != self.changed_id || self.changed.is_empty() {
+            if let Some(plans) = &self.plans {
+                self.changed = plans.changed[id as usize].clone();
+            }
+            self.changed_id = id;
+        }
+    }
+
+    /// `side` takes `h` hits reaching `targets` in a script step; its casualties go at once
+    /// or behind the casualty strip.
+    fn hit(&mut self, m: Mid, side: Side, h: u32, targets: TypeSet, remove_now: bool) -> Mid {
+        match side {
+            Side::Defender => {
+                let (dcas, killed) = self.casualties(Side::Defender, m.dcas, m.a, &[(h, targets)]);
+                let dhit = if remove_now {
+                    m.dhit
+                } else {
+                    self.add(Side::Defender, m.dhit, killed)
+                };
+                Mid { dcas, dhit, ..m }
+            }
+            Side::Attacker => {
+                let dfire = self.add(Side::Defender, m.dcas, m.dhit);
+                let (a, killed) = self.casualties(Side::Attacker, m.a, dfire, &[(h, targets)]);
+                let ahit = if remove_now {
+                    m.ahit
+                } else {
+                    self.add(Side::Attacker, m.ahit, killed)
+                };
+                Mid { a, ahit, ..m }
+            }
+        }
+    }
+
+    /// A script step, as `Battle::script_step` plays it: its actions in order, the battle
+    /// checked after each that scored hits and at the end.
+    fn script(
+        &mut self,
+        m: Mid,
+        w: f64,
+        actions: &[ScriptAction],
+        remove_now: bool,
+        ends: &mut Vec<End>,
+    ) -> Mids {
+        let mut cur = vec![(m, w)];
+        for act in actions {
+            let mut next = Vec::new();
+            for (m, w) in cur {
+                let (side, dist, targets) = match *act {
+                    ScriptAction::Hits { side, count } => {
+                        let mut d = vec![0.0; count as usize + 1];
+                        d[count as usize] = 1.0;
+                        (side, d, !0)
+                    }
+                    ScriptAction::Fire { side, kind, value } => {
+                        // Units on the casualty strip fire back only on defense.
+                        let st = match side {
+                            Side::Attacker => m.a,
+                            Side::Defender => self.add(Side::Defender, m.dcas, m.dhit),
+                        };
+                        let s = &self.sides[si(side)];
+                        let n: usize = s.counts[st as usize]
+                            .iter()
+                            .zip(&s.classes)
+                            .filter(|(_, c)| c.kind == kind)
+                            .map(|(n, _)| usize::from(*n))
+                            .sum();
+                        if n == 0 {
+                            next.push((m, w));
+                            continue;
+                        }
+                        let afire = self.add(Side::Attacker, m.a, m.ahit);
+                        let dfire = self.add(Side::Defender, m.dcas, m.dhit);
+                        let targets = self
+                            .battle(Some(afire), Some(dfire), false)
+                            .targets(self.p, kind, side);
+                        (side.other(), binomial(n, value), targets)
+                    }
+                };
+                for (h, p) in dist.iter().enumerate() {
+                    if *p <= NEGLIGIBLE {
+                        continue;
+                    }
+                    if h == 0 {
+                        next.push((m, w * p));
+                        continue;
+                    }
+                    let hit = self.hit(m, side, h as u32, targets, remove_now);
+                    let (hit, c) = self.settle(hit);
+                    match c.outcome {
+                        Some(o) => ends.push(End::Over(o, hit.a, hit.dcas, w * p)),
+                        None => next.push((hit, w * p)),
+                    }
+                }
+            }
+            cur = next;
+        }
+        let mut out = Vec::new();
+        for (m, w) in cur {
+            let (m, c) = self.settle(m);
+            match c.outcome {
+                Some(o) => ends.push(End::Over(o, m.a, m.dcas, w)),
+                None => out.push((m, w)),
+            }
+        }
+        out
     }
 
     /// Kinds of `side`'s fighting units that make a surprise strike now.
@@ -787,12 +971,13 @@ impl Chain<'_> {
             a,
             dcas: d,
             dhit: self.empty[1],
+            ahit: self.empty[0],
             fired: [0, 0],
         };
-        let ops = self.ops(first);
+        let ops = self.ops(first, round)?;
         let (mids, mut ends) = self.play(vec![(start, 1.0)], &ops, round)?;
         for (m, w) in mids {
-            if m.dhit != self.empty[1] {
+            if m.dhit != self.empty[1] || m.ahit != self.empty[0] {
                 return Err("units hit stay in the battle: the round has no step removing casualties".into());
             }
             ends.push(End::Next(m.a, m.dcas, w));
@@ -815,7 +1000,7 @@ impl Chain<'_> {
             }
             mids = next.into_iter().collect();
             // A fixed order keeps the sums, and so the answer, the same from run to run.
-            mids.sort_by_key(|(m, _)| (m.a, m.dcas, m.dhit, m.fired));
+            mids.sort_by_key(|(m, _)| (m.a, m.dcas, m.dhit, m.ahit, m.fired));
         }
         Ok((mids, ends))
     }
@@ -824,6 +1009,7 @@ impl Chain<'_> {
     /// every enemy unit: no unit strikes first, evades aircraft or cannot hit some types.
     pub(super) fn plain(&self) -> bool {
         self.fast_round
+            && self.plans.is_none()
             && self.template_kinds.iter().all(|(_, k)| {
                 let u = self.p.of(*k);
                 !u.first_strike && u.cannot_target == 0 && u.evades_air_unless.is_none()
@@ -849,6 +1035,7 @@ impl Chain<'_> {
                 let m = if matches!(op, Op::Step(Step::RemoveCasualties)) {
                     Mid {
                         dhit: self.empty[1],
+                        ahit: self.empty[0],
                         ..m
                     }
                 } else {
@@ -904,8 +1091,8 @@ impl Chain<'_> {
                             Mid {
                                 a,
                                 dcas,
-                                dhit: m.dhit,
                                 fired: [sa, sd],
+                                ..m
                             },
                             w * p * q,
                         );
@@ -913,6 +1100,23 @@ impl Chain<'_> {
                 }
             }
             Op::Step(Step::AntiAir) => self.anti_air(m, w, &mut keep),
+            Op::Values(id) => {
+                self.set_changed(id);
+                keep(m, w);
+            }
+            Op::Script { plan, first, index } => {
+                let plans = self.plans.as_mut().expect("script ops come from plans");
+                let p = plans.plan(plan);
+                let st = if first {
+                    &p.first[index as usize]
+                } else {
+                    &p.round[index as usize]
+                };
+                let (actions, remove_now) = (st.actions.clone(), st.remove_now);
+                for (m, p) in self.script(m, w, &actions, remove_now, ends) {
+                    keep(m, p);
+                }
+            }
             Op::Step(Step::Bombardment) => {
                 let mut groups: Vec<(u8, usize)> = Vec::new();
                 for b in &self.q.battle.bombarding {
@@ -970,7 +1174,15 @@ impl Chain<'_> {
             keep(m, w);
             return;
         };
-        let aa = self.p.of(gun).anti_air.clone().expect("a gun");
+        let mut aa = self.p.of(gun).anti_air.clone().expect("a gun");
+        // A rule's `combat_value` for the gun changes what it hits on, as in the battle.
+        if let Some(c) = self
+            .changed
+            .iter()
+            .find(|c| c.side == Side::Defender && c.kind == gun)
+        {
+            aa.hit = c.value;
+        }
         let s = &self.sides[0];
         let targets: Vec<(usize, u16)> = s.counts[m.a as usize]
             .iter()
@@ -1031,10 +1243,12 @@ impl Chain<'_> {
             a: a0,
             dcas: d0,
             dhit: self.empty[1],
+            ahit: self.empty[0],
             fired: [0, 0],
         };
         // The first round's own steps (antiaircraft fire, bombardment), then its rounds'.
-        let (mids, ends) = self.play(vec![(start, 1.0)], &self.first_ops(), self.first_number)?;
+        let ops = self.first_ops()?;
+        let (mids, ends) = self.play(vec![(start, 1.0)], &ops, self.first_number)?;
         // A battle over before its first round's dice (antiaircraft fire took every
         // attacker) still had a first round, as `Battle::round` counts.
         let over_at_once: f64 = ends
@@ -1056,12 +1270,13 @@ impl Chain<'_> {
             round = 0;
         } else {
             rounds += 1.0;
-            let (left, ends) = self.play(mids, &self.round_ops(), self.first_number)?;
+            let ops = self.round_ops(self.first_number)?;
+            let (left, ends) = self.play(mids, &ops, self.first_number)?;
             for end in ends {
                 self.record(end, 1.0, &mut over, &mut layer);
             }
             for (m, w) in left {
-                if m.dhit != self.empty[1] {
+                if m.dhit != self.empty[1] || m.ahit != self.empty[0] {
                     return Err(
                         "units hit stay in the battle: the round has no step removing casualties".into(),
                     );
@@ -1069,23 +1284,37 @@ impl Chain<'_> {
                 *layer.entry((m.a, m.dcas)).or_default() += w;
             }
         }
-        // Rounds counted one by one while the policy looks at them; after that only the
-        // units left matter.
-        if let Some(n) = self.q.retreat.after_round {
-            while round < n && !layer.is_empty() {
-                round += 1;
-                let mut next: Map<(u32, u32), f64> = Map::default();
-                let mut here: Vec<((u32, u32), f64)> = layer.into_iter().collect();
-                here.sort_by_key(|(k, _)| *k);
-                for ((a, d), m) in here {
-                    self.states += 1;
-                    rounds += m;
-                    for end in self.round(a, d, false, round)? {
-                        self.record(end, m, &mut over, &mut next);
-                    }
+        // Rounds counted one by one while the policy or the scripts look at them (scripts:
+        // until no mass is left); after that only the units left matter.
+        let counted = self.counted_rounds();
+        while round < counted && !layer.is_empty() {
+            round += 1;
+            let mut next: Map<(u32, u32), f64> = Map::default();
+            let mut here: Vec<((u32, u32), f64)> = layer.into_iter().collect();
+            here.sort_by_key(|(k, _)| *k);
+            for ((a, d), m) in here {
+                self.states += 1;
+                if self.plans.is_some() && self.states > MAX_SCRIPTED {
+                    return Err(format!(
+                        "the rule scripts are asked round by round, and this battle takes more than {MAX_SCRIPTED} unit combinations over its rounds"
+                    ));
                 }
-                layer = next;
+                rounds += m;
+                let ends = self.round(a, d, false, round)?;
+                let stays = ends
+                    .iter()
+                    .any(|e| matches!(e, End::Next(x, y, p) if (*x, *y) == (a, d) && *p >= 1.0 - 1e-12));
+                if stays {
+                    return Err("a round that can never change anything".into());
+                }
+                for end in ends {
+                    self.record(end, m, &mut over, &mut next);
+                }
             }
+            // Counted one by one, a battle's rounds go on while any mass is left: what is too
+            // little to matter is dropped, as within a round.
+            next.retain(|_, m| *m > NEGLIGIBLE);
+            layer = next;
         }
         if plain {
             layer = self.dense(layer, &mut over, &mut rounds)?;
@@ -1136,24 +1365,39 @@ impl Chain<'_> {
     }
 
     /// The first round's own steps (antiaircraft fire, bombardment), then a settling.
-    pub(super) fn first_ops(&self) -> Vec<Op> {
-        let steps: &[Step] = if self.first_round {
-            &self.p.rules.first_round
-        } else {
-            &[]
-        };
-        let mut ops: Vec<Op> = steps.iter().map(|s| Op::Step(*s)).collect();
+    pub(super) fn first_ops(&mut self) -> Result<Vec<Op>, String> {
+        if !self.first_round {
+            return Ok(vec![Op::Settle]);
+        }
+        if self.plans.is_some() {
+            let mut ops = self.ops(true, self.first_number)?;
+            // Only the first list: the round's own follows from `round_ops`.
+            let end = ops
+                .iter()
+                .position(|o| matches!(o, Op::Settle))
+                .expect("each list ends in a settling");
+            ops.truncate(end + 1);
+            return Ok(ops);
+        }
+        let mut ops: Vec<Op> = self.p.rules.first_round.iter().map(|s| Op::Step(*s)).collect();
         ops.push(Op::Settle);
-        ops
+        Ok(ops)
     }
 
-    /// A round's steps, then a settling.
-    pub(super) fn round_ops(&self) -> Vec<Op> {
-        self.round_steps
-            .iter()
-            .map(|s| Op::Step(*s))
-            .chain([Op::Settle])
-            .collect()
+    /// Round `round`'s steps, then a settling.
+    pub(super) fn round_ops(&mut self, round: u32) -> Result<Vec<Op>, String> {
+        self.ops(false, round)
+    }
+
+    /// What a round's transitions depend on besides the units: its number while the retreat
+    /// policy counts rounds, the scripts' plan for it (rounds planned alike share it).
+    pub(super) fn round_key(&mut self, round: u32) -> Result<u32, String> {
+        let counted = self.counted_rounds();
+        match &mut self.plans {
+            Some(plans) => Ok(plans.round(round)?.0),
+            None if round <= counted => Ok(round),
+            None => Ok(u32::MAX),
+        }
     }
 
     /// Whether the states left after the first round's own steps go on as ordinary rounds
@@ -1164,8 +1408,12 @@ impl Chain<'_> {
             && mids.iter().all(|(m, _)| m.dhit == self.empty[1])
     }
 
-    /// The round up to which the retreat policy counts rounds.
+    /// The round up to which rounds are counted one by one: while the retreat policy looks
+    /// at their number, and with scripts, always.
     pub(super) fn counted_rounds(&self) -> u32 {
+        if self.plans.is_some() {
+            return u32::MAX;
+        }
         self.q.retreat.after_round.unwrap_or(0)
     }
 

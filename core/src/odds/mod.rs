@@ -10,12 +10,20 @@
 //! - `sampled`: Monte Carlo drawn from the chain's rounds: the same transitions, a few draws
 //!   per battle; when asked for runs, or when the chain is too big to enumerate.
 //! - `sim`: Monte Carlo, fighting clones of the battle with `Battle::advance` and seeded dice,
-//!   for what the chain cannot express (rule-script steps, seaborne units retreating).
+//!   for what the chain cannot express (seaborne units retreating, rule scripts that may carry
+//!   what they hear from step to step).
+//!
+//! Rule scripts that can change a battle (`before_combat_step` handlers, `game::BattleScripts`)
+//! are never ignored: they see the round and the step, not the units, so `plan` asks them once
+//! per round and step for the chain and the drawn battles; where that is not enough, `sim`
+//! fights every battle with them through the observer of real play. The answer names them
+//! (`Odds::scripts`, and `Method::MonteCarlo::why` when fought).
 //!
 //! Architecture invariant: both read only the `Question`; neither sees the game state, so
 //! `warroom odds` and `odds SPACE` in the REPL give the same answer for the same units.
 
 mod exact;
+mod plan;
 mod sample;
 mod sim;
 mod spec;
@@ -26,8 +34,10 @@ pub use sim::monte_carlo;
 pub use spec::{parse_units, Spec};
 
 use crate::combat::{Battle, Outcome, Profiles, Side, Status};
+use crate::game::BattleScripts;
 use crate::rules::{Domain, UnitTypeId};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A battle to compute.
 #[derive(Clone, Debug)]
@@ -37,6 +47,9 @@ pub struct Question {
     /// attacker may retreat and each side's order of loss.
     pub battle: Battle,
     pub retreat: RetreatPolicy,
+    /// The rule scripts that can change the battle (`None`: none can). With them, the battle
+    /// is fought through the battle code and the scripts, never answered by the chain.
+    pub scripts: Option<Arc<BattleScripts>>,
 }
 
 /// When the attacker retreats, asked at each "press attack or retreat" step where it may.
@@ -124,6 +137,8 @@ pub struct Odds {
     pub defender_loss: Estimate,
     /// The likeliest endings, most likely first.
     pub endings: Vec<Ending>,
+    /// The rule-script handlers the battles were fought with (`handler `id` in file:line`).
+    pub scripts: Vec<String>,
 }
 
 impl Odds {
@@ -148,35 +163,49 @@ pub struct Options {
 }
 
 pub const DEFAULT_RUNS: u64 = 100_000;
+/// Battles fought when rule scripts change the battle and no `runs` was given: each asks the
+/// scripts at every step, some hundred times slower than a battle drawn from the chain.
+pub const SCRIPTED_RUNS: u64 = 20_000;
 /// Endings listed when `Options::endings` is 0.
 pub const DEFAULT_ENDINGS: usize = 6;
 
-/// The chain when it can answer, else Monte Carlo.
-pub fn calculate(q: &Question, o: &Options) -> Odds {
+/// The chain when it can answer, else Monte Carlo; with rule scripts that change the battle,
+/// battles fought with them. `Err` when a rule script fails in a battle.
+pub fn calculate(q: &Question, o: &Options) -> Result<Odds, String> {
     let endings = if o.endings == 0 {
         DEFAULT_ENDINGS
     } else {
         o.endings
     };
+    let default_runs = if q.scripts.is_some() {
+        SCRIPTED_RUNS
+    } else {
+        DEFAULT_RUNS
+    };
+    if let Some(why) = q.scripts.as_ref().and_then(|s| s.chain_why_not()) {
+        let runs = o.runs.or(o.fallback_runs).unwrap_or(default_runs);
+        return monte_carlo(q, runs, o.seed, o.threads, endings, Some(why));
+    }
     let (runs, why) = match o.runs {
         Some(runs) => (runs, None),
         None => match exact(q, endings) {
-            Ok(odds) => return odds,
-            Err(why) => (o.fallback_runs.unwrap_or(DEFAULT_RUNS), Some(why)),
+            Ok(odds) => return Ok(odds),
+            Err(why) => (o.fallback_runs.unwrap_or(default_runs), Some(why)),
         },
     };
     // Drawn from the chain where it can say what a round does (a battle too big to enumerate
     // still can), else fought by the battle code.
-    sampled(q, runs, o.seed, o.threads, endings, why.clone()).unwrap_or_else(|not_sampled| {
-        monte_carlo(
+    match sampled(q, runs, o.seed, o.threads, endings, why.clone()) {
+        Ok(odds) => Ok(odds),
+        Err(not_sampled) => monte_carlo(
             q,
             runs,
             o.seed,
             o.threads,
             endings,
             Some(why.unwrap_or(not_sampled)),
-        )
-    })
+        ),
+    }
 }
 
 /// `runs` cut into chunks of `chunk` runs, each given its own seed drawn from `seed`, taken by
@@ -383,6 +412,7 @@ impl Tally {
             attacker_loss: mean(aloss, aloss2),
             defender_loss: mean(dloss, dloss2),
             endings,
+            scripts: q.scripts.as_ref().map_or(Vec::new(), |s| s.named()),
         }
     }
 }

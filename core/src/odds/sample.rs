@@ -76,7 +76,7 @@ struct Sampler<'q> {
     first: Draws<First>,
     /// The rest of the first round, from where its own steps left it.
     rest_of_first: Map<Mid, Rc<Draws<At>>>,
-    /// Rounds from a pair of states; the round number only while the retreat policy counts.
+    /// Rounds from a pair of states, by `Chain::round_key`.
     rounds: Map<(u32, u32, u32), Rc<Draws<At>>>,
     plain: bool,
     counted: u32,
@@ -89,9 +89,11 @@ impl<'q> Sampler<'q> {
             a: chain.start(Side::Attacker),
             dcas: chain.start(Side::Defender),
             dhit: chain.empty[1],
+            ahit: chain.empty[0],
             fired: [0, 0],
         };
-        let (mids, ends) = chain.play(vec![(start, 1.0)], &chain.first_ops(), chain.first_number)?;
+        let ops = chain.first_ops()?;
+        let (mids, ends) = chain.play(vec![(start, 1.0)], &ops, chain.first_number)?;
         let merged = chain.merges_first(&mids);
         let first = Draws::new(ends.into_iter().map(|e| (First::At(at(&e)), weight(&e))).chain(
             mids.into_iter().map(|(m, w)| {
@@ -160,10 +162,10 @@ impl<'q> Sampler<'q> {
         if let Some(d) = self.rest_of_first.get(&m) {
             return Ok(d.clone());
         }
-        let (left, ends) =
-            self.chain
-                .play(vec![(m, 1.0)], &self.chain.round_ops(), self.chain.first_number)?;
-        if left.iter().any(|(m, _)| m.dhit != self.chain.empty[1]) {
+        let ops = self.chain.round_ops(self.chain.first_number)?;
+        let (left, ends) = self.chain.play(vec![(m, 1.0)], &ops, self.chain.first_number)?;
+        let empty = self.chain.empty;
+        if left.iter().any(|(m, _)| m.dhit != empty[1] || m.ahit != empty[0]) {
             return Err("units hit stay in the battle: the round has no step removing casualties".into());
         }
         let d = Rc::new(Draws::new(
@@ -176,7 +178,7 @@ impl<'q> Sampler<'q> {
     }
 
     fn round(&mut self, a: u32, d: u32, round: u32) -> Result<Rc<Draws<At>>, String> {
-        let key = (a, d, if round <= self.counted { round } else { u32::MAX });
+        let key = (a, d, self.chain.round_key(round)?);
         if let Some(x) = self.rounds.get(&key) {
             return Ok(x.clone());
         }

@@ -1,13 +1,16 @@
 //! Monte Carlo: clones of the battle fought to the end by `Battle::advance` with seeded dice,
 //! the owners' suggested casualties, no submerging, and the retreat policy at each "press
-//! attack or retreat".
+//! attack or retreat". When the question has rule scripts, each thread loads them into a Lua
+//! host of its own and every battle is fought with the observer of real play
+//! (`game::BattleScripts`): its handlers skip steps, change values and do script steps as in
+//! a game.
 //!
 //! The runs are cut into fixed chunks, each with its own seed drawn from the question's, and
 //! threads take chunks: the answer depends on the seed and the number of runs, never on the
 //! number of threads.
 
 use super::{left_per_type, Method, Odds, Question, Tally};
-use crate::combat::{Battle, Need, Outcome, Progress, Quiet, Side};
+use crate::combat::{Battle, Need, Observer, Outcome, Progress, Quiet, Side};
 use crate::game::dice::Dice;
 
 const CHUNK: u64 = 4096;
@@ -19,23 +22,29 @@ pub fn monte_carlo(
     threads: Option<usize>,
     endings: usize,
     why: Option<String>,
-) -> Odds {
+) -> Result<Odds, String> {
     let runs = runs.max(1);
     let mut all = Tally::default();
     // Merged in chunk order, so float sums do not depend on which thread finished first.
-    for t in super::in_chunks(runs, CHUNK, seed, threads, |n, seed| Ok(chunk(q, n, seed))) {
-        all.merge(t.expect("fighting battles never fails"));
+    for t in super::in_chunks(runs, CHUNK, seed, threads, |n, seed| chunk(q, n, seed)) {
+        all.merge(t?);
     }
-    all.odds(q, Method::MonteCarlo { runs, why }, Some(runs), endings)
+    Ok(all.odds(q, Method::MonteCarlo { runs, why }, Some(runs), endings))
 }
 
-fn chunk(q: &Question, n: u64, seed: u64) -> Tally {
+fn chunk(q: &Question, n: u64, seed: u64) -> Result<Tally, String> {
     let mut dice = Dice::seeded(seed);
     let mut t = Tally::default();
     let types = q.profiles.units.len();
+    let mut scripts = q.scripts.as_ref().map(|s| s.host()).transpose()?;
     for _ in 0..n {
         let mut b = q.battle.clone();
-        let outcome = fight(q, &mut b, &mut dice);
+        let outcome = match &mut scripts {
+            Some(host) => host
+                .fight(|obs| fight(q, &mut b, &mut dice, obs))
+                .map_err(|e| format!("a rule script failed in a simulated battle: {e}"))?,
+            None => fight(q, &mut b, &mut dice, &mut Quiet),
+        };
         let r = f64::from(b.round);
         t.rounds += r;
         t.rounds_sq += r * r;
@@ -46,31 +55,30 @@ fn chunk(q: &Question, n: u64, seed: u64) -> Tally {
             1.0,
         );
     }
-    t
+    Ok(t)
 }
 
 /// One battle to its end, as `Battle::auto` fights it but retreating when the policy says.
-pub(crate) fn fight(q: &Question, b: &mut Battle, dice: &mut Dice) -> Outcome {
+pub(crate) fn fight(q: &Question, b: &mut Battle, dice: &mut Dice, obs: &mut dyn Observer) -> Outcome {
     let p = &q.profiles;
     loop {
-        match b.advance(p, dice, &mut Quiet) {
+        match b.advance(p, dice, obs) {
             Progress::Over(o) => return o,
-            // Quiet never aborts.
+            // A failing script: the observer keeps the error, which the caller reports.
             Progress::Aborted => return Outcome::Stalemate,
             Progress::Need => match b.waiting.clone() {
                 Some(Need::Casualties(_)) => {
-                    b.choose_casualties(p, None, &mut Quiet)
+                    b.choose_casualties(p, None, obs)
                         .expect("suggested casualties are valid");
                 }
                 Some(Need::Submerge { side }) => {
-                    b.submerge(p, side, &[], &mut Quiet)
+                    b.submerge(p, side, &[], obs)
                         .expect("not submerging is always allowed");
                 }
                 Some(Need::PressOrRetreat) => {
                     if q.retreat.wants_now(p, b) {
                         let to = b.retreat_to.first().copied();
-                        b.retreat(p, to, &mut Quiet)
-                            .expect("a retreat the battle offered");
+                        b.retreat(p, to, obs).expect("a retreat the battle offered");
                     } else {
                         b.press().expect("pressing on is always allowed");
                     }

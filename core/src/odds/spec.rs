@@ -2,7 +2,9 @@
 
 use super::{Question, RetreatPolicy};
 use crate::combat::{Battle, Combatant, Profiles, Side};
+use crate::game::BattleScripts;
 use crate::rules::{Domain, PowerId, RuleSet, SpaceId, TechId, UnitTypeId};
+use std::sync::Arc;
 
 /// Everything `warroom odds` is told about a battle.
 #[derive(Clone, Debug, Default)]
@@ -66,8 +68,10 @@ impl Spec {
         }
     }
 
-    /// The battle this describes, checked: `Err` says what cannot fight where.
-    pub fn question(&self, rules: &RuleSet) -> Result<Question, String> {
+    /// The battle this describes, checked: `Err` says what cannot fight where. It comes with
+    /// the rule set's scripts that can change a battle, as they stand at the start of the
+    /// default scenario (`BattleScripts`).
+    pub fn question(&self, rules: &Arc<RuleSet>) -> Result<Question, String> {
         let profiles = Profiles::with_techs(rules, &self.attacker_techs, &self.defender_techs);
         let name = |k: UnitTypeId| rules.unit(k).name.clone();
         let land_present = self
@@ -160,6 +164,7 @@ impl Spec {
             profiles,
             battle: b,
             retreat: self.retreat.clone(),
+            scripts: BattleScripts::at_start(rules)?.map(Arc::new),
         })
     }
 }

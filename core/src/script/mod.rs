@@ -852,6 +852,27 @@ impl ScriptHost {
             .collect()
     }
 
+    /// Handlers for `kind` that may run when the payload's `field` is one of `values` (their
+    /// filter admits one, or does not look at the field), in dispatch order.
+    pub fn handlers_for(&self, kind: EventKind, field: &str, values: &[Value]) -> Vec<HandlerInfo> {
+        let admits: Vec<String> = {
+            let reg = self.reg.borrow();
+            reg.by_kind[kind.index()]
+                .iter()
+                .map(|&i| &reg.handlers[i])
+                .filter(|h| {
+                    h.filter
+                        .iter()
+                        .all(|(f, allowed)| f != field || values.iter().any(|v| allowed.contains(v)))
+                })
+                .map(|h| h.id.clone())
+                .collect()
+        };
+        let mut all = self.handlers(kind);
+        all.retain(|h| admits.contains(&h.id));
+        all
+    }
+
     /// Log lines written while scripts loaded (dispatch returns its own in [`Dispatch::log`]).
     pub fn take_log(&mut self) -> Vec<LogLine> {
         std::mem::take(&mut self.reg.borrow_mut().log)
