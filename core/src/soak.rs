@@ -282,7 +282,7 @@ pub struct Player {
 impl Player {
     pub fn seeded(seed: u64) -> Player {
         Player {
-            dice: Dice::seeded(seed ^ 0x5eed_0f_a11_0f_1c),
+            dice: Dice::seeded(seed ^ 0x0005_eed0_fa11_0f1c),
             at_phase: (0, usize::MAX, 0),
             in_phase: 0,
             unwinding: false,
