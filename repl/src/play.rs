@@ -37,6 +37,16 @@ const HELP: &[(&str, &str, &str)] = &[
     ),
     ("units", "units Germany", "where a power's units are"),
     (
+        "moves",
+        "moves Ukraine",
+        "what can move from a space this phase and where (* attacks), and what could move into it",
+    ),
+    (
+        "options",
+        "options",
+        "every command the rules accept now, by kind (the legal actions)",
+    ),
+    (
         "odds",
         "odds Karelia S.S.R.",
         "the odds of a battle announced this turn, from the board, or of pressing on in the battle being fought (`odds SPACE runs N`: Monte Carlo)",
@@ -506,6 +516,14 @@ impl Shell {
                 Ok(name) => self.show(&name),
                 Err(e) => Outcome::Rejected(e),
             },
+            "moves" if rest.is_empty() => Outcome::Rejected(
+                "moves from where? `moves SPACE` (`options` lists every legal command)".into(),
+            ),
+            "moves" => match command::resolve_space(self.rules(), &rest) {
+                Ok(id) => Outcome::Ok(self.moves(id)),
+                Err(e) => Outcome::Rejected(e),
+            },
+            "options" => Outcome::Ok(self.options()),
             "units" => match power(self.rules()) {
                 Ok(name) => self.units(&name),
                 Err(e) => Outcome::Rejected(e),
@@ -953,6 +971,114 @@ impl Shell {
             let names: Vec<&str> = self.rules().powers.iter().map(|p| p.name.as_str()).collect();
             format!("no power `{name}`; powers: {}", names.join(", "))
         })
+    }
+
+    /// `moves SPACE`: the legal moves from and into a space, by unit type.
+    fn moves(&mut self, space: warroom_core::rules::SpaceId) -> String {
+        let opts = self.game.move_options(space);
+        let rules = self.rules().clone();
+        let name = |id| rules.board.space(id).name.as_str();
+        let kinds = |k: &[warroom_core::rules::UnitTypeId]| {
+            k.iter()
+                .map(|u| rules.unit(*u).name.as_str())
+                .collect::<Vec<_>>()
+                .join(" with ")
+        };
+        let phase = self.game.current_phase().title.clone();
+        let mut out = Vec::new();
+        if opts.from.is_empty() {
+            out.push(format!("nothing can move from {} in {phase}", name(space)));
+        } else {
+            out.push(format!("from {} ({phase}):", name(space)));
+            for (k, dests) in &opts.from {
+                let mut places: Vec<String> = dests
+                    .iter()
+                    .map(|d| {
+                        let mut p = name(d.space).to_string();
+                        if d.attack {
+                            p.push('*');
+                        }
+                        if d.raid {
+                            p.push_str(" (raid)");
+                        }
+                        p
+                    })
+                    .collect();
+                places.sort_by_cached_key(|p| warroom_core::rules::name_order(p));
+                out.push(format!("  {}: {}", kinds(k), places.join(", ")));
+            }
+            if opts.from.iter().any(|(_, d)| d.iter().any(|d| d.attack)) {
+                out.push("  (* attacks: a battle there in conduct combat)".into());
+            }
+        }
+        if !opts.into.is_empty() {
+            out.push(format!("into {}:", name(space)));
+            let mut lines: Vec<String> = opts
+                .into
+                .iter()
+                .map(|(k, from)| format!("  {} from {}", kinds(k), name(*from)))
+                .collect();
+            lines.sort();
+            out.extend(lines);
+        }
+        out.join("\n")
+    }
+
+    /// `options`: the legal actions now, grouped by command.
+    fn options(&mut self) -> String {
+        let legal = self.game.legal_actions();
+        let rules = self.rules().clone();
+        if legal.is_empty() {
+            return "no command of the rules is accepted now (the game is over)".into();
+        }
+        let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+        for a in &legal {
+            let text = a.to_text(&rules);
+            let verb = text.split_whitespace().next().unwrap_or("").to_string();
+            let verb = if verb == "end" {
+                "end phase".to_string()
+            } else {
+                verb
+            };
+            match groups.iter_mut().find(|(v, _)| *v == verb) {
+                Some((_, l)) => l.push(text),
+                None => groups.push((verb, vec![text])),
+            }
+        }
+        let mut out = vec![format!(
+            "{} legal command{} now:",
+            legal.len(),
+            if legal.len() == 1 { "" } else { "s" }
+        )];
+        for (verb, list) in groups {
+            if verb == "move" && list.len() > 12 {
+                let mut from: Vec<String> = legal
+                    .iter()
+                    .filter_map(|a| match a {
+                        warroom_core::game::command::Command::Move(m) => {
+                            Some(rules.board.space(m.from).name.clone())
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                from.sort();
+                from.dedup();
+                out.push(format!(
+                    "  move: {} moves from {} (`moves SPACE` for one)",
+                    list.len(),
+                    from.join(", ")
+                ));
+            } else if list.len() > 12 {
+                out.push(format!(
+                    "  {verb}: {} … and {} more",
+                    list[..10].join("; "),
+                    list.len() - 10
+                ));
+            } else {
+                out.push(format!("  {}", list.join("; ")));
+            }
+        }
+        out.join("\n")
     }
 
     fn show(&self, name: &str) -> Outcome {

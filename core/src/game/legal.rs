@@ -490,3 +490,81 @@ fn fill(
     }
     counts[at] = 0;
 }
+
+/// A space a unit type can move to this phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Destination {
+    pub space: SpaceId,
+    /// Entering it starts or joins a battle (combat move into enemy land or units).
+    pub attack: bool,
+    /// As a strategic bombing raid (`bombing`).
+    pub raid: bool,
+}
+
+/// What can move from a space this phase and where, and what could move into it — the
+/// movement rules seen from one space, both ways (`moves SPACE` in play).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveOptions {
+    /// Per unit type in the space (with the partner it moves with, if any): where one can go.
+    pub from: Vec<(Vec<UnitTypeId>, Vec<Destination>)>,
+    /// Unit types (with partners) that could move in, and from where.
+    pub into: Vec<(Vec<UnitTypeId>, SpaceId)>,
+}
+
+impl Game {
+    /// The legal moves from and into `space` now.
+    pub fn move_options(&mut self, space: SpaceId) -> MoveOptions {
+        let legal = self.legal_actions();
+        let s = &self.state;
+        let power = self.current_power();
+        let hostile = |to: SpaceId| {
+            let sp = s.space(to);
+            sp.controller
+                .is_some_and(|c| s.relations[power.index()][c.index()] == Relation::War)
+                || sp
+                    .units
+                    .iter()
+                    .any(|u| s.relations[power.index()][u.owner.index()] == Relation::War)
+        };
+        let combat = self.current_phase().kind == PhaseKind::CombatMove;
+        let mut out = MoveOptions::default();
+        for a in &legal {
+            let Command::Move(m) = a else { continue };
+            let kinds: Vec<UnitTypeId> = m
+                .units
+                .iter()
+                .filter_map(|p| match p {
+                    Pick::Kind { kind, .. } | Pick::All(kind) => Some(*kind),
+                    Pick::Id(_) => None,
+                })
+                .collect();
+            if m.from == space {
+                let d = Destination {
+                    space: m.to,
+                    attack: combat && hostile(m.to) && !m.ignore,
+                    raid: m.bombing,
+                };
+                let i = match out.from.iter().position(|(k, _)| *k == kinds) {
+                    Some(i) => i,
+                    None => {
+                        out.from.push((kinds.clone(), Vec::new()));
+                        out.from.len() - 1
+                    }
+                };
+                let list = &mut out.from[i].1;
+                // One line per space: an attack and an `ignoring` pass are the same reach.
+                match list.iter_mut().find(|x| x.space == d.space) {
+                    Some(x) => {
+                        x.raid |= d.raid;
+                        x.attack |= d.attack;
+                    }
+                    None => list.push(d),
+                }
+            }
+            if m.to == space && !out.into.contains(&(kinds.clone(), m.from)) {
+                out.into.push((kinds, m.from));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,89 @@
+//! A short soak in every `cargo test`: random games of each edition that plays, a few rounds
+//! each, every invariant checked after every command (`warroom soak` runs thousands).
+
+mod support;
+
+use std::path::Path;
+use std::sync::Arc;
+use warroom_core::game::save;
+use warroom_core::layers::LoadRequest;
+use warroom_core::rules;
+use warroom_core::soak::{self, Checks, GameSpec, Unwatched};
+
+fn soak(edition: &str, with: &[&str], scenario: Option<&str>, seeds: std::ops::Range<u64>, rounds: u32) {
+    let mut req = LoadRequest::new(support::editions(), edition);
+    req.with = with.iter().map(|s| s.to_string()).collect();
+    let rules = Arc::new(rules::load(&req).unwrap_or_else(|e| panic!("{:#?}", e.problems)));
+    let editions = support::editions();
+    let load = |text: &str| save::load(Path::new("soak.toml"), text, &editions).map_err(|e| e.to_string());
+    let mut commands = 0;
+    for seed in seeds {
+        let spec = GameSpec {
+            edition: edition.to_string(),
+            with: req.with.clone(),
+            scenario: scenario.map(String::from),
+            seed,
+            rounds,
+        };
+        match soak::play(&rules, &spec, Checks::default(), &load, &mut Unwatched) {
+            Ok(p) => {
+                assert!(p.rounds >= 1, "seed {seed}: the game did not get going");
+                commands += p.commands;
+            }
+            Err(f) => panic!("{edition} {with:?} seed {seed}: {f}\n--- save ---\n{}", f.save),
+        }
+    }
+    assert!(commands > 100, "{edition}: only {commands} commands played");
+}
+
+#[test]
+fn random_games_of_1941_keep_every_invariant() {
+    soak("1941", &[], None, 1..4, 3);
+}
+
+#[test]
+fn random_games_of_anniversary_1941_keep_every_invariant() {
+    soak(
+        "anniversary",
+        &["research", "national-objectives"],
+        Some("1941"),
+        1..3,
+        2,
+    );
+}
+
+#[test]
+fn random_games_of_anniversary_1942_keep_every_invariant() {
+    soak("anniversary", &["national-objectives"], Some("1942"), 1..3, 2);
+}
+
+#[test]
+fn the_same_seed_plays_the_same_game() {
+    let mut req = LoadRequest::new(support::editions(), "1941");
+    req.with = Vec::new();
+    let rules = Arc::new(rules::load(&req).unwrap());
+    let spec = GameSpec {
+        edition: "1941".into(),
+        with: Vec::new(),
+        scenario: None,
+        seed: 5,
+        rounds: 1,
+    };
+    let checks = Checks {
+        replay: false,
+        save_round_trip: false,
+    };
+    let no_load = |_: &str| Err("not asked".to_string());
+    let a = soak::play(&rules, &spec, checks, &no_load, &mut Unwatched).unwrap();
+    let b = soak::play(&rules, &spec, checks, &no_load, &mut Unwatched).unwrap();
+    assert_eq!((a.commands, a.final_hash), (b.commands, b.final_hash));
+    let other = soak::play(
+        &rules,
+        &GameSpec { seed: 6, ..spec },
+        checks,
+        &no_load,
+        &mut Unwatched,
+    )
+    .unwrap();
+    assert_ne!(a.final_hash, other.final_hash, "another seed plays another game");
+}
