@@ -542,3 +542,36 @@ fn a_power_sets_the_order_in_which_it_gives_up_units() {
     assert_eq!(count(&g, "Karelia", "Germany", "infantry"), 2);
     assert!(g.execute("order Germany factory").is_err());
 }
+
+#[test]
+fn casualties_with_one_possible_choice_are_taken_and_logged_not_asked() {
+    let mut g = game("anniversary", &[], Some("1941"));
+    advance_to(&mut g, "Germany", "combat_move");
+    for s in ["Poland", "Baltic States"] {
+        clear(&mut g, s);
+    }
+    ok(&mut g, "edit add Poland Germany 2 infantry");
+    ok(&mut g, "edit add Poland Germany 1 tank");
+    ok(&mut g, "edit add \"Baltic States\" \"Soviet Union\" 2 infantry");
+    ok(&mut g, "move 2 infantry, 1 tank from Poland to \"Baltic States\"");
+    ok(&mut g, "end phase");
+    ok(&mut g, "dice manual");
+    // The attackers roll 1, 6, 6 (one hit); the two Soviet infantry are alike, so losing one
+    // is the only choice. Both still fire back, 1 and 6: a hit the Germans may give to an
+    // infantry or the tank — that is asked.
+    ok(&mut g, "roll 1 6 6 1 6");
+    let out = ok(&mut g, "fight \"Baltic States\"");
+    assert!(out.iter().any(|l| l == "Soviet Union loses 1 Infantry"), "{out:#?}");
+    assert!(
+        matches!(waiting(&g), Some(warroom_core::combat::Need::Casualties(c)) if c.side == warroom_core::combat::Side::Attacker),
+        "a real choice is still asked: {:?}",
+        waiting(&g)
+    );
+    ok(&mut g, "casualties 1 infantry");
+    // Round 2: the Germans (1 infantry, 1 tank) roll 1 and 6, one hit on the last defender:
+    // the only choice again; it misses with a 6, and the battle is won.
+    ok(&mut g, "press");
+    let out = ok(&mut g, "roll 1 6 6");
+    assert!(out.iter().any(|l| l == "Soviet Union loses 1 Infantry"), "{out:#?}");
+    finished_with_all_faces(&g);
+}

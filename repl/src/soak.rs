@@ -140,6 +140,7 @@ pub fn run(editions: &Path, a: Args) -> ExitCode {
     );
     let next = AtomicU64::new(0);
     let commands = AtomicU64::new(0);
+    let refused = AtomicU64::new(0);
     let failed = AtomicUsize::new(0);
     let failures: Mutex<Vec<(GameSpec, Box<Failure>)>> = Mutex::new(Vec::new());
     let start = Instant::now();
@@ -170,6 +171,7 @@ pub fn run(editions: &Path, a: Args) -> ExitCode {
                 match soak::play(&config.rules, &spec, checks, &load, watch) {
                     Ok(p) => {
                         commands.fetch_add(p.commands, Ordering::Relaxed);
+                        refused.fetch_add(p.rejected, Ordering::Relaxed);
                     }
                     Err(f) => {
                         failed.fetch_add(1, Ordering::Relaxed);
@@ -209,7 +211,8 @@ pub fn run(editions: &Path, a: Args) -> ExitCode {
         }
     }
     println!(
-        "{games} games, {commands} commands in {secs:.1} s: {:.0} commands/s, {:.1} games/s on {threads} thread(s)",
+        "{games} games, {commands} commands ({} candidates refused on the way) in {secs:.1} s: {:.0} commands/s, {:.1} games/s on {threads} thread(s)",
+        refused.load(Ordering::Relaxed),
         commands as f64 / secs,
         games as f64 / secs,
     );
