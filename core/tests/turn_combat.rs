@@ -561,7 +561,10 @@ fn casualties_with_one_possible_choice_are_taken_and_logged_not_asked() {
     // infantry or the tank — that is asked.
     ok(&mut g, "roll 1 6 6 1 6");
     let out = ok(&mut g, "fight \"Baltic States\"");
-    assert!(out.iter().any(|l| l == "Soviet Union loses 1 Infantry"), "{out:#?}");
+    assert!(
+        out.iter().any(|l| l == "Soviet Union loses 1 Infantry"),
+        "{out:#?}"
+    );
     assert!(
         matches!(waiting(&g), Some(warroom_core::combat::Need::Casualties(c)) if c.side == warroom_core::combat::Side::Attacker),
         "a real choice is still asked: {:?}",
@@ -572,6 +575,9 @@ fn casualties_with_one_possible_choice_are_taken_and_logged_not_asked() {
     // the only choice again; it misses with a 6, and the battle is won.
     ok(&mut g, "press");
     let out = ok(&mut g, "roll 1 6 6");
-    assert!(out.iter().any(|l| l == "Soviet Union loses 1 Infantry"), "{out:#?}");
+    assert!(
+        out.iter().any(|l| l == "Soviet Union loses 1 Infantry"),
+        "{out:#?}"
+    );
     finished_with_all_faces(&g);
 }

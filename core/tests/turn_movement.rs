@@ -814,3 +814,42 @@ fn ships_sharing_a_sea_zone_with_enemy_warships_fight_or_leave() {
     ok(&mut g, "end phase");
     refused(&mut g, "end phase", "conduct-combat-all-battles");
 }
+
+/// A blitz given in two commands (into the empty enemy territory, then on) is the same move as
+/// the blitz given in one: the same board, the same battles.
+#[test]
+fn a_blitz_given_in_steps_is_the_blitz_over_the_whole_path() {
+    let setup = |g: &mut warroom_core::game::Game| {
+        advance_to(g, "Germany", "combat_move");
+        clear(g, "Ukraine");
+        ok(g, "edit control Ukraine \"Soviet Union\"");
+    };
+    let mut whole = game("1941", &[], None);
+    setup(&mut whole);
+    let out = ok(
+        &mut whole,
+        "move 1 tank from \"Eastern Europe\" to Caucasus via Ukraine",
+    );
+    assert!(out.iter().any(|l| l == "blitz through Ukraine"), "{out:?}");
+    let mut steps = game("1941", &[], None);
+    setup(&mut steps);
+    ok(&mut steps, "move 1 tank from \"Eastern Europe\" to Ukraine");
+    let out = ok(&mut steps, "move 1 tank from Ukraine to Caucasus");
+    assert!(out.iter().any(|l| l == "blitz through Ukraine"), "{out:?}");
+    assert_eq!(
+        steps.state().hash(),
+        whole.state().hash(),
+        "the same game either way"
+    );
+    ok(&mut steps, "undo");
+    ok(&mut steps, "undo");
+    ok(&mut steps, "edit add \"Eastern Europe\" Germany 1 tank");
+    ok(&mut steps, "move 1 tank from \"Eastern Europe\" to Ukraine");
+    ok(&mut steps, "edit add Ukraine \"Soviet Union\" 1 infantry");
+    // Not through an occupied territory (the defender appeared there: an edit, as at the table).
+    refused(
+        &mut steps,
+        "move 1 tank from Ukraine to Caucasus",
+        "stop-on-entering-hostile",
+    );
+}

@@ -876,21 +876,41 @@ fn move_along_path(
     out: &mut Vec<String>,
 ) -> Result<Vec<SpaceId>, Rejection> {
     let b = Board { rules, s, power };
-    if combat {
-        if let Some(_battle) = s.this_turn.battle(m.from) {
-            if let Some(id) = ids.iter().find(|id| unit(s, m.from, **id).marks.combat_moved) {
+    let paired = pair_up(rules, s, m.from, ids);
+    // Units that entered an empty enemy territory earlier in this combat move and go on: the
+    // blitz the whole path would have been, given in two commands.
+    let mut blitz_on = false;
+    if combat && s.this_turn.battle(m.from).is_some() {
+        if let Some(id) = ids.iter().find(|id| unit(s, m.from, **id).marks.combat_moved) {
+            let blitzers = ids.iter().zip(&paired).all(|(id, p)| {
+                let u = unit(s, m.from, *id);
+                !u.marks.combat_moved
+                    || match p {
+                        Some((t, _)) => t.blitz,
+                        None => rules.unit_for(u.kind, &s.techs[u.owner.index()]).blitz,
+                    }
+            });
+            let facilities =
+                !s.space(m.from).facilities.is_empty() && rules.switches.blitz_blocked_by_facilities;
+            let open = b.hostile_territory(m.from) && !b.has_enemies(m.from) && !facilities;
+            if !(blitzers && open) {
+                let why = if blitzers {
+                    "; a blitz goes on only through a territory with no enemy units or facilities"
+                } else {
+                    ""
+                };
                 return Err(reject(
                     RULE_STOP_HOSTILE,
                     format!(
-                        "{} moved into the battle in {} and stays there until combat",
+                        "{} moved into the battle in {} and stays there until combat{why}",
                         rules.unit(unit(s, m.from, *id).kind).name,
                         b.name(m.from)
                     ),
                 ));
             }
+            blitz_on = true;
         }
     }
-    let paired = pair_up(rules, s, m.from, ids);
     let drop = air_drop(rules, s, power, m.from, ids, &paired, combat);
     let rides = |id: &u32| drop.as_ref().is_some_and(|d| d.carries(*id));
     // Cargo flies: its own movement and the land rules of the route do not apply to it.
@@ -1055,7 +1075,22 @@ fn move_along_path(
             "that territory is held by your side",
         ));
     }
+    if blitz_on && !plan.blitzed.is_empty() {
+        return Err(reject(
+            RULE_BLITZ,
+            format!(
+                "a blitz passes one empty enemy territory; these units already went through {}",
+                b.name(m.from)
+            ),
+        ));
+    }
     // Apply.
+    if blitz_on {
+        out.push(format!("blitz through {}", rules.board.space(m.from).name));
+        control::capture(rules, s, m.from, power, out);
+        // Taken on the way: no battle is left there.
+        s.this_turn.battles.retain(|bt| bt.space != m.from);
+    }
     for space in &plan.blitzed {
         out.push(format!("blitz through {}", rules.board.space(*space).name));
         control::capture(rules, s, *space, power, out);
