@@ -675,3 +675,67 @@ fn units_where_they_may_be(rules: &RuleSet, s: &State) -> Result<(), (&'static s
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layers::LoadRequest;
+
+    fn game() -> Game {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../editions");
+        let rules = crate::rules::load(&LoadRequest::new(dir, "1941")).expect("1941 loads");
+        Game::new(Arc::new(rules), "1941", &[], None, 1).expect("a game")
+    }
+
+    /// Each invariant can fail: commands outside the rules (`edit`, never drawn by the player)
+    /// make the changes a broken rule would.
+    #[test]
+    fn the_invariants_notice_what_the_rules_never_do() {
+        let check = |line: &str| {
+            let mut g = game();
+            let before = Snapshot::of(&g);
+            let cmd = Command::parse(g.rules(), line).expect("parses");
+            g.apply(&cmd).expect("the edit is accepted");
+            let rules = g.rules().clone();
+            check_state(&rules, &before, &g, &cmd).map_err(|(name, _)| name)
+        };
+        assert_eq!(
+            check("edit add Russia \"Soviet Union\" 1 infantry"),
+            Err("units-conserved")
+        );
+        assert_eq!(
+            check("edit remove Russia \"Soviet Union\" 1 infantry"),
+            Err("units-conserved")
+        );
+        assert_eq!(
+            check("edit add \"SZ 5\" Germany 1 infantry"),
+            Err("units-conserved"),
+            "units appearing are noticed first"
+        );
+        let mut g = game();
+        g.execute("edit add \"SZ 5\" Germany 1 infantry").unwrap();
+        assert_eq!(
+            units_where_they_may_be(g.rules(), g.state()).map_err(|(n, _)| n),
+            Err("units-where-they-may-be")
+        );
+        let mut g = game();
+        g.execute("edit control Russia Germany").unwrap();
+        assert_eq!(
+            air_units_landed(g.rules(), g.state()).map_err(|(n, _)| n),
+            Err("air-units-land"),
+            "the Soviet fighter in Russia has nowhere to land"
+        );
+        assert_eq!(check("end phase"), Ok(()));
+    }
+
+    /// A failure carries a save and a scenario that reproduce the game.
+    #[test]
+    fn a_failure_is_written_as_a_save_and_a_scenario() {
+        let mut g = game();
+        g.execute("buy 1 infantry").unwrap();
+        let f = fail(&g, "units-conserved", "a test".into(), None);
+        assert!(f.save.contains("text = \"buy 1 infantry\""), "{}", f.save);
+        assert!(f.scenario.contains("buy 1 infantry"), "{}", f.scenario);
+        assert_eq!(f.to_string(), "units-conserved broken: a test");
+    }
+}
