@@ -109,14 +109,7 @@ pub fn play(
     load_save: &LoadSave<'_>,
     watch: &mut dyn Watch,
 ) -> Result<Played, Box<Failure>> {
-    let mut game = Game::new(
-        rules.clone(),
-        &spec.edition,
-        &spec.with,
-        spec.scenario.as_deref(),
-        spec.seed,
-    )
-    .map_err(|e| {
+    let mut game = start(rules, spec).map_err(|e| {
         Box::new(Failure {
             invariant: "game-starts",
             message: e,
@@ -229,16 +222,19 @@ pub fn play(
     Ok(played)
 }
 
-/// The same spec and commands give the same game: replay the history in a fresh game.
-fn replay(rules: &Arc<RuleSet>, spec: &GameSpec, game: &Game) -> Result<(), Box<Failure>> {
-    let mut again = Game::new(
+fn start(rules: &Arc<RuleSet>, spec: &GameSpec) -> Result<Game, String> {
+    Game::new(
         rules.clone(),
         &spec.edition,
         &spec.with,
         spec.scenario.as_deref(),
         spec.seed,
     )
-    .map_err(|e| fail(game, "deterministic", e, None))?;
+}
+
+/// The same spec and commands give the same game: replay the history in a fresh game.
+fn replay(rules: &Arc<RuleSet>, spec: &GameSpec, game: &Game) -> Result<(), Box<Failure>> {
+    let mut again = start(rules, spec).map_err(|e| fail(game, "deterministic", e, None))?;
     for (i, r) in game.history().iter().enumerate() {
         if let Err(e) = again.execute(&r.text) {
             return Err(fail(

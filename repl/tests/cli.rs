@@ -1,21 +1,12 @@
 //! The `warroom` binary as a user runs it: exit codes and what it prints.
 
 use std::path::PathBuf;
-use std::process::Output;
 
 mod support;
-use support::{root, warroom};
+use support::{root, text, warroom};
 
 fn fixtures() -> PathBuf {
     root().join("tests/fixtures")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 #[test]

@@ -4,14 +4,13 @@
 //! found by listing the folder, so a new variant without scenarios fails here.
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 use std::sync::Arc;
 use warroom_core::layers::{normalize, LayerKind, LoadRequest, MANIFEST};
 use warroom_core::rules::{self, RuleSet};
 use warroom_core::scenario::{self, Header, Report, RulesCache};
 
 mod support;
-use support::{root, warroom};
+use support::{root, text, warroom};
 
 fn editions() -> PathBuf {
     normalize(&root().join("editions"))
@@ -60,14 +59,6 @@ fn scenario_files(variant: &str) -> Vec<PathBuf> {
         .unwrap_or_default();
     files.sort();
     files
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 fn describe(r: &Report) -> String {

@@ -1,18 +1,8 @@
 //! `warroom odds` and the REPL's `odds SPACE`: the same units give the same answer, and bad
 //! input gets a clear message.
 
-use std::process::Output;
-
 mod support;
-use support::warroom;
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+use support::{text, warroom};
 
 /// The answer the REPL printed for `odds SPACE`, without the space's name.
 fn repl_answer(out: &str, space: &str) -> String {

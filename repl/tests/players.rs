@@ -4,16 +4,7 @@
 //! player, `status` lists the seats, and saves keep them.
 
 mod support;
-use std::process::Output;
-use support::{view, warroom};
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+use support::{text, view, warroom};
 
 fn seating(edition: &str, players: u32) -> Vec<String> {
     let n = players.to_string();

@@ -4,15 +4,7 @@
 //! game starts from them.
 
 mod support;
-use support::{root, warroom};
-
-fn text(o: &std::process::Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+use support::{root, text, warroom};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("warroom-saves-{name}-{}", std::process::id()));

@@ -1,18 +1,8 @@
 //! `warroom soak` and the views built on the legal actions (`moves SPACE`, `options`), as a
 //! user runs them.
 
-use std::process::Output;
-
 mod support;
-use support::{view, warroom};
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+use support::{text, view, warroom};
 
 #[test]
 fn soak_plays_random_games_and_reports_the_figures() {

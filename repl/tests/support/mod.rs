@@ -25,6 +25,15 @@ pub fn warroom(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// What a run printed, standard output then standard error.
+pub fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
 /// The lines the last run of a command printed: from its echo to the next command.
 pub fn view<'a>(out: &'a str, command: &str) -> Vec<&'a str> {
     let echo = format!("> {command}");
