@@ -303,3 +303,77 @@ proptest! {
         }
     }
 }
+
+/// The problems of reading `text` as a scenario file, as `line:col message`.
+fn problems(text: &str) -> Vec<String> {
+    let s = Scratch::new();
+    let file = s.write("case.toml", text);
+    match scenario::load(&file, &[], &|h| cache().get(h)) {
+        Ok(_) => Vec::new(),
+        Err((_, problems)) => {
+            check_problems(&problems.0).unwrap();
+            problems
+                .iter()
+                .map(|p| {
+                    let at = p.location().unwrap_or("?");
+                    let lc: Vec<&str> = at.rsplitn(3, ':').collect();
+                    format!("{}:{} {}", lc[1], lc[0], p.message)
+                })
+                .collect()
+        }
+    }
+}
+
+/// Counts and treasuries past the limits are refused where they are written, rather than
+/// making billions of units when the scenario runs or a treasury that overflows when income
+/// is added.
+#[test]
+fn counts_and_treasuries_past_the_limits_are_refused_at_their_place() {
+    let head = "rule = \"1941-WRAP\"\nedition = \"1941\"\n";
+    let cases = [
+        (
+            "[start.treasury]\nGermany = 9223372036854775807\n",
+            "4:11 `start.treasury.Germany` must be from -1000000000 to 1000000000",
+        ),
+        (
+            "[start.units.Karelia.Germany]\ninfantry = 4294967295\n",
+            "4:12 `start.units.Karelia.Germany.infantry` must be from 0 to 10000",
+        ),
+        (
+            "[start]\nround = 4294967295\n",
+            "4:9 `start.round` must be from 0 to 10000",
+        ),
+        (
+            "[expect.income]\nGermany = -9223372036854775808\n",
+            "4:11 `expect.income.Germany` must be from -1000000000 to 1000000000",
+        ),
+        (
+            "steps = [\"edit add Karelia Germany 4294967295 infantry\"]\n",
+            "3:10 `edit add Karelia Germany 4294967295 infantry`: `4294967295` is too many",
+        ),
+        ("seed = 99999999999999999999\n", "3:8 the integer 99999999999999999999 is out of range"),
+        ("title = \"\u{e4}\"\n", ""),
+    ];
+    for (text, expected) in cases {
+        let got = problems(&format!("{head}{text}"));
+        let expected: Vec<&str> = if expected.is_empty() { Vec::new() } else { vec![expected] };
+        assert_eq!(got.len(), expected.len(), "{text}: {got:?}");
+        for (g, e) in got.iter().zip(&expected) {
+            assert!(g.starts_with(e), "{text}: got `{g}`, expected `{e}`");
+        }
+    }
+}
+
+/// A scenario file that is not UTF-8 is refused at its first bad byte.
+#[test]
+fn a_scenario_that_is_not_utf8_is_refused_at_its_first_bad_byte() {
+    let s = Scratch::new();
+    let file = s.write("case.toml", b"rule = \"1941-WRAP\"\nedition = \"1941\"\ntitle = \"Panzer \xe4\"\n");
+    let Err((_, problems)) = scenario::load(&file, &[], &|h| cache().get(h)) else {
+        panic!("read");
+    };
+    check_problems(&problems.0).unwrap();
+    assert_eq!(problems.len(), 1);
+    assert_eq!(problems.0[0].code, "file::not-utf8");
+    assert!(problems.0[0].location().unwrap().ends_with(":3:17"), "{:?}", problems.0[0].location());
+}

@@ -5,7 +5,7 @@ use crate::diag::{Problem, Problems, Sources};
 use crate::game::arrange::{Arrangement, Position};
 use crate::game::command::{self, Command};
 use crate::game::state::Relation;
-use crate::rules::read::{as_int, as_str, as_uint, Ctx, Fields};
+use crate::rules::read::{as_int, as_ipcs, as_str, as_uint, Ctx, Fields};
 use crate::rules::schema::{Field, Table as SchemaTable};
 use crate::rules::{Piece, PowerId, RuleSet, SpaceId};
 use crate::tree::{self, Node, Origin, Table, Value};
@@ -411,7 +411,7 @@ impl Reader<'_> {
         };
         for (pname, e) in &t.entries {
             let p = self.power_named(pname, &e.key);
-            let v = as_int(&mut self.ctx, &e.node, &format!("{what}.{pname}"));
+            let v = as_ipcs(&mut self.ctx, &e.node, &format!("{what}.{pname}"));
             if let (Some(p), Some(v)) = (p, v) {
                 out.push((p, v));
             }
