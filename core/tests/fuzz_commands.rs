@@ -16,15 +16,23 @@ use support::editions;
 use warroom_core::game::command::{self, Command};
 use warroom_core::game::Game;
 use warroom_core::layers::LoadRequest;
-use warroom_core::rules::{self, RuleSet};
+use warroom_core::rules::{self, PhaseKind, RuleSet};
 
-const EDITIONS: [&str; 2] = ["1941", "anniversary"];
+/// The games fuzzed: 1941, Anniversary, and Anniversary with research (a research phase,
+/// `research` and `breakthrough` commands).
+const EDITIONS: [(&str, &[&str]); 3] = [
+    ("1941", &[]),
+    ("anniversary", &[]),
+    ("anniversary", &["research"]),
+];
 
 fn rules_of(edition: usize) -> Arc<RuleSet> {
-    static RULES: [OnceLock<Arc<RuleSet>>; 2] = [OnceLock::new(), OnceLock::new()];
+    static RULES: [OnceLock<Arc<RuleSet>>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     RULES[edition]
         .get_or_init(|| {
-            let req = LoadRequest::new(editions(), EDITIONS[edition]);
+            let (name, with) = EDITIONS[edition];
+            let mut req = LoadRequest::new(editions(), name);
+            req.with = with.iter().map(|w| w.to_string()).collect();
             Arc::new(rules::load(&req).unwrap_or_else(|e| panic!("{:#?}", e.problems)))
         })
         .clone()
@@ -35,12 +43,27 @@ fn rules_of(edition: usize) -> Arc<RuleSet> {
 /// typed at the table.
 const PREFIXES: usize = 8;
 
-fn prefix(edition: usize, k: usize) -> Vec<&'static str> {
+/// A game of `edition` after prefix `k` (every prefix command must be accepted).
+fn game(edition: usize, k: usize) -> Game {
+    let (name, with) = EDITIONS[edition];
+    let with: Vec<String> = with.iter().map(|w| w.to_string()).collect();
+    let mut g = Game::new(rules_of(edition), name, &with, None, 7).expect("the game starts");
+    let mut run = |g: &mut Game, line: &str| {
+        if let Err(r) = g.execute(line) {
+            panic!("{name}: prefix `{line}` refused: {r}");
+        }
+    };
     if k < PREFIXES - 1 {
-        return vec!["end phase"; k];
+        for _ in 0..k {
+            run(&mut g, "end phase");
+        }
+        return g;
     }
     // The first power of each edition attacks its neighbour.
-    let battle: &[&str] = match EDITIONS[edition] {
+    while g.current_phase().kind != PhaseKind::CombatMove {
+        run(&mut g, "end phase");
+    }
+    let battle: &[&str] = match name {
         "1941" => &[
             "edit add Karelia \"Soviet Union\" 3 infantry",
             "move 3 infantry from Karelia to \"Eastern Europe\"",
@@ -50,20 +73,8 @@ fn prefix(edition: usize, k: usize) -> Vec<&'static str> {
             "move 3 infantry from Poland to \"Baltic States\"",
         ],
     };
-    let mut out = vec!["end phase"];
-    out.extend(battle);
-    out.extend(["end phase", "dice manual", "fight"]);
-    out
-}
-
-/// A game of `edition` after the prefix (every prefix command must be accepted).
-fn game(edition: usize, k: usize) -> Game {
-    let rules = rules_of(edition);
-    let mut g = Game::new(rules, EDITIONS[edition], &[], None, 7).expect("the game starts");
-    for line in prefix(edition, k) {
-        if let Err(r) = g.execute(line) {
-            panic!("{}: prefix `{line}` refused: {r}", EDITIONS[edition]);
-        }
+    for line in battle.iter().chain(&["end phase", "dice manual", "fight"]) {
+        run(&mut g, line);
     }
     g
 }
@@ -171,7 +182,7 @@ fn names(rules: &RuleSet) -> Vec<String> {
 }
 
 fn vocabulary(edition: usize) -> &'static [String] {
-    static V: [OnceLock<Vec<String>>; 2] = [OnceLock::new(), OnceLock::new()];
+    static V: [OnceLock<Vec<String>>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     V[edition].get_or_init(|| {
         command::VERBS
             .iter()
