@@ -351,12 +351,19 @@ fn counts_and_treasuries_past_the_limits_are_refused_at_their_place() {
             "steps = [\"edit add Karelia Germany 4294967295 infantry\"]\n",
             "3:10 `edit add Karelia Germany 4294967295 infantry`: `4294967295` is too many",
         ),
-        ("seed = 99999999999999999999\n", "3:8 the integer 99999999999999999999 is out of range"),
+        (
+            "seed = 99999999999999999999\n",
+            "3:8 the integer 99999999999999999999 is out of range",
+        ),
         ("title = \"\u{e4}\"\n", ""),
     ];
     for (text, expected) in cases {
         let got = problems(&format!("{head}{text}"));
-        let expected: Vec<&str> = if expected.is_empty() { Vec::new() } else { vec![expected] };
+        let expected: Vec<&str> = if expected.is_empty() {
+            Vec::new()
+        } else {
+            vec![expected]
+        };
         assert_eq!(got.len(), expected.len(), "{text}: {got:?}");
         for (g, e) in got.iter().zip(&expected) {
             assert!(g.starts_with(e), "{text}: got `{g}`, expected `{e}`");
@@ -368,12 +375,19 @@ fn counts_and_treasuries_past_the_limits_are_refused_at_their_place() {
 #[test]
 fn a_scenario_that_is_not_utf8_is_refused_at_its_first_bad_byte() {
     let s = Scratch::new();
-    let file = s.write("case.toml", b"rule = \"1941-WRAP\"\nedition = \"1941\"\ntitle = \"Panzer \xe4\"\n");
+    let file = s.write(
+        "case.toml",
+        b"rule = \"1941-WRAP\"\nedition = \"1941\"\ntitle = \"Panzer \xe4\"\n",
+    );
     let Err((_, problems)) = scenario::load(&file, &[], &|h| cache().get(h)) else {
         panic!("read");
     };
     check_problems(&problems.0).unwrap();
     assert_eq!(problems.len(), 1);
     assert_eq!(problems.0[0].code, "file::not-utf8");
-    assert!(problems.0[0].location().unwrap().ends_with(":3:17"), "{:?}", problems.0[0].location());
+    assert!(
+        problems.0[0].location().unwrap().ends_with(":3:17"),
+        "{:?}",
+        problems.0[0].location()
+    );
 }
