@@ -48,7 +48,7 @@ fn game(edition: usize, k: usize) -> Game {
     let (name, with) = EDITIONS[edition];
     let with: Vec<String> = with.iter().map(|w| w.to_string()).collect();
     let mut g = Game::new(rules_of(edition), name, &with, None, 7).expect("the game starts");
-    let mut run = |g: &mut Game, line: &str| {
+    let run = |g: &mut Game, line: &str| {
         if let Err(r) = g.execute(line) {
             panic!("{name}: prefix `{line}` refused: {r}");
         }
