@@ -57,9 +57,35 @@ impl Sources {
     }
 }
 
+/// A file's text as `Sources` keeps it. Text that is not UTF-8 is kept with each bad sequence
+/// replaced by U+FFFD, so it can still be shown, together with the byte offset of the first
+/// one (the same offset in both texts, as everything before it is unchanged).
+pub fn read_text(path: &Path) -> std::io::Result<(String, Option<usize>)> {
+    let bytes = std::fs::read(path)?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => (text, None),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            (String::from_utf8_lossy(e.as_bytes()).into_owned(), Some(at))
+        }
+    })
+}
+
+/// The problem of a file that is not UTF-8, at its first bad byte (`offset`, from
+/// [`read_text`]).
+pub fn not_utf8(sources: &Sources, file: FileId, offset: usize) -> Problem {
+    let end = offset + char::REPLACEMENT_CHARACTER.len_utf8();
+    Problem::new("file::not-utf8", "the file is not UTF-8 text")
+        .at(Label::new(sources, file, offset..end, "not UTF-8 from here"))
+        .help("save the file as UTF-8")
+}
+
 /// 1-based line and column of a byte offset.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
@@ -76,13 +102,45 @@ pub struct Label {
     pub location: String,
 }
 
+/// The furthest column (tabs counting eight) a label is drawn under: miette pads a label to
+/// its column with a formatting width, which panics past 65 535, and a label under a
+/// megabyte-long line helps nobody. A label further along is drawn at the line's start, and
+/// says its column.
+const MAX_LABEL_COLUMN: usize = 2_000;
+
+/// Column of a byte offset within its line, as miette draws it (tabs counting eight), and the
+/// offset where that line starts.
+fn drawn_column(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let column = text[start..offset]
+        .chars()
+        .map(|c| if c == '\t' { 8 } else { 1 })
+        .sum();
+    (column, start)
+}
+
 impl Label {
     pub fn new(sources: &Sources, file: FileId, span: Range<usize>, text: impl Into<String>) -> Self {
+        let mut text = text.into();
+        let location = sources.location(file, span.start);
+        let content = &sources.get(file).text;
+        let (start_col, line_start) = drawn_column(content, span.start);
+        let (end_col, _) = drawn_column(content, span.end);
+        let span = if start_col.max(end_col) > MAX_LABEL_COLUMN {
+            text = format!("{text} (column {})", start_col + 1);
+            line_start..line_start
+        } else {
+            span
+        };
         Label {
             source: sources.named(file),
             span: (span.start, span.end.saturating_sub(span.start)).into(),
-            text: text.into(),
-            location: sources.location(file, span.start),
+            text,
+            location,
         }
     }
 }

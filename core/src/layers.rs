@@ -71,8 +71,12 @@ pub struct Layer {
     /// The folder as shown to users, e.g. `editions/anniversary`.
     pub display_dir: String,
     pub files: Vec<String>,
+    /// Where each of `files` is listed in the manifest (a file that cannot be read is
+    /// reported there).
+    pub files_at: Vec<Origin>,
     pub scripts: Vec<String>,
     pub default_scenario: Option<String>,
+    pub default_scenario_at: Option<Origin>,
     pub options: Vec<OptionDecl>,
     pub params: Vec<Param>,
 }
@@ -179,28 +183,32 @@ pub fn merge(req: &LoadRequest) -> Merged {
     let layers = std::mem::take(&mut l.layers);
     for layer in &layers {
         let arc: Arc<str> = Arc::from(layer.name.as_str());
-        for file in &layer.files {
+        for (file, at) in layer.files.iter().zip(&layer.files_at) {
             let path = layer.dir.join(file);
             let display = format!("{}/{}", layer.display_dir, file);
-            match std::fs::read_to_string(&path) {
-                Ok(text) => {
+            match crate::diag::read_text(&path) {
+                Ok((text, bad)) => {
                     let id = l.sources.add(&path, display, text);
-                    match crate::tree::parse_file(&l.sources, id, &arc) {
-                        Ok(mut node) => {
-                            substitute_params(&mut node, layer, &l.sources, &mut l.problems);
-                            Merger {
-                                sources: &l.sources,
-                                problems: &mut l.problems,
-                            }
-                            .apply_file(&mut tree, node);
+                    if let Some(offset) = bad {
+                        l.problems.push(crate::diag::not_utf8(&l.sources, id, offset));
+                        continue;
+                    }
+                    if let Some(mut node) = crate::tree::parse_file(&l.sources, id, &arc, &mut l.problems) {
+                        substitute_params(&mut node, layer, &l.sources, &mut l.problems);
+                        Merger {
+                            sources: &l.sources,
+                            problems: &mut l.problems,
                         }
-                        Err(p) => l.problems.push(p),
+                        .apply_file(&mut tree, node);
                     }
                 }
-                Err(e) => l.problems.push(Problem::new(
-                    "layer::missing-file",
-                    format!("layer `{}` lists `{file}` but it cannot be read: {e}", layer.name),
-                )),
+                Err(e) => l.problems.push(
+                    Problem::new(
+                        "layer::missing-file",
+                        format!("layer `{}` lists `{file}` but it cannot be read: {e}", layer.name),
+                    )
+                    .at(at.label(&l.sources, "listed here")),
+                ),
             }
         }
     }
@@ -298,7 +306,7 @@ impl Loader {
             return None;
         }
         let manifest_path = canon.join(MANIFEST);
-        let text = match std::fs::read_to_string(&manifest_path) {
+        let (text, bad) = match crate::diag::read_text(&manifest_path) {
             Ok(t) => t,
             Err(e) => {
                 let mut p = Problem::new(
@@ -316,14 +324,13 @@ impl Loader {
         let file = self
             .sources
             .add(&manifest_path, format!("{display_dir}/{MANIFEST}"), text);
+        if let Some(offset) = bad {
+            self.problems
+                .push(crate::diag::not_utf8(&self.sources, file, offset));
+            return None;
+        }
         let layer_arc: Arc<str> = Arc::from(display_dir.as_str());
-        let node = match crate::tree::parse_file(&self.sources, file, &layer_arc) {
-            Ok(n) => n,
-            Err(p) => {
-                self.problems.push(p);
-                return None;
-            }
-        };
+        let node = crate::tree::parse_file(&self.sources, file, &layer_arc, &mut self.problems)?;
         self.stack.push(canon.clone());
         let mut ctx = Ctx {
             sources: &self.sources,
@@ -599,9 +606,14 @@ fn read_manifest(ctx: &mut Ctx, node: &Node, dir: &Path, display_dir: String) ->
         .into_iter()
         .map(|(s, n)| (s, n.origin.clone()))
         .collect();
-    let files: Vec<String> = f.str_list(ctx, "files").into_iter().map(|(s, _)| s).collect();
+    let (files, files_at): (Vec<String>, Vec<Origin>) = f
+        .str_list(ctx, "files")
+        .into_iter()
+        .map(|(s, n)| (s, n.origin.clone()))
+        .unzip();
     let scripts: Vec<String> = f.str_list(ctx, "scripts").into_iter().map(|(s, _)| s).collect();
     let default_scenario = f.str(ctx, "default_scenario");
+    let default_scenario_at = f.table.get("default_scenario").map(|n| n.origin.clone());
     f.finish(ctx);
 
     let mut options = Vec::new();
@@ -686,8 +698,10 @@ fn read_manifest(ctx: &mut Ctx, node: &Node, dir: &Path, display_dir: String) ->
             dir: dir.to_path_buf(),
             display_dir,
             files,
+            files_at,
             scripts,
             default_scenario,
+            default_scenario_at,
             options,
             params,
         },

@@ -110,62 +110,251 @@ impl Node {
     }
 }
 
-/// Parse one TOML file into a tree. `file` must already be registered in `sources`.
-pub fn parse_file(sources: &Sources, file: FileId, layer: &Arc<str>) -> Result<Node, Problem> {
+/// Parse one TOML file into a tree. `file` must already be registered in `sources`. A
+/// syntax error leaves no tree; an integer too large for the engine is a problem at its
+/// place, and the tree keeps it as written (a string), which nothing reads as a number.
+pub fn parse_file(
+    sources: &Sources,
+    file: FileId,
+    layer: &Arc<str>,
+    problems: &mut Problems,
+) -> Option<Node> {
     let text = sources.get(file).text.clone();
-    let parsed = toml::de::DeTable::parse(&text).map_err(|e| {
-        let span = e.span().unwrap_or(0..0);
-        Problem::new("toml::syntax", format!("invalid TOML: {}", e.message().trim()))
-            .at(Label::new(sources, file, span, "here"))
-    })?;
-    let span = parsed.span();
-    Ok(convert_table(parsed.into_inner(), span, file, layer))
-}
-
-fn convert_table(t: toml::de::DeTable<'_>, span: Range<usize>, file: FileId, layer: &Arc<str>) -> Node {
-    let mut table = Table::default();
-    for (k, v) in t {
-        let key = Origin {
-            layer: layer.clone(),
-            file,
-            span: k.span(),
-        };
-        let node = convert(v, file, layer);
-        table
-            .entries
-            .insert(k.into_inner().into_owned(), Entry { key, node });
+    if let Some(at) = too_deep(&text, MAX_DEPTH) {
+        problems.push(
+            Problem::new(
+                "toml::too-deep",
+                format!("the data nests more than {MAX_DEPTH} levels deep"),
+            )
+            .at(Label::new(sources, file, at, "this is too deep"))
+            .help("each part of a dotted key, each table and each array is a level"),
+        );
+        return None;
     }
-    Node::new(
-        Value::Table(table),
-        Origin {
-            layer: layer.clone(),
-            file,
-            span,
-        },
-    )
+    let parsed = match toml::de::DeTable::parse(&text) {
+        Ok(t) => t,
+        Err(e) => {
+            let span = e.span().unwrap_or(0..0);
+            problems.push(
+                Problem::new("toml::syntax", format!("invalid TOML: {}", e.message().trim()))
+                    .at(Label::new(sources, file, span, "here")),
+            );
+            return None;
+        }
+    };
+    let span = parsed.span();
+    let mut c = Convert {
+        sources,
+        file,
+        layer,
+        problems,
+    };
+    Some(c.table(parsed.into_inner(), span))
 }
 
-fn convert(v: toml::Spanned<toml::de::DeValue<'_>>, file: FileId, layer: &Arc<str>) -> Node {
-    use toml::de::DeValue;
-    let span = v.span();
-    let origin = Origin {
-        layer: layer.clone(),
-        file,
-        span: span.clone(),
-    };
-    let value = match v.into_inner() {
-        DeValue::String(s) => Value::Str(s.into_owned()),
-        DeValue::Integer(i) => match i64::from_str_radix(&i.as_str().replace('_', ""), i.radix()) {
-            Ok(n) => Value::Int(n),
-            Err(_) => Value::Str(i.as_str().to_string()),
-        },
-        DeValue::Float(f) => Value::Float(f.as_str().replace('_', "").parse().unwrap_or(f64::NAN)),
-        DeValue::Boolean(b) => Value::Bool(b),
-        DeValue::Datetime(d) => Value::Str(d.to_string()),
-        DeValue::Array(a) => Value::Array(a.iter().cloned().map(|e| convert(e, file, layer)).collect()),
-        DeValue::Table(t) => return convert_table(t, span, file, layer),
-    };
-    Node::new(value, origin)
+/// How deep data may nest. The files of an edition go a handful of levels deep; the parser
+/// and every walk over the tree recurse, and dotted keys within inline tables can nest
+/// thousands of levels in a few kilobytes, which would overflow the stack.
+pub const MAX_DEPTH: usize = 64;
+
+/// Where a TOML text first nests deeper than `limit` levels, if it does: each part of a
+/// dotted key (in a header or before `=`), each inline table and each array is a level. Read
+/// before parsing, so it follows the grammar loosely; text it misreads is a syntax error the
+/// parser then reports.
+pub fn too_deep(text: &str, limit: usize) -> Option<Range<usize>> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Open {
+        Array,
+        Table,
+    }
+    let b = text.as_bytes();
+    // The depth of the table the next top-level key belongs to (the last header's).
+    let mut header = 0usize;
+    // Open arrays and inline tables of the value being read, with their depths.
+    let mut stack: Vec<(Open, usize)> = Vec::new();
+    // Reading a key (at a line start, or after `{` or `,` in an inline table), its parts so
+    // far and where it started; else reading a value at `depth`.
+    let (mut in_key, mut parts, mut key_start) = (true, 0usize, 0usize);
+    let mut depth = 0usize;
+    let mut i = 0;
+    let end_of = |i: usize, n: usize| (i + n).min(b.len());
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' | b'\'' => {
+                let triple = b[i..].starts_with(if c == b'"' { b"\"\"\"" } else { b"'''" });
+                let start = i;
+                i += if triple { 3 } else { 1 };
+                while i < b.len() {
+                    if c == b'"' && b[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if b[i] == c && (!triple || b[i..].starts_with(&[c, c, c])) {
+                        i += if triple { 3 } else { 1 };
+                        break;
+                    }
+                    if !triple && b[i] == b'\n' {
+                        break;
+                    }
+                    i += 1;
+                }
+                if in_key {
+                    if parts == 0 {
+                        key_start = start;
+                    }
+                    parts += 1;
+                }
+                continue;
+            }
+            b'[' if in_key && stack.is_empty() && parts == 0 => {
+                // A table header: its key's parts are its depth.
+                let start = i;
+                i += 1;
+                let mut n = 1;
+                while i < b.len() && b[i] != b'\n' && b[i] != b']' {
+                    if b[i] == b'.' {
+                        n += 1;
+                    }
+                    if b[i] == b'"' || b[i] == b'\'' {
+                        let q = b[i];
+                        i += 1;
+                        while i < b.len() && b[i] != q && b[i] != b'\n' {
+                            i += if b[i] == b'\\' && q == b'"' { 2 } else { 1 };
+                        }
+                    }
+                    i += 1;
+                }
+                header = n;
+                if header > limit {
+                    return Some(start..end_of(i, 1));
+                }
+                continue;
+            }
+            b'\n' if stack.is_empty() => {
+                (in_key, parts) = (true, 0);
+            }
+            b'.' if in_key => {}
+            b'=' if in_key => {
+                let base = match stack.last() {
+                    Some((Open::Table, d)) => *d,
+                    _ => header,
+                };
+                depth = base + parts.max(1);
+                if depth > limit {
+                    return Some(key_start..end_of(i, 1));
+                }
+                (in_key, parts) = (false, 0);
+            }
+            b'{' | b'[' if !in_key => {
+                let open = if c == b'{' { Open::Table } else { Open::Array };
+                stack.push((open, depth));
+                if open == Open::Table {
+                    (in_key, parts) = (true, 0);
+                } else {
+                    depth += 1;
+                    if depth > limit {
+                        return Some(i..end_of(i, 1));
+                    }
+                }
+            }
+            b',' if !stack.is_empty() => match stack.last() {
+                Some((Open::Table, _)) => (in_key, parts) = (true, 0),
+                Some((Open::Array, d)) => {
+                    in_key = false;
+                    depth = d + 1;
+                }
+                None => {}
+            },
+            b'}' | b']' if !stack.is_empty() => {
+                stack.pop();
+                in_key = false;
+                if let Some((Open::Array, d)) = stack.last() {
+                    depth = d + 1;
+                }
+            }
+            c if in_key && !c.is_ascii_whitespace() => {
+                // A bare key: a part starts at each character after a dot or a space.
+                let starts = i == 0 || matches!(b[i - 1], b'.' | b' ' | b'\t' | b'\n' | b'\r' | b'{' | b',');
+                if starts {
+                    if parts == 0 {
+                        key_start = i;
+                    }
+                    parts += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+struct Convert<'a> {
+    sources: &'a Sources,
+    file: FileId,
+    layer: &'a Arc<str>,
+    problems: &'a mut Problems,
+}
+
+impl Convert<'_> {
+    fn origin(&self, span: Range<usize>) -> Origin {
+        Origin {
+            layer: self.layer.clone(),
+            file: self.file,
+            span,
+        }
+    }
+
+    fn table(&mut self, t: toml::de::DeTable<'_>, span: Range<usize>) -> Node {
+        let mut table = Table::default();
+        for (k, v) in t {
+            let key = self.origin(k.span());
+            let node = self.value(v);
+            table
+                .entries
+                .insert(k.into_inner().into_owned(), Entry { key, node });
+        }
+        Node::new(Value::Table(table), self.origin(span))
+    }
+
+    fn value(&mut self, v: toml::Spanned<toml::de::DeValue<'_>>) -> Node {
+        use toml::de::DeValue;
+        let span = v.span();
+        let value = match v.into_inner() {
+            DeValue::String(s) => Value::Str(s.into_owned()),
+            DeValue::Integer(i) => match i64::from_str_radix(&i.as_str().replace('_', ""), i.radix()) {
+                Ok(n) => Value::Int(n),
+                Err(_) => {
+                    self.problems.push(
+                        Problem::new(
+                            "toml::integer-range",
+                            format!("the integer {} is out of range", i.as_str()),
+                        )
+                        .at(Label::new(self.sources, self.file, span.clone(), "too large"))
+                        .help(format!(
+                            "integers go from {} to {}",
+                            i64::MIN,
+                            i64::MAX
+                        )),
+                    );
+                    Value::Str(i.as_str().to_string())
+                }
+            },
+            DeValue::Float(f) => Value::Float(f.as_str().replace('_', "").parse().unwrap_or(f64::NAN)),
+            DeValue::Boolean(b) => Value::Bool(b),
+            DeValue::Datetime(d) => Value::Str(d.to_string()),
+            DeValue::Array(a) => Value::Array(a.into_iter().map(|e| self.value(e)).collect()),
+            DeValue::Table(t) => return self.table(t, span),
+        };
+        Node::new(value, self.origin(span))
+    }
 }
 
 /// Merges layer files into one tree, collecting every problem.
@@ -453,10 +642,20 @@ fn keys_of(n: &Node) -> Vec<&str> {
 /// The candidate closest to `name` by edit distance, if it is plausibly a typo.
 pub fn closest_key<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let lname = name.to_lowercase();
+    let len = lname.chars().count();
     candidates
         .into_iter()
-        .map(|c| (edit_distance(&lname, &c.to_lowercase()), c))
-        .filter(|(d, c)| *d <= 2.max(c.len() / 3))
+        .filter_map(|c| {
+            let most = 2.max(c.len() / 3);
+            // Lengths further apart than a typo's distance cannot be one; checking first keeps
+            // a megabyte of typed text from costing a megabyte-by-name table per candidate.
+            let lc = c.to_lowercase();
+            if len.abs_diff(lc.chars().count()) > most {
+                return None;
+            }
+            let d = edit_distance(&lname, &lc);
+            (d <= most).then_some((d, c))
+        })
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
 }

@@ -1,7 +1,7 @@
 //! Commands: the only way a game changes. Each has one canonical text form, which is what the
 //! REPL reads, what saves store and what scenario files will be written in.
 
-use crate::rules::{Lookup, Piece, PowerId, RuleSet, SpaceId, UnitTypeId};
+use crate::rules::{self, Lookup, Piece, PowerId, RuleSet, SpaceId, UnitTypeId, MAX_COUNT, MAX_IPCS};
 
 use super::state::Relation;
 
@@ -170,21 +170,32 @@ pub fn quote(s: &str) -> String {
 /// The name at the start of `words` and how many words it took: the longest run of leading
 /// words that names something exactly (`exact`), else the longest that names one thing by a
 /// prefix (`lookup`). A run naming several things is an error listing them, unless a longer
-/// run names one.
+/// run names one. No name has more than `most` words ([`rules::most_words`]), so longer runs
+/// are not tried: a line of a million words costs a million, not a million squared.
 fn take_name<T>(
     words: &[String],
     what: &str,
+    most: usize,
     exact: impl Fn(&str) -> Option<T>,
     lookup: impl Fn(&str) -> Lookup<T>,
 ) -> Result<(T, usize), String> {
-    if let Some(found) = (1..=words.len())
+    let mut count = 0;
+    let longest = words
+        .iter()
+        .take_while(|w| {
+            // A word typed in quotes may hold several; an empty one still takes a turn.
+            count += w.split_whitespace().count().max(1);
+            count <= most
+        })
+        .count();
+    if let Some(found) = (1..=longest)
         .rev()
         .find_map(|n| exact(&words[..n].join(" ")).map(|v| (v, n)))
     {
         return Ok(found);
     }
     let mut ambiguous = None;
-    for n in (1..=words.len()).rev() {
+    for n in (1..=longest).rev() {
         let typed = words[..n].join(" ");
         match lookup(&typed) {
             Lookup::Found(v) => return Ok((v, n)),
@@ -195,6 +206,21 @@ fn take_name<T>(
         }
     }
     Err(ambiguous.unwrap_or_else(|| not_found(what, words)))
+}
+
+/// The most words a power's name or abbreviation has.
+fn power_words(rules: &RuleSet) -> usize {
+    rules::most_words(
+        rules
+            .powers
+            .iter()
+            .flat_map(|p| std::iter::once(p.name.as_str()).chain(p.abbrev.as_deref())),
+    )
+}
+
+/// The most words a space's name has, and one more for a sea zone's `5 sea zone` form.
+fn space_words(rules: &RuleSet) -> usize {
+    rules::most_words(rules.board.spaces.iter().map(|s| s.name.as_str())) + 1
 }
 
 /// `"east" could be: East Indies, Eastern Europe, ...` (at most 12 names).
@@ -266,8 +292,8 @@ impl Command {
         let rest = &words[1..];
         match verb.to_lowercase().as_str() {
             "buy" => {
-                let (count, rest) = match rest.first().and_then(|w| w.parse::<u32>().ok()) {
-                    Some(n) => (n, &rest[1..]),
+                let (count, rest) = match rest.first().and_then(|w| count_word(w)) {
+                    Some(n) => (n?, &rest[1..]),
                     None => (1, rest),
                 };
                 if rest.is_empty() {
@@ -357,7 +383,13 @@ impl Command {
                 if rest.is_empty() {
                     return Err(USAGE.into());
                 }
-                let (power, n) = take_name(rest, "power", |s| rules.power(s), |s| rules.lookup_power(s))?;
+                let (power, n) = take_name(
+                    rest,
+                    "power",
+                    power_words(rules),
+                    |s| rules.power(s),
+                    |s| rules.lookup_power(s),
+                )?;
                 let tail = &rest[n..];
                 if tail.len() == 1 && tail[0].eq_ignore_ascii_case("default") {
                     return Ok(Command::CasualtyOrder {
@@ -398,10 +430,10 @@ impl Command {
             }
             "research" => match rest {
                 [] => Ok(Command::Research(0)),
-                [n] => n
-                    .parse::<u32>()
-                    .map(Command::Research)
-                    .map_err(|_| "usage: research [TOKENS] (buy TOKENS researcher tokens, then roll one die per token held)".into()),
+                [n] => match count_word(n) {
+                    Some(tokens) => tokens.map(Command::Research),
+                    None => Err("usage: research [TOKENS] (buy TOKENS researcher tokens, then roll one die per token held)".into()),
+                },
                 _ => Err("usage: research [TOKENS]".into()),
             },
             "breakthrough" => {
@@ -429,8 +461,8 @@ impl Command {
             }
             "repair" => {
                 const USAGE: &str = "usage: repair DAMAGE [in SPACE]";
-                let (count, rest) = match rest.first().and_then(|w| w.parse::<u32>().ok()) {
-                    Some(n) => (n, &rest[1..]),
+                let (count, rest) = match rest.first().and_then(|w| count_word(w)) {
+                    Some(n) => (n?, &rest[1..]),
                     None => return Err(USAGE.into()),
                 };
                 let space = match rest {
@@ -686,7 +718,7 @@ fn parse_picks(rules: &RuleSet, words: &[String]) -> Result<Vec<Pick>, String> {
         let mut cur: Vec<&str> = Vec::new();
         let mut parts: Vec<Vec<&str>> = Vec::new();
         for w in part.split_whitespace() {
-            let starts_new = w.parse::<u32>().is_ok() || w.eq_ignore_ascii_case("all") || w.starts_with('#');
+            let starts_new = count_word(w).is_some() || w.eq_ignore_ascii_case("all") || w.starts_with('#');
             if starts_new && !cur.is_empty() {
                 parts.push(std::mem::take(&mut cur));
             }
@@ -709,8 +741,8 @@ fn parse_picks(rules: &RuleSet, words: &[String]) -> Result<Vec<Pick>, String> {
             }
             let (all, count, name) = if first.eq_ignore_ascii_case("all") {
                 (true, 0, p[1..].join(" "))
-            } else if let Ok(n) = first.parse::<u32>() {
-                (false, n, p[1..].join(" "))
+            } else if let Some(n) = count_word(first) {
+                (false, n?, p[1..].join(" "))
             } else {
                 (false, 1, p.join(" "))
             };
@@ -775,8 +807,8 @@ fn parse_move(rules: &RuleSet, words: &[String]) -> Result<Move, String> {
 fn parse_place(rules: &RuleSet, words: &[String]) -> Result<Command, String> {
     const USAGE: &str = "usage: place [COUNT] UNIT in SPACE";
     let (what, _, space) = split_at_keyword(words, &["in", "at"]).ok_or(USAGE)?;
-    let (count, what) = match what.first().and_then(|w| w.parse::<u32>().ok()) {
-        Some(n) => (n, &what[1..]),
+    let (count, what) = match what.first().and_then(|w| count_word(w)) {
+        Some(n) => (n?, &what[1..]),
         None => (1, what),
     };
     if what.is_empty() {
@@ -822,16 +854,41 @@ fn parse_edit(rules: &RuleSet, words: &[String]) -> Result<Edit, String> {
         return Err("edit what? treasury, control, add, remove or relation".into());
     };
     let rest = &words[1..];
-    let power = |w: &[String]| take_name(w, "power", |s| rules.power(s), |s| rules.lookup_power(s));
-    let space = |w: &[String]| take_name(w, "space", |s| rules.board.find(s), |s| rules.board.lookup(s));
+    let (most_power, most_space) = (power_words(rules), space_words(rules));
+    let power = |w: &[String]| {
+        take_name(
+            w,
+            "power",
+            most_power,
+            |s| rules.power(s),
+            |s| rules.lookup_power(s),
+        )
+    };
+    let space = |w: &[String]| {
+        take_name(
+            w,
+            "space",
+            most_space,
+            |s| rules.board.find(s),
+            |s| rules.board.lookup(s),
+        )
+    };
     match what.to_lowercase().as_str() {
         "treasury" => {
             let (p, n) = power(rest)?;
-            let ipcs = rest
-                .get(n)
-                .and_then(|w| w.parse::<i64>().ok())
-                .ok_or("usage: edit treasury POWER IPCS")?;
-            Ok(Edit::Treasury { power: p, ipcs })
+            let typed = rest.get(n).ok_or("usage: edit treasury POWER IPCS")?;
+            match typed.parse::<i64>() {
+                Ok(ipcs) if (-MAX_IPCS..=MAX_IPCS).contains(&ipcs) => Ok(Edit::Treasury { power: p, ipcs }),
+                Ok(_) => Err(format!(
+                    "`{typed}` IPCs: a treasury holds from {} to {MAX_IPCS}",
+                    -MAX_IPCS
+                )),
+                Err(_) if typed.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit()) => Err(format!(
+                    "`{typed}` IPCs: a treasury holds from {} to {MAX_IPCS}",
+                    -MAX_IPCS
+                )),
+                Err(_) => Err("usage: edit treasury POWER IPCS".into()),
+            }
         }
         "control" => {
             let (s, n) = space(rest)?;
@@ -847,8 +904,8 @@ fn parse_edit(rules: &RuleSet, words: &[String]) -> Result<Edit, String> {
             let (s, n) = space(rest)?;
             let (p, m) = power(&rest[n..])?;
             let tail = &rest[n + m..];
-            let (count, tail) = match tail.first().and_then(|w| w.parse::<u32>().ok()) {
-                Some(c) => (c, &tail[1..]),
+            let (count, tail) = match tail.first().and_then(|w| count_word(w)) {
+                Some(c) => (c?, &tail[1..]),
                 None => (1, tail),
             };
             let Piece::Unit(unit) = find_piece(rules, &tail.join(" "))? else {
@@ -885,6 +942,19 @@ fn parse_edit(rules: &RuleSet, words: &[String]) -> Result<Edit, String> {
             "cannot edit `{other}`; try treasury, control, add, remove or relation"
         )),
     }
+}
+
+/// A count typed in a command: `Some` when the word is a number, refused above
+/// [`MAX_COUNT`] (a slip of the keyboard, not billions of pieces); `None` when it is a word.
+fn count_word(w: &str) -> Option<Result<u32, String>> {
+    let digits = w.strip_prefix('+').unwrap_or(w);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(match digits.parse::<u32>() {
+        Ok(n) if n <= MAX_COUNT => Ok(n),
+        _ => Err(format!("`{w}` is too many: at most {MAX_COUNT} at once")),
+    })
 }
 
 fn not_found(what: &str, words: &[String]) -> String {

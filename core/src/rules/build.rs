@@ -513,15 +513,41 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
     let victory = super::victory::read_victory(&mut ctx, section("victory"), &powers, &board);
     let players = super::players::read_players(&mut ctx, section("players").map(|e| &e.node), &powers);
     let combat = super::combat::read_combat(&mut ctx, section("combat"));
-    if units.len() > 64 {
-        ctx.problems.push(
-            Problem::new(
-                "schema::too-many",
-                format!("{} unit types; the engine handles at most 64", units.len()),
-            )
-            .help("merge unit types that differ only in name"),
-        );
-    }
+    too_many(
+        &mut ctx,
+        &[section("units")],
+        "unit types",
+        64,
+        "merge unit types that differ only in name",
+    );
+    too_many(
+        &mut ctx,
+        &[section("powers")],
+        "powers",
+        255,
+        "powers are numbered in a byte",
+    );
+    too_many(
+        &mut ctx,
+        &[section("phases")],
+        "phases",
+        255,
+        "phases are numbered in a byte",
+    );
+    too_many(
+        &mut ctx,
+        &[section("territories"), section("sea_zones")],
+        "spaces",
+        usize::from(u16::MAX),
+        "spaces are numbered in 16 bits",
+    );
+    too_many(
+        &mut ctx,
+        &[section("facilities")],
+        "facility types",
+        usize::from(u16::MAX),
+        "facility types are numbered in 16 bits",
+    );
 
     if is_edition {
         if powers.is_empty() {
@@ -543,13 +569,27 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
             );
         }
     }
+    let default_at = layers
+        .iter()
+        .rev()
+        .find(|l| l.default_scenario.is_some())
+        .and_then(|l| l.default_scenario_at.clone());
     let default_scenario = layers.iter().rev().find_map(|l| l.default_scenario.clone());
     if let Some(d) = &default_scenario {
         if is_edition && !scenarios.iter().any(|s| &s.id == d) {
-            ctx.problems.push(Problem::new(
+            let mut p = Problem::new(
                 "schema::unknown-name",
                 format!("default_scenario `{d}` is not a scenario of this edition"),
-            ));
+            );
+            if let Some(at) = &default_at {
+                p = p.at(at.label(&sources, "no such scenario"));
+            }
+            let ids: Vec<&str> = scenarios.iter().map(|s| s.id.as_str()).collect();
+            p = match closest_key(d, ids.iter().copied()) {
+                Some(s) => p.help(format!("did you mean `{s}`?")),
+                None => p.help(format!("scenarios: {}", ids.join(", "))),
+            };
+            ctx.problems.push(p);
         }
     }
     problems.0.append(&mut ctx.problems.0);
@@ -601,6 +641,26 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         default_scenario,
         project_root,
     })
+}
+
+/// More entries in keyed sections (read together, in order) than the engine numbers: a
+/// problem at the first entry past `limit`.
+fn too_many(ctx: &mut Ctx, sections: &[Option<&Entry>], what: &str, limit: usize, why: &str) {
+    let entries: Vec<&Entry> = sections
+        .iter()
+        .flatten()
+        .filter_map(|e| e.node.as_table())
+        .flat_map(|t| t.entries.values())
+        .collect();
+    if let Some(e) = entries.get(limit) {
+        let p = Problem::new(
+            "schema::too-many",
+            format!("{} {what}; the engine handles at most {limit}", entries.len()),
+        )
+        .at(e.key.label(ctx.sources, "one too many"))
+        .help(why.to_string());
+        ctx.problems.push(p);
+    }
 }
 
 /// The names other unit fields refer to unit types by.
@@ -1303,14 +1363,22 @@ fn read_support(ctx: &mut Ctx, n: &Node, path: &str) -> Vec<Support> {
         }
         let sup = Support {
             tags,
-            attack: s.int(ctx, "attack").unwrap_or(0) as i32,
-            defense: s.int(ctx, "defense").unwrap_or(0) as i32,
+            attack: support_value(ctx, &mut s, "attack"),
+            defense: support_value(ctx, &mut s, "defense"),
             count: s.uint(ctx, "count", 1),
         };
         s.finish(ctx);
         out.push(sup);
     }
     out
+}
+
+/// What a support adds to a value: up to [`MAX_COUNT`] either way.
+fn support_value(ctx: &mut Ctx, s: &mut Fields, key: &'static str) -> i32 {
+    let Some(n) = s.get(key) else { return 0 };
+    let most = i64::from(MAX_COUNT);
+    let what = format!("{}.{key}", s.path);
+    super::read::as_int_in(ctx, n, &what, -most..=most).map_or(0, |v| v as i32)
 }
 
 fn read_amount(ctx: &mut Ctx, f: &mut Fields, key: &'static str, default: Amount) -> Amount {
@@ -1672,7 +1740,7 @@ fn read_scenarios(
             for (p, ne) in &t.table.entries {
                 if let (Some(pid), Some(v)) = (
                     find_power(ctx, p, &ne.node),
-                    super::read::as_int(ctx, &ne.node, "ipcs"),
+                    super::read::as_ipcs(ctx, &ne.node, "ipcs"),
                 ) {
                     ipcs.push((pid, v));
                 }

@@ -43,6 +43,16 @@ id_type!(UnitTypeId, u16);
 id_type!(FacilityTypeId, u16);
 id_type!(PhaseId, u8);
 
+/// The largest whole number a unit, facility, space or rule field may hold, and the most
+/// pieces a count may give (a set-up, a scenario file, a command): far above any game's
+/// needs, it keeps sums over every piece on the board inside the engine's 32-bit counters,
+/// and a slip of the keyboard from asking for billions of pieces.
+pub const MAX_COUNT: u32 = 10_000;
+
+/// The most IPCs a treasury may be given, either way (a scenario's `ipcs`, a scenario file's
+/// `treasury`, `edit treasury`): incomes added to it for ever stay far from overflowing.
+pub const MAX_IPCS: i64 = 1_000_000_000;
+
 #[derive(Clone, Debug)]
 pub struct Power {
     pub name: String,
@@ -417,6 +427,12 @@ fn name_words(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// The most words any of `names` has, as [`lookup_named`] splits them: a run of more words
+/// typed names none of them.
+pub fn most_words<'a>(names: impl IntoIterator<Item = &'a str>) -> usize {
+    names.into_iter().map(|n| name_words(n).len()).max().unwrap_or(0)
+}
+
 /// A key that sorts names as people do: case ignored, numbers by value (`SZ 2` before
 /// `SZ 10`).
 pub fn name_order(name: &str) -> String {
@@ -453,9 +469,16 @@ pub fn name_list<S: AsRef<str>>(names: &[S], shown: usize) -> String {
 /// Whether `typed` abbreviates `name` word by word: each typed word a prefix of the name's word
 /// at the same place (`kar` for Karelia, `w rus` for West Russia). Case is ignored.
 pub fn abbreviates(typed: &str, name: &str) -> bool {
-    let t = name_words(typed);
+    words_abbreviate(&name_words(typed), name)
+}
+
+/// [`abbreviates`] with the typed text already split into words (once, however many names it
+/// is matched against).
+fn words_abbreviate(typed: &[String], name: &str) -> bool {
     let n = name_words(name);
-    !t.is_empty() && t.len() <= n.len() && t.iter().zip(&n).all(|(t, n)| n.starts_with(t.as_str()))
+    !typed.is_empty()
+        && typed.len() <= n.len()
+        && typed.iter().zip(&n).all(|(t, n)| n.starts_with(t.as_str()))
 }
 
 /// Index of the one item that `name` names: one of its names equal (ignoring case), else the
@@ -471,12 +494,13 @@ pub fn lookup_named<'a, T, I: Iterator<Item = &'a str>>(
     if let Some(i) = find_named(name, items, &names) {
         return Lookup::Found(i);
     }
-    let typed = name_words(name).join(" ");
+    let words = name_words(name);
+    let typed = words.join(" ");
     if typed.is_empty() {
         return Lookup::Missing;
     }
     let whole = |n: &str| name_words(n).join(" ").starts_with(&typed);
-    let by_words = |n: &str| abbreviates(&typed, n);
+    let by_words = |n: &str| words_abbreviate(&words, n);
     let level = |matches: &dyn Fn(&str) -> bool| -> Lookup<usize> {
         let hits: Vec<usize> = (0..items.len())
             .filter(|&i| names(&items[i]).any(matches))

@@ -145,7 +145,7 @@ impl<'n> Fields<'n> {
         as_int(ctx, n, &self.what(key))
     }
 
-    /// A non-negative integer that fits the engine's small counters.
+    /// A count or value from 0 to [`MAX_COUNT`](super::MAX_COUNT).
     pub fn uint(&mut self, ctx: &mut Ctx, key: &'n str, default: u32) -> u32 {
         if cfg!(debug_assertions) {
             check::default(self.schema, key, &default.to_string());
@@ -282,20 +282,33 @@ pub fn as_int(ctx: &mut Ctx, n: &Node, what: &str) -> Option<i64> {
     }
 }
 
+/// A count or value from 0 to [`MAX_COUNT`](super::MAX_COUNT).
 pub fn as_uint(ctx: &mut Ctx, n: &Node, what: &str) -> Option<u32> {
+    as_int_in(ctx, n, what, 0..=i64::from(super::MAX_COUNT)).map(|i| i as u32)
+}
+
+/// IPCs in hand, from -[`MAX_IPCS`](super::MAX_IPCS) to [`MAX_IPCS`](super::MAX_IPCS).
+pub fn as_ipcs(ctx: &mut Ctx, n: &Node, what: &str) -> Option<i64> {
+    as_int_in(ctx, n, what, -super::MAX_IPCS..=super::MAX_IPCS)
+}
+
+/// An integer within `range`; outside it, a problem at the value.
+pub fn as_int_in(ctx: &mut Ctx, n: &Node, what: &str, range: std::ops::RangeInclusive<i64>) -> Option<i64> {
     let i = as_int(ctx, n, what)?;
-    match u32::try_from(i) {
-        Ok(v) => Some(v),
-        Err(_) => {
-            ctx.error_at(
-                n,
-                "schema::bad-value",
-                format!("`{what}` must be zero or more, found {i}"),
-                "out of range",
-            );
-            None
-        }
+    if range.contains(&i) {
+        return Some(i);
     }
+    ctx.error_at(
+        n,
+        "schema::bad-value",
+        format!(
+            "`{what}` must be from {} to {}, found {i}",
+            range.start(),
+            range.end()
+        ),
+        "out of range",
+    );
+    None
 }
 
 pub fn str_list<'n>(ctx: &mut Ctx, n: &'n Node, what: &str) -> Vec<(String, &'n Node)> {

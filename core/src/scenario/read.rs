@@ -5,7 +5,7 @@ use crate::diag::{Problem, Problems, Sources};
 use crate::game::arrange::{Arrangement, Position};
 use crate::game::command::{self, Command};
 use crate::game::state::Relation;
-use crate::rules::read::{as_int, as_str, as_uint, Ctx, Fields};
+use crate::rules::read::{as_int, as_ipcs, as_str, as_uint, Ctx, Fields};
 use crate::rules::schema::{Field, Table as SchemaTable};
 use crate::rules::{Piece, PowerId, RuleSet, SpaceId};
 use crate::tree::{self, Node, Origin, Table, Value};
@@ -111,14 +111,21 @@ struct Reader<'a> {
 
 /// Read a scenario file's text into a tree, registering it in `sources`.
 fn parse(path: &Path, sources: &mut Sources) -> Result<Node, Problems> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let (text, bad) = crate::diag::read_text(path).map_err(|e| {
         Problems(vec![Problem::new(
             "scenario::io",
             format!("cannot read {}: {e}", path.display()),
         )])
     })?;
     let file = sources.add(path, path.display().to_string(), text);
-    tree::parse_file(sources, file, &Arc::from("scenario")).map_err(|p| Problems(vec![p]))
+    if let Some(offset) = bad {
+        return Err(Problems(vec![crate::diag::not_utf8(sources, file, offset)]));
+    }
+    let mut problems = Problems::default();
+    match tree::parse_file(sources, file, &Arc::from("scenario"), &mut problems) {
+        Some(root) if problems.is_empty() => Ok(root),
+        _ => Err(problems),
+    }
 }
 
 /// Just the header (edition, layers, scenario, seed) — what `record` and `replay` share.
@@ -404,7 +411,7 @@ impl Reader<'_> {
         };
         for (pname, e) in &t.entries {
             let p = self.power_named(pname, &e.key);
-            let v = as_int(&mut self.ctx, &e.node, &format!("{what}.{pname}"));
+            let v = as_ipcs(&mut self.ctx, &e.node, &format!("{what}.{pname}"));
             if let (Some(p), Some(v)) = (p, v) {
                 out.push((p, v));
             }
