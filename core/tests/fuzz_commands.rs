@@ -568,10 +568,11 @@ fn counts_and_treasuries_past_the_limits_are_refused() {
 #[test]
 fn the_largest_treasury_collects_income() {
     let mut g = game(0, 0);
-    executes_cleanly(&mut g, "edit treasury \"Soviet Union\" 1000000000").unwrap();
+    let most = warroom_core::game::EDIT_MAX_IPCS;
+    executes_cleanly(&mut g, &format!("edit treasury \"Soviet Union\" {most}")).unwrap();
     for _ in 0..6 {
         executes_cleanly(&mut g, "end phase").unwrap();
     }
     let soviet = g.rules().power("Soviet Union").unwrap();
-    assert!(g.state().treasuries[soviet.index()] > 1_000_000_000);
+    assert!(g.state().treasuries[soviet.index()] > most);
 }
