@@ -245,6 +245,16 @@ fn push_move(
             .units
             .iter()
             .any(|u| s.relations[power.index()][u.owner.index()] == Relation::War);
+        let hostile = s
+            .space(to)
+            .controller
+            .is_some_and(|c| s.relations[power.index()][c.index()] != Relation::Allied);
+        // A combat move on land ends in a hostile territory (or joins a battle there): the
+        // friendly ones are not worth a try. (`legal_actions.rs` checks no accepted move is
+        // lost by this.)
+        if !rules.board.space(to).is_sea() && !hostile && !enemy_here {
+            return;
+        }
         if rules.board.space(to).is_sea() && enemy_here {
             out.push(Command::Move(Move {
                 ignore: true,
