@@ -249,10 +249,17 @@ fn push_move(
             .space(to)
             .controller
             .is_some_and(|c| s.relations[power.index()][c.index()] != Relation::Allied);
-        // A combat move on land ends in a hostile territory (or joins a battle there): the
-        // friendly ones are not worth a try. (`legal_actions.rs` checks no accepted move is
-        // lost by this.)
-        if !rules.board.space(to).is_sea() && !hostile && !enemy_here {
+        // A combat move on land ends in a hostile territory (or joins a battle there), unless
+        // it blitzes through one on the way: other friendly ones are not worth a try.
+        // (`legal_actions.rs` checks no accepted move is lost by this.)
+        let may_blitz = m.units.iter().any(|p| match p {
+            Pick::Kind { kind, .. } | Pick::All(kind) => {
+                let t = rules.unit_for(*kind, &s.techs[power.index()]);
+                t.blitz || t.blitz_with.is_some()
+            }
+            Pick::Id(_) => true,
+        });
+        if !rules.board.space(to).is_sea() && !hostile && !enemy_here && !may_blitz {
             return;
         }
         if rules.board.space(to).is_sea() && enemy_here {
@@ -314,8 +321,8 @@ fn within(rules: &RuleSet, from: SpaceId, domain: Domain, reach: u32) -> Vec<Spa
     out
 }
 
-/// Each purchased piece, one at a time, in each space the power controls and each sea zone
-/// beside one.
+/// Each purchased piece, one at a time: units where the power's factories (or its territories)
+/// let new units enter play, facilities in each territory it controls.
 fn placements(rules: &RuleSet, s: &State, power: PowerId, out: &mut Vec<Command>) {
     let pieces: Vec<Piece> = s.purchased[power.index()]
         .iter()
@@ -326,29 +333,20 @@ fn placements(rules: &RuleSet, s: &State, power: PowerId, out: &mut Vec<Command>
         return;
     }
     let board = &rules.board;
-    let mut spaces: Vec<SpaceId> = Vec::new();
-    for (i, sp) in s.spaces.iter().enumerate() {
-        let id = SpaceId(i as u16);
-        if sp.controller.is_some_and(|c| c == power) {
-            spaces.push(id);
-            spaces.extend(
-                board
-                    .space(id)
-                    .adjacent
-                    .iter()
-                    .filter(|a| board.space(**a).is_sea()),
-            );
-        }
-    }
-    spaces.sort();
-    spaces.dedup();
+    let unit_spaces = super::mobilize::unit_spaces(rules, s, power);
+    let territories: Vec<SpaceId> = board
+        .ids()
+        .filter(|t| s.space(*t).controller == Some(power))
+        .collect();
     for piece in pieces {
+        let spaces = match piece {
+            Piece::Facility(_) => &territories,
+            Piece::Unit(_) => &unit_spaces,
+        };
         let sea_piece = matches!(piece, Piece::Unit(u) if rules.unit(u).domain == Domain::Sea);
-        for &space in &spaces {
-            if matches!(piece, Piece::Facility(_)) && board.space(space).is_sea() {
-                continue;
-            }
-            if !sea_piece && board.space(space).is_sea() && !carried_at_sea(rules, piece) {
+        for &space in spaces {
+            let at_sea = board.space(space).is_sea();
+            if sea_piece != at_sea && !(at_sea && carried_at_sea(rules, piece)) {
                 continue;
             }
             out.push(Command::Place {

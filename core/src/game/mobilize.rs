@@ -147,6 +147,35 @@ fn factories(rules: &RuleSet, s: &State, power: PowerId) -> Vec<(SpaceId, u32)> 
         .collect()
 }
 
+/// Where the power's new units may enter play now, at the most: the territories of its
+/// factories (or every territory it controls, with `mobilize_at = "controlled_territories"`)
+/// and the sea zones beside them. The placement rules then judge each unit.
+pub(crate) fn unit_spaces(rules: &RuleSet, s: &State, power: PowerId) -> Vec<SpaceId> {
+    let lands: Vec<SpaceId> = if rules.power_info(power).mobilize_at == MobilizeAt::ControlledTerritories {
+        rules
+            .board
+            .ids()
+            .filter(|t| s.space(*t).controller == Some(power))
+            .collect()
+    } else {
+        factories(rules, s, power).into_iter().map(|(t, _)| t).collect()
+    };
+    let mut out = lands.clone();
+    for t in lands {
+        out.extend(
+            rules
+                .board
+                .space(t)
+                .adjacent
+                .iter()
+                .filter(|a| rules.board.space(**a).is_sea()),
+        );
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// Units to count (per space where they enter play) against factories (per territory).
 struct Flow<'a> {
     rules: &'a RuleSet,
