@@ -142,6 +142,8 @@ pub fn run(editions: &Path, a: Args) -> ExitCode {
     let commands = AtomicU64::new(0);
     let refused = AtomicU64::new(0);
     let failed = AtomicUsize::new(0);
+    let done = AtomicU64::new(0);
+    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let failures: Mutex<Vec<(GameSpec, Box<Failure>)>> = Mutex::new(Vec::new());
     let start = Instant::now();
     let threads = jobs(a.jobs).max(1).min(a.games.max(1) as usize);
@@ -180,6 +182,16 @@ pub fn run(editions: &Path, a: Args) -> ExitCode {
                     }
                 }
                 bar.inc(1);
+                // Without a terminal the bar is not drawn: a plain line every 5% instead.
+                let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+                if !tty && done.is_multiple_of((a.games / 20).max(1)) {
+                    eprintln!(
+                        "{done}/{} games, {} failed, {:.0} s",
+                        a.games,
+                        failed.load(Ordering::Relaxed),
+                        start.elapsed().as_secs_f64()
+                    );
+                }
             });
         }
     });
