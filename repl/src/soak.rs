@@ -184,7 +184,7 @@ pub fn run(editions: &Path, a: Args) -> ExitCode {
                 bar.inc(1);
                 // Without a terminal the bar is not drawn: a plain line every 5% instead.
                 let done = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if !tty && done.is_multiple_of((a.games / 20).max(1)) {
+                if !tty && a.games >= 20 && done.is_multiple_of(a.games / 20) {
                     eprintln!(
                         "{done}/{} games, {} failed, {:.0} s",
                         a.games,
