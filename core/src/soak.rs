@@ -16,7 +16,6 @@ use crate::game::dice::Dice;
 use crate::game::state::{Relation, State};
 use crate::game::Game;
 use crate::rules::{Domain, OnCapture, PhaseKind, Piece, PowerId, RuleSet};
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// What one random game is.
@@ -453,7 +452,8 @@ struct Snapshot {
     history: usize,
     log: usize,
     turn: (u32, usize),
-    units: HashMap<u32, (crate::rules::UnitTypeId, PowerId)>,
+    /// Every unit's id, type and owner, sorted by id (cheaper than a map, taken every command).
+    units: Vec<(u32, crate::rules::UnitTypeId, PowerId)>,
     purchased: Vec<Vec<(Piece, u32)>>,
 }
 
@@ -464,11 +464,15 @@ impl Snapshot {
             history: game.history().len(),
             log: game.log().len(),
             turn: (s.round, s.turn),
-            units: s
-                .spaces
-                .iter()
-                .flat_map(|sp| sp.units.iter().map(|u| (u.id, (u.kind, u.owner))))
-                .collect(),
+            units: {
+                let mut units: Vec<_> = s
+                    .spaces
+                    .iter()
+                    .flat_map(|sp| sp.units.iter().map(|u| (u.id, u.kind, u.owner)))
+                    .collect();
+                units.sort_unstable_by_key(|u| u.0);
+                units
+            },
             purchased: s.purchased.clone(),
         }
     }
@@ -551,8 +555,9 @@ fn units_conserved(
     let mut created: Vec<(crate::rules::UnitTypeId, PowerId)> = Vec::new();
     for sp in &s.spaces {
         for u in &sp.units {
-            match before.units.get(&u.id) {
-                Some(&(kind, owner)) => {
+            let known = before.units.binary_search_by_key(&u.id, |b| b.0).ok();
+            match known.map(|i| before.units[i]) {
+                Some((_, kind, owner)) => {
                     seen += 1;
                     if kind != u.kind {
                         return Err((
