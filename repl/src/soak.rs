@@ -144,7 +144,7 @@ pub fn run(editions: &Path, a: Args) -> ExitCode {
     let failed = AtomicUsize::new(0);
     let done = AtomicU64::new(0);
     let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let failures: Mutex<Vec<(GameSpec, Box<Failure>)>> = Mutex::new(Vec::new());
+    let failures: Mutex<Vec<(GameSpec, Vec<String>)>> = Mutex::new(Vec::new());
     let start = Instant::now();
     let threads = jobs(a.jobs).max(1).min(a.games.max(1) as usize);
     std::thread::scope(|scope| {
@@ -178,7 +178,17 @@ pub fn run(editions: &Path, a: Args) -> ExitCode {
                     Err(f) => {
                         failed.fetch_add(1, Ordering::Relaxed);
                         bar.set_message(format!("{} failed", failed.load(Ordering::Relaxed)));
-                        failures.lock().unwrap_or_else(|e| e.into_inner()).push((spec, f));
+                        // Written at once: a long run stopped early keeps what it found.
+                        let lines = report_failure(&a.out, &spec, &f);
+                        bar.suspend(|| {
+                            for l in &lines {
+                                println!("{l}");
+                            }
+                        });
+                        failures
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push((spec, lines));
                     }
                 }
                 bar.inc(1);
@@ -200,26 +210,11 @@ pub fn run(editions: &Path, a: Args) -> ExitCode {
     let games = a.games;
     let commands = commands.load(Ordering::Relaxed);
     let mut failures = failures.into_inner().unwrap_or_else(|e| e.into_inner());
+    // Again at the end, in seed order, so the summary holds them all.
     failures.sort_by_key(|(s, _)| s.seed);
-    for (spec, f) in &failures {
-        let stem = format!(
-            "{}{}-{}-seed{}",
-            spec.edition.replace(['/', '\\'], "_"),
-            spec.with
-                .iter()
-                .map(|w| format!("+{}", w.replace(['/', '\\', ':', '='], "_")))
-                .collect::<String>(),
-            spec.scenario.as_deref().unwrap_or("default"),
-            spec.seed
-        );
-        println!("FAIL {stem}: {f}");
-        match write_failure(&a.out, &stem, f) {
-            Ok((save, scenario)) => println!(
-                "  replay: warroom play --load {}   (scenario: {})",
-                save.display(),
-                scenario.display()
-            ),
-            Err(e) => println!("  could not write the failure to {}: {e}", a.out.display()),
+    for (_, lines) in &failures {
+        for l in lines {
+            println!("{l}");
         }
     }
     println!(
@@ -238,6 +233,30 @@ pub fn run(editions: &Path, a: Args) -> ExitCode {
     } else {
         ExitCode::from(1)
     }
+}
+
+/// Write a failure out; the lines that report it.
+fn report_failure(out: &Path, spec: &GameSpec, f: &Failure) -> Vec<String> {
+    let stem = format!(
+        "{}{}-{}-seed{}",
+        spec.edition.replace(['/', '\\'], "_"),
+        spec.with
+            .iter()
+            .map(|w| format!("+{}", w.replace(['/', '\\', ':', '='], "_")))
+            .collect::<String>(),
+        spec.scenario.as_deref().unwrap_or("default"),
+        spec.seed
+    );
+    let mut lines = vec![format!("FAIL {stem}: {f}")];
+    lines.push(match write_failure(out, &stem, f) {
+        Ok((save, scenario)) => format!(
+            "  replay: warroom play --load {}   (scenario: {})",
+            save.display(),
+            scenario.display()
+        ),
+        Err(e) => format!("  could not write the failure to {}: {e}", out.display()),
+    });
+    lines
 }
 
 fn write_failure(out: &Path, stem: &str, f: &Failure) -> std::io::Result<(PathBuf, PathBuf)> {
