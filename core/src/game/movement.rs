@@ -1584,12 +1584,21 @@ fn own_carrier_can_reach(b: &Board, space: SpaceId, peaceful: bool) -> bool {
 }
 
 /// A carrier bought this turn could be mobilized in this sea zone: it borders a factory the
-/// power has held since the start of the turn.
+/// power has held since the start of the turn, and a carrier bought is not already promised to
+/// another zone (one carrier meets fighters in one place).
 fn new_carrier_possible(b: &Board, space: SpaceId) -> bool {
-    let bought = b.s.purchased[b.power.index()].iter().any(|(p, n)| {
-        *n > 0 && matches!(p, crate::rules::Piece::Unit(u) if b.rules.unit(*u).carrier_capacity > 0)
-    });
-    bought && factory_next_to(b, space)
+    let bought: u32 = b.s.purchased[b.power.index()]
+        .iter()
+        .filter(|(p, _)| matches!(p, crate::rules::Piece::Unit(u) if b.rules.unit(*u).carrier_capacity > 0))
+        .map(|(_, n)| *n)
+        .sum();
+    let promised_elsewhere =
+        b.s.this_turn
+            .carrier_promises
+            .iter()
+            .filter(|z| **z != space)
+            .count();
+    bought as usize > promised_elsewhere && factory_next_to(b, space)
 }
 
 fn factory_next_to(b: &Board, space: SpaceId) -> bool {
