@@ -261,7 +261,8 @@ fn replay(rules: &Arc<RuleSet>, spec: &GameSpec, game: &Game) -> Result<(), Box<
     Ok(())
 }
 
-fn fail(game: &Game, invariant: &'static str, message: String, cmd: Option<&Command>) -> Box<Failure> {
+/// The failure of an invariant in this game, with its save and scenario.
+pub fn fail(game: &Game, invariant: &'static str, message: String, cmd: Option<&Command>) -> Box<Failure> {
     Box::new(Failure {
         invariant,
         message,
@@ -447,8 +448,9 @@ fn end_chance(game: &Game, in_phase: u32) -> f64 {
     }
 }
 
-/// What the state looked like before a command, for the invariants that compare.
-struct Snapshot {
+/// What the state looked like before a command, for the invariants that compare
+/// (`Snapshot::of`, then `check_state` after the command).
+pub struct Snapshot {
     history: usize,
     log: usize,
     turn: (u32, usize),
@@ -458,7 +460,7 @@ struct Snapshot {
 }
 
 impl Snapshot {
-    fn of(game: &Game) -> Snapshot {
+    pub fn of(game: &Game) -> Snapshot {
         let s = game.state();
         Snapshot {
             history: game.history().len(),
@@ -478,8 +480,8 @@ impl Snapshot {
     }
 }
 
-/// The invariants after an accepted command.
-fn check_state(
+/// The invariants after an accepted command: the name of the one broken, and how.
+pub fn check_state(
     rules: &RuleSet,
     before: &Snapshot,
     game: &Game,
@@ -504,7 +506,7 @@ fn check_state(
 
 /// Between turns every air unit is over a territory held by its side or at sea beside a
 /// carrier of its side.
-fn air_units_landed(rules: &RuleSet, s: &State) -> Result<(), (&'static str, String)> {
+pub fn air_units_landed(rules: &RuleSet, s: &State) -> Result<(), (&'static str, String)> {
     let friends = |a: PowerId, b: PowerId| a == b || s.relations[a.index()][b.index()] == Relation::Allied;
     for (i, sp) in s.spaces.iter().enumerate() {
         let space = &rules.board.spaces[i];
@@ -640,7 +642,7 @@ fn units_conserved(
 
 /// No land unit at sea outside a transport, no sea unit on land, every unit aboard something
 /// beside it; at the end of a turn every air unit over friendly land or on a carrier.
-fn units_where_they_may_be(rules: &RuleSet, s: &State) -> Result<(), (&'static str, String)> {
+pub fn units_where_they_may_be(rules: &RuleSet, s: &State) -> Result<(), (&'static str, String)> {
     const NAME: &str = "units-where-they-may-be";
     for (i, sp) in s.spaces.iter().enumerate() {
         let space = &rules.board.spaces[i];
@@ -675,68 +677,4 @@ fn units_where_they_may_be(rules: &RuleSet, s: &State) -> Result<(), (&'static s
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::layers::LoadRequest;
-
-    fn game() -> Game {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../editions");
-        let rules = crate::rules::load(&LoadRequest::new(dir, "1941")).expect("1941 loads");
-        Game::new(Arc::new(rules), "1941", &[], None, 1).expect("a game")
-    }
-
-    /// Each invariant can fail: commands outside the rules (`edit`, never drawn by the player)
-    /// make the changes a broken rule would.
-    #[test]
-    fn the_invariants_notice_what_the_rules_never_do() {
-        let check = |line: &str| {
-            let mut g = game();
-            let before = Snapshot::of(&g);
-            let cmd = Command::parse(g.rules(), line).expect("parses");
-            g.apply(&cmd).expect("the edit is accepted");
-            let rules = g.rules().clone();
-            check_state(&rules, &before, &g, &cmd).map_err(|(name, _)| name)
-        };
-        assert_eq!(
-            check("edit add Russia \"Soviet Union\" 1 infantry"),
-            Err("units-conserved")
-        );
-        assert_eq!(
-            check("edit remove Russia \"Soviet Union\" 1 infantry"),
-            Err("units-conserved")
-        );
-        assert_eq!(
-            check("edit add \"SZ 5\" Germany 1 infantry"),
-            Err("units-conserved"),
-            "units appearing are noticed first"
-        );
-        let mut g = game();
-        g.execute("edit add \"SZ 5\" Germany 1 infantry").unwrap();
-        assert_eq!(
-            units_where_they_may_be(g.rules(), g.state()).map_err(|(n, _)| n),
-            Err("units-where-they-may-be")
-        );
-        let mut g = game();
-        g.execute("edit control Russia Germany").unwrap();
-        assert_eq!(
-            air_units_landed(g.rules(), g.state()).map_err(|(n, _)| n),
-            Err("air-units-land"),
-            "the Soviet fighter in Russia has nowhere to land"
-        );
-        assert_eq!(check("end phase"), Ok(()));
-    }
-
-    /// A failure carries a save and a scenario that reproduce the game.
-    #[test]
-    fn a_failure_is_written_as_a_save_and_a_scenario() {
-        let mut g = game();
-        g.execute("buy 1 infantry").unwrap();
-        let f = fail(&g, "units-conserved", "a test".into(), None);
-        assert!(f.save.contains("text = \"buy 1 infantry\""), "{}", f.save);
-        assert!(f.scenario.contains("buy 1 infantry"), "{}", f.scenario);
-        assert_eq!(f.to_string(), "units-conserved broken: a test");
-    }
 }

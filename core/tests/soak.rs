@@ -87,3 +87,55 @@ fn the_same_seed_plays_the_same_game() {
     .unwrap();
     assert_ne!(a.final_hash, other.final_hash, "another seed plays another game");
 }
+
+fn game_1941() -> warroom_core::game::Game {
+    support::game("1941", &[], None)
+}
+
+/// Each invariant can fail: commands outside the rules (`edit`, never drawn by the player)
+/// make the changes a broken rule would.
+#[test]
+fn the_invariants_notice_what_the_rules_never_do() {
+    use warroom_core::game::command::Command;
+    let check = |line: &str| {
+        let mut g = game_1941();
+        let before = soak::Snapshot::of(&g);
+        let cmd = Command::parse(g.rules(), line).expect("parses");
+        g.apply(&cmd).expect("the edit is accepted");
+        let rules = g.rules().clone();
+        soak::check_state(&rules, &before, &g, &cmd).map_err(|(name, _)| name)
+    };
+    assert_eq!(
+        check("edit add Russia \"Soviet Union\" 1 infantry"),
+        Err("units-conserved")
+    );
+    assert_eq!(
+        check("edit remove Russia \"Soviet Union\" 1 infantry"),
+        Err("units-conserved")
+    );
+    assert_eq!(check("end phase"), Ok(()));
+    let mut g = game_1941();
+    g.execute("edit add \"SZ 5\" Germany 1 infantry").unwrap();
+    assert_eq!(
+        soak::units_where_they_may_be(g.rules(), g.state()).map_err(|(n, _)| n),
+        Err("units-where-they-may-be")
+    );
+    let mut g = game_1941();
+    g.execute("edit control Russia Germany").unwrap();
+    assert_eq!(
+        soak::air_units_landed(g.rules(), g.state()).map_err(|(n, _)| n),
+        Err("air-units-land"),
+        "the Soviet fighter in Russia has nowhere to land"
+    );
+}
+
+/// A failure carries a save and a scenario that reproduce the game.
+#[test]
+fn a_failure_is_written_as_a_save_and_a_scenario() {
+    let mut g = game_1941();
+    g.execute("buy 1 infantry").unwrap();
+    let f = soak::fail(&g, "units-conserved", "a test".into(), None);
+    assert!(f.save.contains("text = \"buy 1 infantry\""), "{}", f.save);
+    assert!(f.scenario.contains("buy 1 infantry"), "{}", f.scenario);
+    assert_eq!(f.to_string(), "units-conserved broken: a test");
+}
