@@ -861,16 +861,22 @@ fn a_blitz_given_in_steps_is_the_blitz_over_the_whole_path() {
 fn one_new_carrier_is_promised_to_one_sea_zone_only() {
     const TO_SZ7: &str = "move fighter from \"United Kingdom\" to \"SZ 7\" via \"SZ 8\", \"SZ 9\", \"SZ 6\"";
     const TO_SZ6: &str = "move fighter from \"United Kingdom\" to \"SZ 6\" via \"SZ 7\", \"SZ 8\", \"SZ 9\"";
-    let mut g = at(UK, "purchase");
-    ok(&mut g, "buy 1 aircraft_carrier");
-    ok(&mut g, "end phase");
-    ok(
-        &mut g,
-        "edit remove \"SZ 14\" \"United Kingdom\" 1 aircraft_carrier",
-    );
-    ok(&mut g, "edit add \"SZ 7\" Germany 1 destroyer");
-    ok(&mut g, "edit add \"SZ 6\" Germany 1 destroyer");
-    ok(&mut g, "edit add \"United Kingdom\" \"United Kingdom\" 1 fighter");
+    // Carriers bought, none left at sea near London, enemy ships in SZ 6 and SZ 7, two fighters.
+    let carriers_bought = |n: u32| {
+        let mut g = at(UK, "purchase");
+        ok(&mut g, "edit treasury \"United Kingdom\" 30");
+        ok(&mut g, &format!("buy {n} aircraft_carrier"));
+        ok(&mut g, "end phase");
+        ok(
+            &mut g,
+            "edit remove \"SZ 14\" \"United Kingdom\" 1 aircraft_carrier",
+        );
+        ok(&mut g, "edit add \"SZ 7\" Germany 1 destroyer");
+        ok(&mut g, "edit add \"SZ 6\" Germany 1 destroyer");
+        ok(&mut g, "edit add \"United Kingdom\" \"United Kingdom\" 1 fighter");
+        g
+    };
+    let mut g = carriers_bought(1);
     let out = ok(&mut g, TO_SZ7);
     assert!(
         out.iter().any(|l| l.contains("must be mobilized in SZ 7")),
@@ -879,17 +885,7 @@ fn one_new_carrier_is_promised_to_one_sea_zone_only() {
     // The carrier cannot be in two places.
     refused(&mut g, TO_SZ6, "air-must-be-able-to-land");
     // With a second one bought, each zone has its carrier.
-    let mut g = at(UK, "purchase");
-    ok(&mut g, "edit treasury \"United Kingdom\" 30");
-    ok(&mut g, "buy 2 aircraft_carrier");
-    ok(&mut g, "end phase");
-    ok(
-        &mut g,
-        "edit remove \"SZ 14\" \"United Kingdom\" 1 aircraft_carrier",
-    );
-    ok(&mut g, "edit add \"SZ 7\" Germany 1 destroyer");
-    ok(&mut g, "edit add \"SZ 6\" Germany 1 destroyer");
-    ok(&mut g, "edit add \"United Kingdom\" \"United Kingdom\" 1 fighter");
+    let mut g = carriers_bought(2);
     ok(&mut g, TO_SZ7);
     let out = ok(&mut g, TO_SZ6);
     assert!(

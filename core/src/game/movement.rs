@@ -866,6 +866,52 @@ fn with_reach(
     e
 }
 
+/// Units that entered an empty enemy territory earlier in this combat move and go on: the
+/// blitz the whole path would have been, given in two commands. `Ok(true)` when the move is
+/// such a continuation, `Ok(false)` when no unit of it is stopped in a battle; a refusal when
+/// one is and may not go on.
+fn blitz_goes_on(
+    rules: &RuleSet,
+    s: &State,
+    b: &Board,
+    m: &Move,
+    ids: &[u32],
+    paired: &[Option<(UnitType, u32)>],
+) -> Result<bool, Rejection> {
+    if s.this_turn.battle(m.from).is_none() {
+        return Ok(false);
+    }
+    let Some(id) = ids.iter().find(|id| unit(s, m.from, **id).marks.combat_moved) else {
+        return Ok(false);
+    };
+    let blitzers = ids.iter().zip(paired).all(|(id, p)| {
+        let u = unit(s, m.from, *id);
+        !u.marks.combat_moved
+            || match p {
+                Some((t, _)) => t.blitz,
+                None => rules.unit_for(u.kind, &s.techs[u.owner.index()]).blitz,
+            }
+    });
+    let facilities = !s.space(m.from).facilities.is_empty() && rules.switches.blitz_blocked_by_facilities;
+    let open = b.hostile_territory(m.from) && !b.has_enemies(m.from) && !facilities;
+    if blitzers && open {
+        return Ok(true);
+    }
+    let why = if blitzers {
+        "; a blitz goes on only through a territory with no enemy units or facilities"
+    } else {
+        ""
+    };
+    Err(reject(
+        RULE_STOP_HOSTILE,
+        format!(
+            "{} moved into the battle in {} and stays there until combat{why}",
+            rules.unit(unit(s, m.from, *id).kind).name,
+            b.name(m.from)
+        ),
+    ))
+}
+
 fn move_along_path(
     rules: &RuleSet,
     s: &mut State,
@@ -877,40 +923,7 @@ fn move_along_path(
 ) -> Result<Vec<SpaceId>, Rejection> {
     let b = Board { rules, s, power };
     let paired = pair_up(rules, s, m.from, ids);
-    // Units that entered an empty enemy territory earlier in this combat move and go on: the
-    // blitz the whole path would have been, given in two commands.
-    let mut blitz_on = false;
-    if combat && s.this_turn.battle(m.from).is_some() {
-        if let Some(id) = ids.iter().find(|id| unit(s, m.from, **id).marks.combat_moved) {
-            let blitzers = ids.iter().zip(&paired).all(|(id, p)| {
-                let u = unit(s, m.from, *id);
-                !u.marks.combat_moved
-                    || match p {
-                        Some((t, _)) => t.blitz,
-                        None => rules.unit_for(u.kind, &s.techs[u.owner.index()]).blitz,
-                    }
-            });
-            let facilities =
-                !s.space(m.from).facilities.is_empty() && rules.switches.blitz_blocked_by_facilities;
-            let open = b.hostile_territory(m.from) && !b.has_enemies(m.from) && !facilities;
-            if !(blitzers && open) {
-                let why = if blitzers {
-                    "; a blitz goes on only through a territory with no enemy units or facilities"
-                } else {
-                    ""
-                };
-                return Err(reject(
-                    RULE_STOP_HOSTILE,
-                    format!(
-                        "{} moved into the battle in {} and stays there until combat{why}",
-                        rules.unit(unit(s, m.from, *id).kind).name,
-                        b.name(m.from)
-                    ),
-                ));
-            }
-            blitz_on = true;
-        }
-    }
+    let blitz_on = combat && blitz_goes_on(rules, s, &b, m, ids, &paired)?;
     let drop = air_drop(rules, s, power, m.from, ids, &paired, combat);
     let rides = |id: &u32| drop.as_ref().is_some_and(|d| d.carries(*id));
     // Cargo flies: its own movement and the land rules of the route do not apply to it.
