@@ -330,6 +330,8 @@ impl Player {
                 }
             }
         }
+        let at = Weigh::at(game);
+        let mut weights: Vec<f64> = candidates.iter().map(|c| at.weight(game, c)).collect();
         loop {
             if candidates.is_empty() {
                 if !std::mem::take(&mut undo_held) {
@@ -337,9 +339,11 @@ impl Player {
                 }
                 self.unwinding = true;
                 candidates.push(Command::Undo);
+                weights.push(1.0);
             }
-            let i = pick(game, &candidates, &mut self.dice);
+            let i = pick(&weights, &mut self.dice);
             let cmd = candidates.swap_remove(i);
+            weights.swap_remove(i);
             match game.apply(&cmd) {
                 Ok(out) => return Some((cmd, out)),
                 Err(r) => refused(game, &cmd, &r),
@@ -371,8 +375,7 @@ fn phase_key(game: &Game) -> (u32, usize, usize) {
 }
 
 /// A weighted draw among the candidates: what a player trying to win would do more often.
-fn pick(game: &Game, candidates: &[Command], player: &mut Dice) -> usize {
-    let weights: Vec<f64> = candidates.iter().map(|c| weight(game, c)).collect();
+fn pick(weights: &[f64], player: &mut Dice) -> usize {
     let total: f64 = weights.iter().sum();
     let mut x = player.uniform() * total;
     for (i, w) in weights.iter().enumerate() {
@@ -381,53 +384,67 @@ fn pick(game: &Game, candidates: &[Command], player: &mut Dice) -> usize {
         }
         x -= w;
     }
-    candidates.len() - 1
+    weights.len() - 1
 }
 
-fn weight(game: &Game, c: &Command) -> f64 {
-    let s = game.state();
-    let power = game.current_power();
-    let kind = game.current_phase().kind;
-    match c {
-        Command::Buy { .. } => 20.0,
-        Command::Research(_) => 1.0,
-        Command::Breakthrough(_) => 10.0,
-        Command::Repair { .. } => 3.0,
-        Command::Move(m) => {
-            if kind == PhaseKind::CombatMove {
-                let hostile = s
-                    .space(m.to)
-                    .controller
-                    .is_some_and(|o| s.relations[power.index()][o.index()] == Relation::War)
-                    || s.space(m.to)
-                        .units
-                        .iter()
-                        .any(|u| s.relations[power.index()][u.owner.index()] == Relation::War);
-                if hostile {
-                    6.0
-                } else {
-                    1.0
-                }
-            } else {
-                2.0
-            }
+/// What a candidate's weight depends on, read once per draw.
+struct Weigh {
+    power: crate::rules::PowerId,
+    kind: PhaseKind,
+}
+
+impl Weigh {
+    fn at(game: &Game) -> Weigh {
+        Weigh {
+            power: game.current_power(),
+            kind: game.current_phase().kind,
         }
-        Command::Place { .. } => 30.0,
-        Command::Fight(_) => 50.0,
-        Command::Casualties(p) if p.is_empty() => 20.0,
-        Command::Casualties(_) => 2.0,
-        Command::Disagree => 0.5,
-        Command::Press => 10.0,
-        Command::Retreat(_) => 2.0,
-        Command::Submerge(_) => 3.0,
-        Command::Roll(_) => 5.0,
-        Command::Rocket { .. } => 3.0,
-        Command::DeclareWar(_) => 0.5,
-        Command::PlayFirst(_) => 1.0,
-        Command::Undo => 1.0,
-        // Its chance is `end_chance`, asked first; drawn here only when little else is left.
-        Command::EndPhase => 0.1,
-        Command::Edit(_) | Command::Dice(_) | Command::CasualtyOrder { .. } => 0.0,
+    }
+
+    fn weight(&self, game: &Game, c: &Command) -> f64 {
+        let s = game.state();
+        let (power, kind) = (self.power, self.kind);
+        match c {
+            Command::Buy { .. } => 20.0,
+            Command::Research(_) => 1.0,
+            Command::Breakthrough(_) => 10.0,
+            Command::Repair { .. } => 3.0,
+            Command::Move(m) => {
+                if kind == PhaseKind::CombatMove {
+                    let hostile = s
+                        .space(m.to)
+                        .controller
+                        .is_some_and(|o| s.relations[power.index()][o.index()] == Relation::War)
+                        || s.space(m.to)
+                            .units
+                            .iter()
+                            .any(|u| s.relations[power.index()][u.owner.index()] == Relation::War);
+                    if hostile {
+                        6.0
+                    } else {
+                        1.0
+                    }
+                } else {
+                    2.0
+                }
+            }
+            Command::Place { .. } => 30.0,
+            Command::Fight(_) => 50.0,
+            Command::Casualties(p) if p.is_empty() => 20.0,
+            Command::Casualties(_) => 2.0,
+            Command::Disagree => 0.5,
+            Command::Press => 10.0,
+            Command::Retreat(_) => 2.0,
+            Command::Submerge(_) => 3.0,
+            Command::Roll(_) => 5.0,
+            Command::Rocket { .. } => 3.0,
+            Command::DeclareWar(_) => 0.5,
+            Command::PlayFirst(_) => 1.0,
+            Command::Undo => 1.0,
+            // Its chance is `end_chance`, asked first; drawn here only when little else is left.
+            Command::EndPhase => 0.1,
+            Command::Edit(_) | Command::Dice(_) | Command::CasualtyOrder { .. } => 0.0,
+        }
     }
 }
 

@@ -52,12 +52,13 @@ impl Game {
         let mut s = self.state.clone();
         if a.empty_board {
             for sp in &mut s.spaces {
+                let sp = std::sync::Arc::make_mut(sp);
                 sp.units.clear();
                 sp.facilities.clear();
             }
         }
         for space in &a.clear {
-            s.spaces[space.index()].units.clear();
+            s.space_mut(*space).units.clear();
         }
         if let Some(p) = &a.position {
             // A power playing within another's turn starts at its step of that turn.
@@ -100,7 +101,7 @@ impl Game {
                     for _ in 0..*count {
                         let id = s.next_unit_id;
                         s.next_unit_id += 1;
-                        s.spaces[space.index()].units.push(Unit::new(id, *kind, *owner));
+                        s.space_mut(*space).units.push(Unit::new(id, *kind, *owner));
                     }
                     if rules.board.space(*space).is_sea() {
                         sea_touched.push(*space);
@@ -113,7 +114,7 @@ impl Game {
                             rules.board.space(*space).name
                         ));
                     }
-                    let f = &mut s.spaces[space.index()].facilities;
+                    let f = &mut s.space_mut(*space).facilities;
                     if !f.iter().any(|x| x.kind == *kind) {
                         f.push(Facility {
                             kind: *kind,
@@ -124,7 +125,7 @@ impl Game {
             }
         }
         for space in sea_touched {
-            super::state::board_cargo(&rules, &mut s.spaces[space.index()].units);
+            super::state::board_cargo(&rules, &mut s.space_mut(space).units);
         }
         for (space, power) in &a.control {
             if rules.board.space(*space).is_sea() {
@@ -133,7 +134,7 @@ impl Game {
                     rules.board.space(*space).name
                 ));
             }
-            s.spaces[space.index()].controller = *power;
+            s.space_mut(*space).controller = *power;
         }
         for (power, ipcs) in &a.treasury {
             s.treasuries[power.index()] = *ipcs;
@@ -152,7 +153,7 @@ impl Game {
             let Piece::Facility(kind) = piece else {
                 return Err("damage is set on facilities only".into());
             };
-            let sp = &mut s.spaces[space.index()];
+            let sp = s.space_mut(*space);
             match sp.facilities.iter_mut().find(|f| f.kind == *kind) {
                 Some(f) => f.damage = *damage,
                 None => {

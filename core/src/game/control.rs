@@ -91,7 +91,7 @@ pub fn capture(rules: &RuleSet, s: &mut State, space: SpaceId, power: PowerId, o
         Some(o) if holds_capital(rules, s, o) => o,
         _ => power,
     };
-    s.spaces[space.index()].controller = Some(holder);
+    s.space_mut(space).controller = Some(holder);
     if barred && holder != power {
         out.push(format!(
             "{} takes {} for {}: {} may occupy it but never control it",
@@ -122,7 +122,7 @@ pub fn capture(rules: &RuleSet, s: &mut State, space: SpaceId, power: PowerId, o
     // Units the losing side left behind.
     let mut taken = Vec::new();
     let mut destroyed = Vec::new();
-    let sp = &mut s.spaces[space.index()];
+    let sp = s.space_mut(space);
     sp.units.retain_mut(|u| {
         if same_side(rules, u.owner, power) {
             return true;
@@ -151,7 +151,7 @@ pub fn capture(rules: &RuleSet, s: &mut State, space: SpaceId, power: PowerId, o
 
     // Facilities change hands with the territory.
     if from_enemy {
-        let mut facilities = std::mem::take(&mut s.spaces[space.index()].facilities);
+        let mut facilities = std::mem::take(&mut s.space_mut(space).facilities);
         facilities.retain_mut(|f| {
             let ft = &rules.facilities[f.kind.index()];
             match &ft.on_capture {
@@ -183,7 +183,7 @@ pub fn capture(rules: &RuleSet, s: &mut State, space: SpaceId, power: PowerId, o
                 }
             }
         });
-        s.spaces[space.index()].facilities = facilities;
+        s.space_mut(space).facilities = facilities;
     }
 
     if info.capital && from_enemy {
@@ -227,7 +227,7 @@ fn liberate_capital(rules: &RuleSet, s: &mut State, capital: SpaceId, owner: Pow
             continue;
         }
         if let Some(h) = held.filter(|h| *h != owner && same_side(rules, *h, owner)) {
-            s.spaces[id.index()].controller = Some(owner);
+            s.space_mut(id).controller = Some(owner);
             out.push(format!(
                 "{} returns from {} to {}",
                 info.name,
@@ -305,8 +305,19 @@ pub fn conclude_battles(
         }
     }
     for sp in &mut s.spaces {
-        for u in sp.units.iter_mut().filter(|u| u.owner == power) {
-            u.marks.assault = None;
+        // Spaces with nothing to change stay shared with the state before the command.
+        if sp
+            .units
+            .iter()
+            .any(|u| u.owner == power && u.marks.assault.is_some())
+        {
+            for u in std::sync::Arc::make_mut(sp)
+                .units
+                .iter_mut()
+                .filter(|u| u.owner == power)
+            {
+                u.marks.assault = None;
+            }
         }
     }
     s.this_turn.battles.clear();

@@ -385,7 +385,7 @@ fn drive(
 /// Remove destroyed units from the board (with their cargo) and record damage.
 fn sync(rules: &RuleSet, s: &mut State, b: &Battle, out: &mut Vec<String>) {
     for c in &b.units {
-        let here = &mut s.spaces[b.space.index()].units;
+        let here = &mut s.space_mut(b.space).units;
         if c.status == Status::Dead {
             if !here.iter().any(|u| u.id == c.id) {
                 continue;
@@ -430,7 +430,7 @@ fn conclude(
     let space = b.space;
     let name = rules.board.space(space).name.clone();
     for c in b.units.iter().filter(|c| c.status != Status::Dead) {
-        if let Some(u) = s.spaces[space.index()].units.iter_mut().find(|u| u.id == c.id) {
+        if let Some(u) = s.space_mut(space).units.iter_mut().find(|u| u.id == c.id) {
             if p.of(c.kind).repair_after_combat && u.damage > 0 {
                 u.damage = 0;
                 out.push(format!("the {} in {name} is repaired", rules.unit(c.kind).name));
@@ -442,8 +442,8 @@ fn conclude(
     }
     for c in &b.bombarding {
         for sp in &mut s.spaces {
-            if let Some(u) = sp.units.iter_mut().find(|u| u.id == c.id) {
-                u.marks.fought = true;
+            if let Some(i) = sp.units.iter().position(|u| u.id == c.id) {
+                std::sync::Arc::make_mut(sp).units[i].marks.fought = true;
             }
         }
     }
@@ -467,7 +467,7 @@ fn conclude(
             moving.len(),
             rules.board.space(to).name
         ));
-        s.spaces[to.index()].units.extend(moving);
+        s.space_mut(to).units.extend(moving);
     }
     let pname = rules.power_info(power).name.clone();
     match outcome {
@@ -1078,7 +1078,8 @@ fn raid(
     let bonus: u32 = survivors.iter().map(|(_, k)| rules.unit(*k).bombing_bonus).sum();
     let rolled: u32 = damage_faces.iter().map(|f| u32::from(*f)).sum::<u32>() + bonus;
     let ipc = rules.board.space(space).ipc;
-    let target = s.spaces[space.index()]
+    let target = s
+        .space_mut(space)
         .facilities
         .iter_mut()
         .find(|f| rules.facilities[f.kind.index()].max_damage.resolve(ipc) > 0);
@@ -1107,7 +1108,8 @@ fn raid(
 
 /// The surviving bombers have fought (they land in noncombat move), and the raid is over.
 fn finish_raid(s: &mut State, space: SpaceId, survivors: &[(u32, crate::rules::UnitTypeId)]) {
-    for u in s.spaces[space.index()]
+    for u in s
+        .space_mut(space)
         .units
         .iter_mut()
         .filter(|u| survivors.iter().any(|(id, _)| *id == u.id))
@@ -1203,7 +1205,7 @@ pub fn rocket(
         ));
     };
     let rolled: u32 = faces.iter().map(|f| u32::from(*f)).sum();
-    let f = &mut s.spaces[target.index()].facilities[fi];
+    let f = &mut s.space_mut(target).facilities[fi];
     let cap = rules.facilities[f.kind.index()].max_damage.resolve(ipc);
     let applied = rolled.min(cap.saturating_sub(f.damage));
     f.damage += applied;

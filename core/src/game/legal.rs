@@ -162,6 +162,9 @@ fn moves(rules: &RuleSet, s: &State, power: PowerId, combat: bool, out: &mut Vec
             let Some(left) = movement::movable(rules, s, u, combat) else {
                 continue;
             };
+            if combat && !cargo && movement::stays_for_battle(rules, s, power, from, u) {
+                continue;
+            }
             match kinds.iter_mut().find(|k| k.0 == u.kind && k.2 == cargo) {
                 Some(k) => k.1 = k.1.max(left),
                 None => kinds.push((u.kind, left, cargo)),
@@ -181,7 +184,14 @@ fn moves(rules: &RuleSet, s: &State, power: PowerId, combat: bool, out: &mut Vec
             } else if at_sea && t.domain == Domain::Land {
                 Vec::new()
             } else {
-                within(rules, from, t.domain, left.max(1))
+                let mut reach = within(rules, from, t.domain, left.max(1));
+                if t.domain == Domain::Land {
+                    // Land units reach the sea only by boarding, from the coast beside it.
+                    reach.retain(|to| {
+                        !board.space(*to).is_sea() || movement::may_board(rules, s, power, from, *to)
+                    });
+                }
+                reach
             };
             let one = vec![Pick::Kind { kind, count: 1 }];
             for &to in &targets {
@@ -262,7 +272,7 @@ fn push_move(
         if !rules.board.space(to).is_sea() && !hostile && !enemy_here && !may_blitz {
             return;
         }
-        if rules.board.space(to).is_sea() && enemy_here {
+        if rules.board.space(to).is_sea() && enemy_here && !movement::warships_block(rules, s, power, to) {
             out.push(Command::Move(Move {
                 ignore: true,
                 ..m.clone()

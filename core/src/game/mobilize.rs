@@ -473,7 +473,7 @@ fn place_units(
             for _ in 0..count {
                 let id = s.next_unit_id;
                 s.next_unit_id += 1;
-                s.spaces[space.index()].units.push(Unit::new(id, kind, power));
+                s.space_mut(space).units.push(Unit::new(id, kind, power));
             }
             return Ok(());
         }
@@ -518,7 +518,7 @@ fn place_units(
     for _ in 0..count {
         let id = s.next_unit_id;
         s.next_unit_id += 1;
-        s.spaces[space.index()].units.push(Unit::new(id, kind, power));
+        s.space_mut(space).units.push(Unit::new(id, kind, power));
     }
     if carrier && !fighters_without_room(rules, s, power, space) {
         s.this_turn.carrier_promises.retain(|z| *z != space);
@@ -570,9 +570,7 @@ fn place_facility(
             ),
         ));
     }
-    s.spaces[space.index()]
-        .facilities
-        .push(Facility { kind, damage: 0 });
+    s.space_mut(space).facilities.push(Facility { kind, damage: 0 });
     s.this_turn.new_facilities.push((space, kind));
     Ok(())
 }

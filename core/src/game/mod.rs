@@ -315,11 +315,6 @@ impl Game {
         }
         let power = self.current_power();
         let Attempt { next, out, .. } = self.attempt(cmd)?;
-        let snapshot = Snapshot {
-            state: self.state.clone(),
-            store: self.store_before.take(),
-            text: cmd.to_text(&self.rules),
-        };
         let phase = self.current_phase().id.clone();
         for text in &out {
             self.log.push(LogEntry {
@@ -329,12 +324,17 @@ impl Game {
                 text: text.clone(),
             });
         }
-        self.state = next;
+        let before = std::mem::replace(&mut self.state, next);
         // Dice once seen cannot be taken back: a battle ends what undo can reach.
         if *cmd == Command::EndPhase || cmd.is_battle() {
             self.undo.clear();
+            self.store_before = None;
         } else {
-            self.undo.push(snapshot);
+            self.undo.push(Snapshot {
+                state: before,
+                store: self.store_before.take(),
+                text: cmd.to_text(&self.rules),
+            });
         }
         self.record(cmd, &out);
         Ok(out)
@@ -724,7 +724,15 @@ fn begin_turn(rules: &RuleSet, sc: &Scenario, s: &mut State) {
     let powers = rules.powers_of_turn(sc.turn_order[s.turn]);
     s.choices = 0;
     for sp in &mut s.spaces {
-        for u in sp.units.iter_mut().filter(|u| powers.contains(&u.owner)) {
+        let fresh = |u: &Unit| u.moved == 0 && u.marks == state::Marks::default();
+        if sp.units.iter().all(|u| !powers.contains(&u.owner) || fresh(u)) {
+            continue;
+        }
+        for u in Arc::make_mut(sp)
+            .units
+            .iter_mut()
+            .filter(|u| powers.contains(&u.owner))
+        {
             u.moved = 0;
             u.marks = state::Marks::default();
         }
@@ -952,7 +960,7 @@ fn edit(rules: &RuleSet, s: &mut State, e: &Edit, out: &mut Vec<String>) -> Resu
             if rules.board.space(*space).is_sea() {
                 return Err(Rejection::new("sea zones are not controlled"));
             }
-            s.spaces[space.index()].controller = *power;
+            s.space_mut(*space).controller = *power;
             out.push(format!(
                 "edit: {} now held by {}",
                 rules.board.space(*space).name,
@@ -968,7 +976,7 @@ fn edit(rules: &RuleSet, s: &mut State, e: &Edit, out: &mut Vec<String>) -> Resu
             for _ in 0..*count {
                 let id = s.next_unit_id;
                 s.next_unit_id += 1;
-                s.spaces[space.index()].units.push(Unit::new(id, *unit, *owner));
+                s.space_mut(*space).units.push(Unit::new(id, *unit, *owner));
             }
             out.push(format!(
                 "edit: {count} {} of {} added to {}",
@@ -983,7 +991,7 @@ fn edit(rules: &RuleSet, s: &mut State, e: &Edit, out: &mut Vec<String>) -> Resu
             unit,
             count,
         } => {
-            let units = &mut s.spaces[space.index()].units;
+            let units = &mut s.space_mut(*space).units;
             let have = units
                 .iter()
                 .filter(|u| u.kind == *unit && u.owner == *owner)

@@ -892,8 +892,7 @@ fn blitz_goes_on(
                 None => rules.unit_for(u.kind, &s.techs[u.owner.index()]).blitz,
             }
     });
-    let facilities = !s.space(m.from).facilities.is_empty() && rules.switches.blitz_blocked_by_facilities;
-    let open = b.hostile_territory(m.from) && !b.has_enemies(m.from) && !facilities;
+    let open = open_for_blitz(rules, s, b, m.from);
     if blitzers && open {
         return Ok(true);
     }
@@ -910,6 +909,42 @@ fn blitz_goes_on(
             b.name(m.from)
         ),
     ))
+}
+
+/// A blitz may go on through this territory: hostile, with no enemy units (or facilities,
+/// where the edition says they stop a blitz).
+fn open_for_blitz(rules: &RuleSet, s: &State, b: &Board, at: SpaceId) -> bool {
+    let facilities = !s.space(at).facilities.is_empty() && rules.switches.blitz_blocked_by_facilities;
+    b.hostile_territory(at) && !b.has_enemies(at) && !facilities
+}
+
+/// This unit entered the battle where it stands in this combat move and stays there until
+/// combat: no move of it alone can be accepted ([`blitz_goes_on`] refuses it). Units that
+/// blitz only with a partner are never called stuck here, since the pair may go on.
+pub(crate) fn stays_for_battle(rules: &RuleSet, s: &State, power: PowerId, at: SpaceId, u: &Unit) -> bool {
+    if !u.marks.combat_moved || s.this_turn.battle(at).is_none() {
+        return false;
+    }
+    let t = rules.unit_for(u.kind, &s.techs[u.owner.index()]);
+    let may_blitz = t.blitz || t.blitz_with.is_some();
+    !(may_blitz && open_for_blitz(rules, s, &Board { rules, s, power }, at))
+}
+
+/// Land units may try to board in this sea zone from `from`: it borders `from`, holds no
+/// enemy warships and holds a transport of the power's side (what [`load`] asks first).
+pub(crate) fn may_board(rules: &RuleSet, s: &State, power: PowerId, from: SpaceId, zone: SpaceId) -> bool {
+    let b = Board { rules, s, power };
+    b.adjacent(from, zone)
+        && !b.blocked(zone)
+        && s.space(zone)
+            .units
+            .iter()
+            .any(|t| rules.unit(t.kind).transport_capacity > 0 && allied(s, power, t.owner))
+}
+
+/// Enemy warships in this sea zone stop movement: `ignoring` them is refused.
+pub(crate) fn warships_block(rules: &RuleSet, s: &State, power: PowerId, zone: SpaceId) -> bool {
+    Board { rules, s, power }.blocked(zone)
 }
 
 fn move_along_path(
@@ -1113,7 +1148,7 @@ fn move_along_path(
         .map(|d| format!(" ({} dropped from the air)", d.cargo))
         .unwrap_or_default();
     let carried = move_units(rules, s, power, m.from, end, ids, steps, combat, escaping);
-    for u in s.spaces[end.index()].units.iter_mut().filter(|u| rides(&u.id)) {
+    for u in s.space_mut(end).units.iter_mut().filter(|u| rides(&u.id)) {
         u.marks.dropped = true;
     }
     if (sea_battle || land_battle) && combat {
@@ -1133,7 +1168,8 @@ fn move_along_path(
         }
     }
     if m.bombing {
-        for u in s.spaces[end.index()]
+        for u in s
+            .space_mut(end)
             .units
             .iter_mut()
             .filter(|u| ids.contains(&u.id) && !rides(&u.id))
@@ -1473,7 +1509,7 @@ fn move_units(
             }
         }
     }
-    let src = &mut s.spaces[from.index()].units;
+    let src = &mut s.space_mut(from).units;
     let mut moving = Vec::new();
     let mut i = 0;
     let mut carried = 0;
@@ -1501,7 +1537,7 @@ fn move_units(
             i += 1;
         }
     }
-    s.spaces[to.index()].units.extend(moving);
+    s.space_mut(to).units.extend(moving);
     carried
 }
 
@@ -1799,7 +1835,8 @@ fn load(
         u.marks.combat_moved |= combat;
     }
     let transports: Vec<u32> = assign.iter().map(|(_, t)| *t).collect();
-    for t in s.spaces[m.to.index()]
+    for t in s
+        .space_mut(m.to)
         .units
         .iter_mut()
         .filter(|t| transports.contains(&t.id))
@@ -1809,7 +1846,7 @@ fn load(
             t.marks.combat_moved |= combat;
         }
     }
-    s.spaces[m.to.index()].units.extend(moving);
+    s.space_mut(m.to).units.extend(moving);
     out.push(format!(
         "{} loads {text} from {} onto transports in {}",
         rules.power_info(power).name,
@@ -1911,7 +1948,8 @@ fn offload(
         ));
     }
     let text = describe(rules, s, zone, ids);
-    for t in s.spaces[zone.index()]
+    for t in s
+        .space_mut(zone)
         .units
         .iter_mut()
         .filter(|t| transports.contains(&t.id))
@@ -1928,11 +1966,7 @@ fn offload(
         }
     }
     if assault {
-        for u in s.spaces[zone.index()]
-            .units
-            .iter_mut()
-            .filter(|u| ids.contains(&u.id))
-        {
+        for u in s.space_mut(zone).units.iter_mut().filter(|u| ids.contains(&u.id)) {
             u.marks.assault = Some(target);
             u.marks.combat_moved = true;
         }
@@ -1950,7 +1984,7 @@ fn offload(
         u.marks.unloaded = Some(target);
         u.marks.combat_moved |= combat;
     }
-    s.spaces[target.index()].units.extend(moving);
+    s.space_mut(target).units.extend(moving);
     out.push(format!(
         "{} offloads {text} from {} into {}{}",
         rules.power_info(power).name,
@@ -1994,7 +2028,7 @@ pub fn land_assault_cargo(
             rules.board.space(target).name,
             rules.board.space(z).name
         ));
-        s.spaces[target.index()].units.extend(moving);
+        s.space_mut(target).units.extend(moving);
     }
 }
 
@@ -2141,7 +2175,7 @@ pub fn strand_defending_air(rules: &RuleSet, s: &mut State, mover: PowerId, out:
                             rules.board.space(d).name
                         ));
                         u.aboard = None;
-                        s.spaces[d.index()].units.push(u);
+                        s.space_mut(d).units.push(u);
                     }
                     None => out.push(format!(
                         "{} {} stranded in {} has nowhere to land within one space and is lost",
@@ -2276,7 +2310,7 @@ pub fn unlanded_air(rules: &RuleSet, s: &State, power: PowerId) -> Vec<Unlanded>
 pub fn land_air_units(rules: &RuleSet, s: &mut State, power: PowerId, last: bool, out: &mut Vec<String>) {
     let lost = doomed_air(rules, s, power, last);
     for (space, id) in lost {
-        let units = &mut s.spaces[space.index()].units;
+        let units = &mut s.space_mut(space).units;
         if let Some(i) = units.iter().position(|u| u.id == id) {
             let u = units.remove(i);
             out.push(format!(

@@ -277,7 +277,7 @@ pub fn repair(
         );
     }
     s.treasuries[power.index()] -= i64::from(cost);
-    s.spaces[at.index()].facilities[f].damage -= count;
+    s.space_mut(at).facilities[f].damage -= count;
     let kind = &rules.facilities[s.spaces[at.index()].facilities[f].kind.index()].name;
     out.push(format!(
         "{pname} repairs {count} damage of the {kind} in {place} for {cost} IPCs ({} left)",

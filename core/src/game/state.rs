@@ -2,6 +2,7 @@
 
 use super::dice::Dice;
 use crate::rules::{FacilityTypeId, Piece, PowerId, RuleSet, Scenario, SpaceId, UnitTypeId};
+use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Unit {
@@ -112,7 +113,7 @@ pub struct Mobilized {
 }
 
 impl TurnState {
-    pub fn begin(spaces: &[SpaceState]) -> TurnState {
+    pub fn begin(spaces: &[Arc<SpaceState>]) -> TurnState {
         TurnState {
             start_control: spaces.iter().map(|s| s.controller).collect(),
             ..TurnState::default()
@@ -181,7 +182,9 @@ pub struct State {
     /// The order the player chose for this turn's movable segments (`play POWER first`): bit i
     /// set plays the turn plan's i-th movable segment at its alternative place.
     pub choices: u32,
-    pub spaces: Vec<SpaceState>,
+    /// Shared with the copies a command runs on (copy on write): a command copies only the
+    /// spaces it changes, so trying one costs little more than the checks it makes.
+    pub spaces: Vec<Arc<SpaceState>>,
     pub treasuries: Vec<i64>,
     /// Techs each power holds, in the order gained.
     pub techs: Vec<Vec<crate::rules::TechId>>,
@@ -329,6 +332,7 @@ impl State {
                     .collect()
             })
             .collect();
+        let spaces: Vec<Arc<SpaceState>> = spaces.into_iter().map(Arc::new).collect();
         let this_turn = TurnState::begin(&spaces);
         State {
             this_turn,
@@ -379,9 +383,14 @@ impl State {
         &self.spaces[id.index()]
     }
 
+    /// The space to change (copied first if another state still shares it).
+    pub fn space_mut(&mut self, id: SpaceId) -> &mut SpaceState {
+        Arc::make_mut(&mut self.spaces[id.index()])
+    }
+
     /// Take the units of a space that match, in order, out of it.
     pub fn take_units(&mut self, space: SpaceId, mut pick: impl FnMut(&Unit) -> bool) -> Vec<Unit> {
-        let units = &mut self.spaces[space.index()].units;
+        let units = &mut self.space_mut(space).units;
         let mut taken = Vec::new();
         let mut i = 0;
         while i < units.len() {
@@ -397,7 +406,7 @@ impl State {
     /// Remove a unit and everything aboard it (cargo is lost with its ship). Returns the units
     /// removed, the unit itself first; empty when no such unit is in the space.
     pub fn remove_unit(&mut self, space: SpaceId, id: u32) -> Vec<Unit> {
-        let units = &mut self.spaces[space.index()].units;
+        let units = &mut self.space_mut(space).units;
         let Some(i) = units.iter().position(|u| u.id == id) else {
             return Vec::new();
         };
