@@ -284,6 +284,8 @@ pub fn unknown_verb(verb: &str, also: &[&str]) -> String {
 }
 
 impl Command {
+    /// One line of the command language, read by its first word (the verb); each family of
+    /// commands is parsed by its own function below.
     pub fn parse(rules: &RuleSet, line: &str) -> Result<Command, String> {
         let words = tokenize(line)?;
         let Some(verb) = words.first() else {
@@ -291,213 +293,27 @@ impl Command {
         };
         let rest = &words[1..];
         match verb.to_lowercase().as_str() {
-            "buy" => {
-                let (count, rest) = match rest.first().and_then(|w| count_word(w)) {
-                    Some(n) => (n?, &rest[1..]),
-                    None => (1, rest),
-                };
-                if rest.is_empty() {
-                    return Err("buy what? e.g. `buy 3 infantry`".into());
-                }
-                let name = rest.join(" ");
-                let piece = find_piece(rules, &name)?;
-                if count == 0 {
-                    return Err("buy at least one".into());
-                }
-                Ok(Command::Buy { piece, count })
-            }
+            "buy" => parse_buy(rules, rest),
             "end" | "done" | "end-phase" => Ok(Command::EndPhase),
             "move" | "mv" => parse_move(rules, rest).map(Command::Move),
             "place" | "mobilize" => parse_place(rules, rest),
-            "undo" => {
-                if !rest.is_empty() {
-                    return Err(
-                        "`undo` takes no arguments; it takes back the last command of this phase".into(),
-                    );
-                }
-                Ok(Command::Undo)
-            }
+            "undo" => parse_undo(rest),
             "edit" => parse_edit(rules, rest).map(Command::Edit),
-            "fight" | "battle" => {
-                if rest.is_empty() {
-                    Ok(Command::Fight(None))
-                } else {
-                    let words = if rest[0].eq_ignore_ascii_case("in") {
-                        &rest[1..]
-                    } else {
-                        rest
-                    };
-                    find_space(rules, words).map(|s| Command::Fight(Some(s)))
-                }
-            }
-            "casualties" | "lose" => {
-                if rest.is_empty() {
-                    Ok(Command::Casualties(Vec::new()))
-                } else {
-                    parse_picks(rules, rest).map(Command::Casualties)
-                }
-            }
+            "fight" | "battle" => parse_fight(rules, rest),
+            "casualties" | "lose" => parse_casualties(rules, rest),
             "press" => no_args(rest, "press", Command::Press),
             "disagree" => no_args(rest, "disagree", Command::Disagree),
-            "retreat" => {
-                if rest.is_empty() {
-                    Ok(Command::Retreat(None))
-                } else {
-                    let words = if rest[0].eq_ignore_ascii_case("to") {
-                        &rest[1..]
-                    } else {
-                        rest
-                    };
-                    find_space(rules, words).map(|s| Command::Retreat(Some(s)))
-                }
-            }
-            "submerge" => {
-                if rest.is_empty() || (rest.len() == 1 && rest[0].eq_ignore_ascii_case("none")) {
-                    Ok(Command::Submerge(Vec::new()))
-                } else {
-                    parse_picks(rules, rest).map(Command::Submerge)
-                }
-            }
-            "roll" => {
-                let faces: Result<Vec<u8>, String> = rest
-                    .iter()
-                    .flat_map(|w| {
-                        w.split(',')
-                            .filter(|x| !x.is_empty())
-                            .map(str::to_string)
-                            .collect::<Vec<_>>()
-                    })
-                    .map(|w| match w.parse::<u8>() {
-                        Ok(f @ 1..=6) => Ok(f),
-                        _ => Err(format!("`{w}` is not a die face (1 to 6)")),
-                    })
-                    .collect();
-                let faces = faces?;
-                if faces.is_empty() {
-                    return Err("roll what? type the faces rolled, e.g. `roll 3 5 1`".into());
-                }
-                Ok(Command::Roll(faces))
-            }
-            "order" => {
-                const USAGE: &str = "usage: order POWER UNIT, UNIT, ... (or `order POWER default`)";
-                if rest.is_empty() {
-                    return Err(USAGE.into());
-                }
-                let (power, n) = take_name(
-                    rest,
-                    "power",
-                    power_words(rules),
-                    |s| rules.power(s),
-                    |s| rules.lookup_power(s),
-                )?;
-                let tail = &rest[n..];
-                if tail.len() == 1 && tail[0].eq_ignore_ascii_case("default") {
-                    return Ok(Command::CasualtyOrder {
-                        power,
-                        first: Vec::new(),
-                    });
-                }
-                let mut first = Vec::new();
-                for name in tail.join(" ").split(',').map(str::trim).filter(|x| !x.is_empty()) {
-                    match find_piece(rules, name)? {
-                        Piece::Unit(u) if !first.contains(&u) => first.push(u),
-                        Piece::Unit(_) => return Err(format!("`{name}` is listed twice")),
-                        Piece::Facility(_) => {
-                            return Err(format!("`{name}` is a facility; facilities are never casualties"))
-                        }
-                    }
-                }
-                if first.is_empty() {
-                    return Err(USAGE.into());
-                }
-                Ok(Command::CasualtyOrder { power, first })
-            }
-            "dice" => {
-                let mode = rest.first().map(|w| w.to_lowercase());
-                let seed = rest.get(1).map(|w| w.parse::<u64>());
-                match (mode.as_deref(), seed, rest.len()) {
-                    (Some("manual" | "table"), None, _) => Ok(Command::Dice(DiceMode::Manual)),
-                    // `dice seeded` alone is what saves before `dice auto` wrote.
-                    (Some("auto" | "seeded"), None, _) => Ok(Command::Dice(DiceMode::Auto)),
-                    (Some("seeded" | "seed"), Some(Ok(n)), 2) => Ok(Command::Dice(DiceMode::Seeded(n))),
-                    (Some("seeded" | "seed"), Some(Err(_)), _) => Err(format!(
-                        "`{}` is not a seed: a whole number from 0 to {}",
-                        rest[1],
-                        u64::MAX
-                    )),
-                    _ => Err(DICE_USAGE.into()),
-                }
-            }
-            "research" => match rest {
-                [] => Ok(Command::Research(0)),
-                [n] => match count_word(n) {
-                    Some(tokens) => tokens.map(Command::Research),
-                    None => Err("usage: research [TOKENS] (buy TOKENS researcher tokens, then roll one die per token held)".into()),
-                },
-                _ => Err("usage: research [TOKENS]".into()),
-            },
-            "breakthrough" => {
-                const USAGE: &str = "usage: breakthrough CHART (the chart's number, after a research success)";
-                let words: Vec<&String> = rest.iter().filter(|w| !w.eq_ignore_ascii_case("chart")).collect();
-                match words.as_slice() {
-                    [n] => n.parse::<usize>().map(Command::Breakthrough).map_err(|_| USAGE.into()),
-                    _ => Err(USAGE.into()),
-                }
-            }
-            "rocket" => {
-                const USAGE: &str = "usage: rocket from SPACE at SPACE";
-                let rest = match rest.first() {
-                    Some(w) if w.eq_ignore_ascii_case("from") => &rest[1..],
-                    _ => rest,
-                };
-                let (from, _, target) = split_at_keyword(rest, &["at", "on"]).ok_or(USAGE)?;
-                if from.is_empty() || target.is_empty() {
-                    return Err(USAGE.into());
-                }
-                Ok(Command::Rocket {
-                    from: find_space(rules, from)?,
-                    target: find_space(rules, target)?,
-                })
-            }
-            "repair" => {
-                const USAGE: &str = "usage: repair DAMAGE [in SPACE]";
-                let (count, rest) = match rest.first().and_then(|w| count_word(w)) {
-                    Some(n) => (n?, &rest[1..]),
-                    None => return Err(USAGE.into()),
-                };
-                let space = match rest {
-                    [] => None,
-                    [kw, place @ ..] if (kw.eq_ignore_ascii_case("in") || kw.eq_ignore_ascii_case("at")) && !place.is_empty() => {
-                        Some(find_space(rules, place)?)
-                    }
-                    _ => return Err(USAGE.into()),
-                };
-                Ok(Command::Repair { count, space })
-            }
-            "play" => {
-                const USAGE: &str = "usage: play POWER first (which power of this turn plays its part first)";
-                match rest.split_last() {
-                    Some((last, name)) if last.eq_ignore_ascii_case("first") && !name.is_empty() => {
-                        resolve_power(rules, &name.join(" ")).map(Command::PlayFirst)
-                    }
-                    _ => Err(USAGE.into()),
-                }
-            }
-            "declare" => {
-                const USAGE: &str = "usage: declare war on POWER";
-                let rest = match rest.first() {
-                    Some(w) if w.eq_ignore_ascii_case("war") => &rest[1..],
-                    _ => return Err(USAGE.into()),
-                };
-                let rest = match rest.first() {
-                    Some(w) if w.eq_ignore_ascii_case("on") => &rest[1..],
-                    _ => rest,
-                };
-                if rest.is_empty() {
-                    return Err(USAGE.into());
-                }
-                resolve_power(rules, &rest.join(" ")).map(Command::DeclareWar)
-            }
+            "retreat" => parse_retreat(rules, rest),
+            "submerge" => parse_submerge(rules, rest),
+            "roll" => parse_roll(rest),
+            "order" => parse_casualty_order(rules, rest),
+            "dice" => parse_dice(rest),
+            "research" => parse_research(rest),
+            "breakthrough" => parse_breakthrough(rest),
+            "rocket" => parse_rocket(rules, rest),
+            "repair" => parse_repair(rules, rest),
+            "play" => parse_play_first(rules, rest),
+            "declare" => parse_declare_war(rules, rest),
             _ => Err(unknown_verb(verb, &[])),
         }
     }
@@ -644,6 +460,246 @@ impl Command {
             },
         }
     }
+}
+
+/// `buy [COUNT] UNIT`: units or facilities for the purchase phase (one when no count is given).
+fn parse_buy(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
+    let (count, rest) = match rest.first().and_then(|w| count_word(w)) {
+        Some(n) => (n?, &rest[1..]),
+        None => (1, rest),
+    };
+    if rest.is_empty() {
+        return Err("buy what? e.g. `buy 3 infantry`".into());
+    }
+    let name = rest.join(" ");
+    let piece = find_piece(rules, &name)?;
+    if count == 0 {
+        return Err("buy at least one".into());
+    }
+    Ok(Command::Buy { piece, count })
+}
+
+/// `undo` alone: what it takes back is always the last command of the phase.
+fn parse_undo(rest: &[String]) -> Result<Command, String> {
+    if !rest.is_empty() {
+        return Err("`undo` takes no arguments; it takes back the last command of this phase".into());
+    }
+    Ok(Command::Undo)
+}
+
+/// `fight [in SPACE]`: the next battle of conduct combat, or the one in that space.
+fn parse_fight(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
+    if rest.is_empty() {
+        Ok(Command::Fight(None))
+    } else {
+        let words = if rest[0].eq_ignore_ascii_case("in") {
+            &rest[1..]
+        } else {
+            rest
+        };
+        find_space(rules, words).map(|s| Command::Fight(Some(s)))
+    }
+}
+
+/// `casualties [UNITS]`: the battle's answer to the hits waiting; alone, the suggested ones.
+fn parse_casualties(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
+    if rest.is_empty() {
+        Ok(Command::Casualties(Vec::new()))
+    } else {
+        parse_picks(rules, rest).map(Command::Casualties)
+    }
+}
+
+/// `retreat [to SPACE]`: the attacker leaves the battle (to the one space it may, when alone).
+fn parse_retreat(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
+    if rest.is_empty() {
+        Ok(Command::Retreat(None))
+    } else {
+        let words = if rest[0].eq_ignore_ascii_case("to") {
+            &rest[1..]
+        } else {
+            rest
+        };
+        find_space(rules, words).map(|s| Command::Retreat(Some(s)))
+    }
+}
+
+/// `submerge [UNITS | none]`: the submarines that dive out of the battle now.
+fn parse_submerge(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
+    if rest.is_empty() || (rest.len() == 1 && rest[0].eq_ignore_ascii_case("none")) {
+        Ok(Command::Submerge(Vec::new()))
+    } else {
+        parse_picks(rules, rest).map(Command::Submerge)
+    }
+}
+
+/// `roll 3 5 1` (or `3,5,1`): dice faces rolled at the table, for the next rolls.
+fn parse_roll(rest: &[String]) -> Result<Command, String> {
+    let faces: Result<Vec<u8>, String> = rest
+        .iter()
+        .flat_map(|w| {
+            w.split(',')
+                .filter(|x| !x.is_empty())
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .map(|w| match w.parse::<u8>() {
+            Ok(f @ 1..=6) => Ok(f),
+            _ => Err(format!("`{w}` is not a die face (1 to 6)")),
+        })
+        .collect();
+    let faces = faces?;
+    if faces.is_empty() {
+        return Err("roll what? type the faces rolled, e.g. `roll 3 5 1`".into());
+    }
+    Ok(Command::Roll(faces))
+}
+
+/// `order POWER UNIT, UNIT, ...` (or `default`): the order in which a power gives up units
+/// as suggested casualties.
+fn parse_casualty_order(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
+    const USAGE: &str = "usage: order POWER UNIT, UNIT, ... (or `order POWER default`)";
+    if rest.is_empty() {
+        return Err(USAGE.into());
+    }
+    let (power, n) = take_name(
+        rest,
+        "power",
+        power_words(rules),
+        |s| rules.power(s),
+        |s| rules.lookup_power(s),
+    )?;
+    let tail = &rest[n..];
+    if tail.len() == 1 && tail[0].eq_ignore_ascii_case("default") {
+        return Ok(Command::CasualtyOrder {
+            power,
+            first: Vec::new(),
+        });
+    }
+    let mut first = Vec::new();
+    for name in tail.join(" ").split(',').map(str::trim).filter(|x| !x.is_empty()) {
+        match find_piece(rules, name)? {
+            Piece::Unit(u) if !first.contains(&u) => first.push(u),
+            Piece::Unit(_) => return Err(format!("`{name}` is listed twice")),
+            Piece::Facility(_) => {
+                return Err(format!("`{name}` is a facility; facilities are never casualties"))
+            }
+        }
+    }
+    if first.is_empty() {
+        return Err(USAGE.into());
+    }
+    Ok(Command::CasualtyOrder { power, first })
+}
+
+/// `dice manual | auto | seeded N`: a table setting, where the dice come from.
+fn parse_dice(rest: &[String]) -> Result<Command, String> {
+    let mode = rest.first().map(|w| w.to_lowercase());
+    let seed = rest.get(1).map(|w| w.parse::<u64>());
+    match (mode.as_deref(), seed, rest.len()) {
+        (Some("manual" | "table"), None, _) => Ok(Command::Dice(DiceMode::Manual)),
+        // `dice seeded` alone is what saves before `dice auto` wrote.
+        (Some("auto" | "seeded"), None, _) => Ok(Command::Dice(DiceMode::Auto)),
+        (Some("seeded" | "seed"), Some(Ok(n)), 2) => Ok(Command::Dice(DiceMode::Seeded(n))),
+        (Some("seeded" | "seed"), Some(Err(_)), _) => Err(format!(
+            "`{}` is not a seed: a whole number from 0 to {}",
+            rest[1],
+            u64::MAX
+        )),
+        _ => Err(DICE_USAGE.into()),
+    }
+}
+
+/// `research [TOKENS]`: researcher tokens bought, then one die per token held.
+fn parse_research(rest: &[String]) -> Result<Command, String> {
+    match rest {
+        [] => Ok(Command::Research(0)),
+        [n] => match count_word(n) {
+            Some(tokens) => tokens.map(Command::Research),
+            None => Err(
+                "usage: research [TOKENS] (buy TOKENS researcher tokens, then roll one die per token held)"
+                    .into(),
+            ),
+        },
+        _ => Err("usage: research [TOKENS]".into()),
+    }
+}
+
+/// `breakthrough [chart] N`: after a research success, the chart rolled on.
+fn parse_breakthrough(rest: &[String]) -> Result<Command, String> {
+    const USAGE: &str = "usage: breakthrough CHART (the chart's number, after a research success)";
+    let words: Vec<&String> = rest.iter().filter(|w| !w.eq_ignore_ascii_case("chart")).collect();
+    match words.as_slice() {
+        [n] => n
+            .parse::<usize>()
+            .map(Command::Breakthrough)
+            .map_err(|_| USAGE.into()),
+        _ => Err(USAGE.into()),
+    }
+}
+
+/// `rocket from SPACE at SPACE`: a rocket attack on an enemy facility in range.
+fn parse_rocket(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
+    const USAGE: &str = "usage: rocket from SPACE at SPACE";
+    let rest = match rest.first() {
+        Some(w) if w.eq_ignore_ascii_case("from") => &rest[1..],
+        _ => rest,
+    };
+    let (from, _, target) = split_at_keyword(rest, &["at", "on"]).ok_or(USAGE)?;
+    if from.is_empty() || target.is_empty() {
+        return Err(USAGE.into());
+    }
+    Ok(Command::Rocket {
+        from: find_space(rules, from)?,
+        target: find_space(rules, target)?,
+    })
+}
+
+/// `repair DAMAGE [in SPACE]`: damage taken off a facility in the purchase phase.
+fn parse_repair(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
+    const USAGE: &str = "usage: repair DAMAGE [in SPACE]";
+    let (count, rest) = match rest.first().and_then(|w| count_word(w)) {
+        Some(n) => (n?, &rest[1..]),
+        None => return Err(USAGE.into()),
+    };
+    let space = match rest {
+        [] => None,
+        [kw, place @ ..]
+            if (kw.eq_ignore_ascii_case("in") || kw.eq_ignore_ascii_case("at")) && !place.is_empty() =>
+        {
+            Some(find_space(rules, place)?)
+        }
+        _ => return Err(USAGE.into()),
+    };
+    Ok(Command::Repair { count, space })
+}
+
+/// `play POWER first`: in a turn played in segments, which power plays its part first.
+fn parse_play_first(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
+    const USAGE: &str = "usage: play POWER first (which power of this turn plays its part first)";
+    match rest.split_last() {
+        Some((last, name)) if last.eq_ignore_ascii_case("first") && !name.is_empty() => {
+            resolve_power(rules, &name.join(" ")).map(Command::PlayFirst)
+        }
+        _ => Err(USAGE.into()),
+    }
+}
+
+/// `declare war on POWER` (`on` may be left out).
+fn parse_declare_war(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
+    const USAGE: &str = "usage: declare war on POWER";
+    let rest = match rest.first() {
+        Some(w) if w.eq_ignore_ascii_case("war") => &rest[1..],
+        _ => return Err(USAGE.into()),
+    };
+    let rest = match rest.first() {
+        Some(w) if w.eq_ignore_ascii_case("on") => &rest[1..],
+        _ => rest,
+    };
+    if rest.is_empty() {
+        return Err(USAGE.into());
+    }
+    resolve_power(rules, &rest.join(" ")).map(Command::DeclareWar)
 }
 
 /// How `dice` is used (also the shell's help).

@@ -10,6 +10,7 @@ use super::state::{Relation, State};
 use super::{control, movement, Rejection};
 use crate::combat::{
     Battle, Combatant, Gate, Need, Observer, Outcome, Profiles, Progress, Report, Side, Status, TableDice,
+    ValueChange,
 };
 use crate::rules::{BombardLimit, ConductStep, Domain, PowerId, RuleSet, SpaceId, Step};
 
@@ -961,155 +962,224 @@ fn raid(
     obs: &mut dyn Observer,
     out: &mut Vec<String>,
 ) -> Result<(), Rejection> {
-    use crate::combat::Roller;
-    let name = rules.board.space(space).name.clone();
-    let p = profiles(rules, s, power, space);
-    // The raid as scripts see it: the bombers attack, the enemy units there defend.
-    let units: Vec<Combatant> = s
-        .space(space)
-        .units
-        .iter()
-        .filter(|u| (u.owner == power && u.marks.bombing) || at_war(s, power, u.owner))
-        .map(|u| {
-            let side = if u.owner == power {
-                Side::Attacker
-            } else {
-                Side::Defender
-            };
-            Combatant::new(u.id, u.kind, u.owner, side, 1)
-        })
-        .collect();
-    let mut seen = Battle::new(space, false, power, units);
-    let bombers: Vec<(u32, crate::rules::UnitTypeId)> =
-        seen.alive(Side::Attacker).map(|(_, u)| (u.id, u.kind)).collect();
-    let gun = seen.alive(Side::Defender).find_map(|(_, u)| {
-        let aa = p.of(u.kind).anti_air.as_ref()?;
-        aa.vs_bombing.then_some((u.kind, aa.hit))
-    });
-    let short = |need: usize, what: &str| {
-        reject(
-            RULE_DICE,
-            format!("roll {need} more dice for {what} over {name} (`roll F F ...`), then `fight` again"),
-        )
+    let mut raid = Raid::new(rules, s, power, space);
+    let bombers = raid.bombers.clone();
+    let survivors = match raid.gun {
+        Some(gun) => raid.anti_air_fire(s, gun, obs, out)?,
+        None => bombers.clone(),
     };
-    let announce = |obs: &mut dyn Observer, seen: &Battle, step: Step| match obs.before_step(seen, step) {
-        Gate::Abort => Err(Rejection::new("a rule script stopped the raid")),
-        Gate::Skip => Ok(None),
-        Gate::Run => Ok(Some(obs.changes())),
-    };
-    let mut survivors = bombers.clone();
-    if let Some((kind, hit)) = gun {
-        if let Some(changes) = announce(obs, &seen, Step::AntiAir)? {
-            let hit = changes
-                .iter()
-                .rev()
-                .find(|c| c.side == Side::Defender && c.kind == kind)
-                .map_or(hit, |c| c.value);
-            let mut dice = TableDice {
-                queue: &mut s.dice_queue,
-                dice: &mut s.dice,
-                manual: s.manual_dice,
-            };
-            let mut faces = Vec::new();
-            if !dice.roll(bombers.len(), &mut faces) {
-                return Err(short(bombers.len() - dice.queue.len(), "the antiaircraft fire"));
-            }
-            let shown: Vec<String> = faces.iter().map(u8::to_string).collect();
-            survivors = bombers
-                .iter()
-                .zip(&faces)
-                .filter(|(_, f)| **f > hit)
-                .map(|(b, _)| *b)
-                .collect();
-            let lost = bombers.len() - survivors.len();
-            out.push(format!(
-                "antiaircraft fire over {name}: [{}] → {lost} bomber{} shot down",
-                shown.join(" "),
-                if lost == 1 { "" } else { "s" }
-            ));
-            let down: Vec<usize> = (0..seen.units.len())
-                .filter(|&i| {
-                    let u = &seen.units[i];
-                    u.side == Side::Attacker && !survivors.iter().any(|(id, _)| *id == u.id)
-                })
-                .collect();
-            for &i in &down {
-                seen.units[i].hp = 0;
-                seen.units[i].status = Status::Dead;
-            }
-            if !down.is_empty() {
-                obs.report(
-                    &seen,
-                    &Report::Casualties {
-                        side: Side::Attacker,
-                        step: Step::AntiAir,
-                        units: down,
-                    },
-                );
-            }
-            obs.after_step(&seen, Step::AntiAir);
-        }
-    }
-    let survivors: Vec<(u32, crate::rules::UnitTypeId)> = survivors;
-    let bombers: Vec<u32> = bombers.into_iter().map(|(id, _)| id).collect();
-    for id in bombers
+    for (id, _) in bombers
         .iter()
-        .filter(|id| !survivors.iter().any(|(s, _)| s == *id))
+        .filter(|(id, _)| !survivors.iter().any(|(s, _)| s == id))
     {
         s.remove_unit(space, *id);
     }
-    if survivors.is_empty() || announce(obs, &seen, Step::RaidDamage)?.is_none() {
+    if survivors.is_empty() || raid.announce(obs, Step::RaidDamage)?.is_none() {
         finish_raid(s, space, &survivors);
         return Ok(());
     }
-    let mut dice = TableDice {
-        queue: &mut s.dice_queue,
-        dice: &mut s.dice,
-        manual: s.manual_dice,
-    };
-    let n: usize = survivors
-        .iter()
-        .map(|(_, k)| rules.unit_for(*k, &s.techs[power.index()]).bombing_dice as usize)
-        .sum();
-    let mut damage_faces = Vec::new();
-    if !dice.roll(n, &mut damage_faces) {
-        return Err(short(n - dice.queue.len(), "the bombing"));
-    }
-    let bonus: u32 = survivors.iter().map(|(_, k)| rules.unit(*k).bombing_bonus).sum();
-    let rolled: u32 = damage_faces.iter().map(|f| u32::from(*f)).sum::<u32>() + bonus;
-    let ipc = rules.board.space(space).ipc;
-    let target = s
-        .space_mut(space)
-        .facilities
-        .iter_mut()
-        .find(|f| rules.facilities[f.kind.index()].max_damage.resolve(ipc) > 0);
-    if let Some(f) = target {
-        let cap = rules.facilities[f.kind.index()].max_damage.resolve(ipc);
-        let applied = rolled.min(cap.saturating_sub(f.damage));
-        f.damage += applied;
-        let shown: Vec<String> = damage_faces.iter().map(u8::to_string).collect();
-        out.push(format!(
-            "{} bomber{} raid {name}: [{}]{} → {applied} damage (now {} of at most {cap})",
-            survivors.len(),
-            if survivors.len() == 1 { "" } else { "s" },
-            shown.join(" "),
-            if bonus > 0 {
-                format!(" + {bonus}")
-            } else {
-                String::new()
-            },
-            f.damage
-        ));
-    }
-    obs.after_step(&seen, Step::RaidDamage);
+    raid.damage(s, &survivors, out)?;
+    obs.after_step(&raid.seen, Step::RaidDamage);
     finish_raid(s, space, &survivors);
     Ok(())
 }
 
+/// A strategic bombing raid being fought: the bombers over the space, the antiaircraft gun
+/// that fires at them (if any), and the raid as scripts see it, a small `Battle` in which the
+/// bombers attack and the enemy units there defend.
+struct Raid<'a> {
+    rules: &'a RuleSet,
+    power: PowerId,
+    space: SpaceId,
+    name: String,
+    seen: Battle,
+    bombers: Vec<(u32, crate::rules::UnitTypeId)>,
+    /// The defenders' antiaircraft gun that fires at bombers, and what it hits on.
+    gun: Option<(crate::rules::UnitTypeId, u8)>,
+}
+
+impl<'a> Raid<'a> {
+    fn new(rules: &'a RuleSet, s: &State, power: PowerId, space: SpaceId) -> Raid<'a> {
+        let name = rules.board.space(space).name.clone();
+        let p = profiles(rules, s, power, space);
+        let units: Vec<Combatant> = s
+            .space(space)
+            .units
+            .iter()
+            .filter(|u| (u.owner == power && u.marks.bombing) || at_war(s, power, u.owner))
+            .map(|u| {
+                let side = if u.owner == power {
+                    Side::Attacker
+                } else {
+                    Side::Defender
+                };
+                Combatant::new(u.id, u.kind, u.owner, side, 1)
+            })
+            .collect();
+        let seen = Battle::new(space, false, power, units);
+        let bombers = seen.alive(Side::Attacker).map(|(_, u)| (u.id, u.kind)).collect();
+        let gun = seen.alive(Side::Defender).find_map(|(_, u)| {
+            let aa = p.of(u.kind).anti_air.as_ref()?;
+            aa.vs_bombing.then_some((u.kind, aa.hit))
+        });
+        Raid {
+            rules,
+            power,
+            space,
+            name,
+            seen,
+            bombers,
+            gun,
+        }
+    }
+
+    /// The refusal when the table has not rolled enough dice for a step of the raid.
+    fn short(&self, need: usize, what: &str) -> Rejection {
+        let name = &self.name;
+        reject(
+            RULE_DICE,
+            format!("roll {need} more dice for {what} over {name} (`roll F F ...`), then `fight` again"),
+        )
+    }
+
+    /// Tell the scripts a step of the raid begins: `None` when one skips it, else the values
+    /// they changed for it.
+    fn announce(&self, obs: &mut dyn Observer, step: Step) -> Result<Option<Vec<ValueChange>>, Rejection> {
+        match obs.before_step(&self.seen, step) {
+            Gate::Abort => Err(Rejection::new("a rule script stopped the raid")),
+            Gate::Skip => Ok(None),
+            Gate::Run => Ok(Some(obs.changes())),
+        }
+    }
+
+    /// The antiaircraft fire: one die at each bomber, hitting on the gun's value (or what a
+    /// script made it). The bombers that fly on.
+    fn anti_air_fire(
+        &mut self,
+        s: &mut State,
+        (kind, hit): (crate::rules::UnitTypeId, u8),
+        obs: &mut dyn Observer,
+        out: &mut Vec<String>,
+    ) -> Result<Vec<(u32, crate::rules::UnitTypeId)>, Rejection> {
+        use crate::combat::Roller;
+        let bombers = &self.bombers;
+        let Some(changes) = self.announce(obs, Step::AntiAir)? else {
+            return Ok(bombers.clone());
+        };
+        let hit = changes
+            .iter()
+            .rev()
+            .find(|c| c.side == Side::Defender && c.kind == kind)
+            .map_or(hit, |c| c.value);
+        let mut dice = TableDice {
+            queue: &mut s.dice_queue,
+            dice: &mut s.dice,
+            manual: s.manual_dice,
+        };
+        let mut faces = Vec::new();
+        if !dice.roll(bombers.len(), &mut faces) {
+            return Err(self.short(bombers.len() - dice.queue.len(), "the antiaircraft fire"));
+        }
+        let shown: Vec<String> = faces.iter().map(u8::to_string).collect();
+        let survivors: Vec<(u32, crate::rules::UnitTypeId)> = bombers
+            .iter()
+            .zip(&faces)
+            .filter(|(_, f)| **f > hit)
+            .map(|(b, _)| *b)
+            .collect();
+        let lost = bombers.len() - survivors.len();
+        let name = &self.name;
+        out.push(format!(
+            "antiaircraft fire over {name}: [{}] → {lost} bomber{} shot down",
+            shown.join(" "),
+            if lost == 1 { "" } else { "s" }
+        ));
+        self.shoot_down(&survivors, obs);
+        obs.after_step(&self.seen, Step::AntiAir);
+        Ok(survivors)
+    }
+
+    /// The bombers not among the survivors die in the scripts' battle too, and are reported
+    /// as the attacker's casualties of the antiaircraft fire.
+    fn shoot_down(&mut self, survivors: &[(u32, crate::rules::UnitTypeId)], obs: &mut dyn Observer) {
+        let seen = &mut self.seen;
+        let down: Vec<usize> = (0..seen.units.len())
+            .filter(|&i| {
+                let u = &seen.units[i];
+                u.side == Side::Attacker && !survivors.iter().any(|(id, _)| *id == u.id)
+            })
+            .collect();
+        for &i in &down {
+            seen.units[i].hp = 0;
+            seen.units[i].status = Status::Dead;
+        }
+        if !down.is_empty() {
+            obs.report(
+                seen,
+                &Report::Casualties {
+                    side: Side::Attacker,
+                    step: Step::AntiAir,
+                    units: down,
+                },
+            );
+        }
+    }
+
+    /// The bombing: the surviving bombers' dice (and bonuses) in damage to the facility there,
+    /// up to its cap.
+    fn damage(
+        &self,
+        s: &mut State,
+        survivors: &[(u32, crate::rules::UnitTypeId)],
+        out: &mut Vec<String>,
+    ) -> Result<(), Rejection> {
+        use crate::combat::Roller;
+        let (rules, name) = (self.rules, &self.name);
+        let mut dice = TableDice {
+            queue: &mut s.dice_queue,
+            dice: &mut s.dice,
+            manual: s.manual_dice,
+        };
+        let n: usize = survivors
+            .iter()
+            .map(|(_, k)| rules.unit_for(*k, &s.techs[self.power.index()]).bombing_dice as usize)
+            .sum();
+        let mut damage_faces = Vec::new();
+        if !dice.roll(n, &mut damage_faces) {
+            return Err(self.short(n - dice.queue.len(), "the bombing"));
+        }
+        let bonus: u32 = survivors.iter().map(|(_, k)| rules.unit(*k).bombing_bonus).sum();
+        let rolled: u32 = damage_faces.iter().map(|f| u32::from(*f)).sum::<u32>() + bonus;
+        let ipc = rules.board.space(self.space).ipc;
+        let target = s.space_mut(self.space)
+            .facilities
+            .iter_mut()
+            .find(|f| rules.facilities[f.kind.index()].max_damage.resolve(ipc) > 0);
+        if let Some(f) = target {
+            let cap = rules.facilities[f.kind.index()].max_damage.resolve(ipc);
+            let applied = rolled.min(cap.saturating_sub(f.damage));
+            f.damage += applied;
+            let shown: Vec<String> = damage_faces.iter().map(u8::to_string).collect();
+            out.push(format!(
+                "{} bomber{} raid {name}: [{}]{} → {applied} damage (now {} of at most {cap})",
+                survivors.len(),
+                if survivors.len() == 1 { "" } else { "s" },
+                shown.join(" "),
+                if bonus > 0 {
+                    format!(" + {bonus}")
+                } else {
+                    String::new()
+                },
+                f.damage
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The surviving bombers have fought (they land in noncombat move), and the raid is over.
 fn finish_raid(s: &mut State, space: SpaceId, survivors: &[(u32, crate::rules::UnitTypeId)]) {
-    for u in s
-        .space_mut(space)
+    for u in s.space_mut(space)
         .units
         .iter_mut()
         .filter(|u| survivors.iter().any(|(id, _)| *id == u.id))

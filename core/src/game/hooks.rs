@@ -6,7 +6,7 @@ use super::state::State;
 use super::Rejection;
 use crate::combat::{Battle, Gate, Observer, Report, ScriptAction, Side, ValueChange};
 use crate::rules::Step;
-use crate::rules::{Piece, PowerId, RuleSet, TurnStep};
+use crate::rules::{Piece, PowerId, RuleSet, Scenario, TurnStep};
 use crate::script::{Event, EventKind, HandlerInfo, Outcome, ScriptError, ScriptHost, ScriptLimits, Value};
 use std::sync::Arc;
 
@@ -46,243 +46,65 @@ impl Hooks {
         next: &mut State,
     ) -> Result<(Vec<String>, Vec<String>), Rejection> {
         let sc = rules.scenario(scenario).expect("scenario exists");
-        let at = super::step(rules, sc, before);
-        let next_at = super::step(rules, sc, next);
-        let power = at.power;
-        let pname = rules.power_info(power).name.clone();
-        let name = |p: PowerId| rules.power_info(p).name.clone();
-        let turn_ended = next.turn != before.turn || next.round != before.round;
-        // Guests' turns end with their host's, just before it, and begin just after it.
-        let mut ending = rules.powers_of_turn(sc.turn_order[before.turn]);
-        ending.rotate_left(1);
-        let mut events = Vec::new();
-        // Events asking whether the command may happen at all, with the game as it was before
-        // it (a declaration asks about the powers' relations before the declaration).
-        let mut checks = Vec::new();
-        match cmd {
-            Command::DeclareWar(target) => {
-                let phase = &rules.phases[at.phase.index()];
-                let name = |p: PowerId| Value::from(rules.power_info(p).name.clone());
-                let mut pairs = Vec::new();
-                for d in rules.war_partners(power) {
-                    for t in rules.war_partners(*target) {
-                        if before.relations[d.index()][t.index()] != next.relations[d.index()][t.index()] {
-                            pairs.push((d, t));
-                        }
-                    }
-                }
-                let (declarers, targets) = super::politics::war_sides(&pairs);
-                let event = |kind| {
-                    Event::new(kind)
-                        .with("power", pname.as_str())
-                        .with("target", name(rules.relation_holder(*target)))
-                        .with("round", i64::from(before.round))
-                        .with("phase", phase.id.as_str())
-                        .with("declarers", Value::list(declarers.iter().map(|p| name(*p))))
-                        .with("targets", Value::list(targets.iter().map(|p| name(*p))))
-                };
-                checks.push(event(EventKind::ValidateDeclaration));
-                events.push(event(EventKind::WarDeclared));
-            }
-            Command::Buy { piece, count } => {
-                let (id, cost) = match piece {
-                    Piece::Unit(u) => (
-                        rules.unit(*u).id.clone(),
-                        rules.unit_for(*u, &before.techs[power.index()]).cost,
-                    ),
-                    Piece::Facility(f) => {
-                        let f = &rules.facilities[f.index()];
-                        (f.id.clone(), f.cost.unwrap_or(0))
-                    }
-                };
-                events.push(
-                    Event::new(EventKind::ValidatePurchase)
-                        .with("power", pname.as_str())
-                        .with(
-                            "units",
-                            Value::list([Value::map([
-                                ("unit", Value::from(id)),
-                                ("count", Value::from(i64::from(*count))),
-                            ])]),
-                        )
-                        .with("cost", i64::from(cost) * i64::from(*count))
-                        .with("ipcs", before.treasuries[power.index()]),
-                );
-            }
-            Command::EndPhase | Command::PlayFirst(_) => {
-                let old = &rules.phases[at.phase.index()];
-                if *cmd == Command::EndPhase && old.kind == crate::rules::PhaseKind::CollectIncome {
-                    let income = next.treasuries[power.index()] - before.treasuries[power.index()];
-                    events.push(
-                        Event::new(EventKind::CollectIncome)
-                            .with("power", pname.as_str())
-                            .with("income", income),
-                    );
-                }
-                // `play POWER first` at the step where the orders part puts that step off: it
-                // ends, and the other order's step begins in its place.
-                if *cmd == Command::EndPhase || at != next_at {
-                    events.push(phase_event(EventKind::PhaseEnd, before.round, &pname, old));
-                }
-                if turn_ended {
-                    for &p in &ending {
-                        events.push(
-                            Event::new(EventKind::TurnEnd)
-                                .with("round", i64::from(before.round))
-                                .with("power", name(p).as_str()),
-                        );
-                    }
-                    for p in rules.powers_of_turn(sc.turn_order[next.turn]) {
-                        events.push(
-                            Event::new(EventKind::TurnBegin)
-                                .with("round", i64::from(next.round))
-                                .with("power", name(p).as_str()),
-                        );
-                    }
-                }
-                if *cmd == Command::EndPhase || at != next_at {
-                    let new = &rules.phases[next_at.phase.index()];
-                    events.push(phase_event(
-                        EventKind::PhaseBegin,
-                        next.round,
-                        &name(next_at.power),
-                        new,
-                    ));
-                }
-            }
-            Command::Move(m) => {
-                let phase = &rules.phases[at.phase.index()];
-                let sname = |id: crate::rules::SpaceId| Value::from(rules.board.space(id).name.clone());
-                let (units, path) =
-                    moved.map_or((Vec::new(), Vec::new()), |mv| (mv.units.clone(), mv.path.clone()));
-                events.push(
-                    Event::new(EventKind::ValidateMove)
-                        .with("power", pname.as_str())
-                        .with("phase", phase.id.as_str())
-                        .with(
-                            "units",
-                            unit_list(rules, units.iter().map(|(k, n)| (Piece::Unit(*k), *n))),
-                        )
-                        .with("from", sname(m.from))
-                        .with("to", sname(m.to))
-                        .with("path", Value::list(path.into_iter().map(sname))),
-                );
-            }
-            Command::Place { piece, count, space } => {
-                events.push(
-                    Event::new(EventKind::ValidatePlacement)
-                        .with("power", pname.as_str())
-                        .with("space", rules.board.space(*space).name.as_str())
-                        .with("units", unit_list(rules, [(*piece, *count)])),
-                );
-            }
-            Command::Research(bought) => {
-                let tokens = before.research_tokens[power.index()] + bought;
-                let cost = before.treasuries[power.index()] - next.treasuries[power.index()];
-                events.push(
-                    Event::new(EventKind::Research)
-                        .with("power", pname.as_str())
-                        .with("tokens", i64::from(tokens))
-                        .with("cost", cost)
-                        .with("breakthrough", next.research_tokens[power.index()] == 0),
-                );
-            }
-            Command::Breakthrough(chart) => {
-                if let Some(t) = next.techs[power.index()].last() {
-                    events.push(
-                        Event::new(EventKind::Breakthrough)
-                            .with("power", pname.as_str())
-                            .with("chart", *chart as i64)
-                            .with("tech", rules.techs[t.index()].id.as_str()),
-                    );
-                }
-            }
-            Command::Repair { .. }
-            | Command::Rocket { .. }
-            | Command::Edit(_)
-            | Command::Undo
-            | Command::Fight(_)
-            | Command::Casualties(_)
-            | Command::Press
-            | Command::Disagree
-            | Command::Retreat(_)
-            | Command::Submerge(_)
-            | Command::Roll(_)
-            | Command::Dice(_)
-            | Command::CasualtyOrder { .. } => {}
-        }
+        let change = Change::new(rules, sc, before, next);
+        let (at, next_at) = (change.at, change.next_at);
+        let (checks, mut events) = change.command_events(cmd, moved);
         if !matches!(cmd, Command::Edit(_) | Command::Undo) && self.host.listens(EventKind::TerritoryCaptured)
         {
-            for id in rules.board.ids() {
-                let (was, now) = (before.space(id).controller, next.space(id).controller);
-                let Some(now) = now.filter(|n| Some(*n) != was) else {
-                    continue;
-                };
-                let mut units: Vec<(Piece, u32)> = Vec::new();
-                for u in next.space(id).units.iter().filter(|u| u.owner == power) {
-                    match units.iter_mut().find(|(p, _)| *p == Piece::Unit(u.kind)) {
-                        Some((_, n)) => *n += 1,
-                        None => units.push((Piece::Unit(u.kind), 1)),
-                    }
-                }
-                events.push(
-                    Event::new(EventKind::TerritoryCaptured)
-                        .with("space", rules.board.space(id).name.as_str())
-                        .with("power", rules.power_info(now).name.as_str())
-                        .with(
-                            "previous_owner",
-                            was.map_or(String::new(), |p| rules.power_info(p).name.clone())
-                                .as_str(),
-                        )
-                        .with("units", unit_list(rules, units)),
-                );
-            }
+            events.extend(change.captures());
         }
-        if *cmd == Command::EndPhase && turn_ended {
-            for &p in &ending {
-                events.push(
-                    Event::new(EventKind::VictoryCheck)
-                        .with("round", i64::from(before.round))
-                        .with("power", name(p).as_str()),
-                );
-            }
+        if *cmd == Command::EndPhase && change.turn_ended {
+            events.extend(change.victory_checks());
         }
         let before_view = View {
             rules,
             state: before,
-            power,
+            power: at.power,
             phase: at.phase,
         };
+        self.dispatch_command(rules, &checks, &events, &before_view, next, next_at)
+    }
+
+    /// Dispatch one command's events: first the checks, with the game as it was before it,
+    /// then what happened, with the game after it (and the commands their handlers ask for
+    /// applied to it). The lines to log before and after the new turn and phase are announced.
+    fn dispatch_command(
+        &mut self,
+        rules: &RuleSet,
+        checks: &[Event],
+        events: &[Event],
+        before_view: &View,
+        next: &mut State,
+        next_at: TurnStep,
+    ) -> Result<(Vec<String>, Vec<String>), Rejection> {
         // One command may fire several events; if a later one fails, the stores must not keep
         // what earlier ones wrote (commands are transactions, stores included).
         let snapshot = self.host.store_snapshot();
-        let result = self
-            .dispatch_all(&checks, &before_view, None)
-            .and_then(|mut log| {
-                let acting = next_at;
-                // What the new turn's and phase's handlers say comes after the new phase is
-                // announced; the rest (income, the closing phase) before it.
-                let mut later = Vec::new();
-                for ev in &events {
-                    let view = View {
-                        rules,
-                        state: next,
-                        power: acting.power,
-                        phase: acting.phase,
-                    };
-                    let opening = matches!(ev.kind, EventKind::TurnBegin | EventKind::PhaseBegin);
-                    let lines = if opening { &mut later } else { &mut log };
-                    lines.extend(self.dispatch_all(std::slice::from_ref(ev), &view, Some(ev.kind))?);
-                    let asked = std::mem::take(&mut self.pending);
-                    for r in asked {
-                        let line = apply_request(rules, next, &r.command).map_err(|why| {
-                            Rejection::new(format!("handler `{}`: {why}", r.by)).by(r.by.clone())
-                        })?;
-                        lines.push(format!("[{}] {line}", r.by));
-                    }
+        let result = self.dispatch_all(checks, before_view, None).and_then(|mut log| {
+            let acting = next_at;
+            // What the new turn's and phase's handlers say comes after the new phase is
+            // announced; the rest (income, the closing phase) before it.
+            let mut later = Vec::new();
+            for ev in events {
+                let view = View {
+                    rules,
+                    state: next,
+                    power: acting.power,
+                    phase: acting.phase,
+                };
+                let opening = matches!(ev.kind, EventKind::TurnBegin | EventKind::PhaseBegin);
+                let lines = if opening { &mut later } else { &mut log };
+                lines.extend(self.dispatch_all(std::slice::from_ref(ev), &view, Some(ev.kind))?);
+                let asked = std::mem::take(&mut self.pending);
+                for r in asked {
+                    let line = apply_request(rules, next, &r.command).map_err(|why| {
+                        Rejection::new(format!("handler `{}`: {why}", r.by)).by(r.by.clone())
+                    })?;
+                    lines.push(format!("[{}] {line}", r.by));
                 }
-                Ok((log, later))
-            });
+            }
+            Ok((log, later))
+        });
         if result.is_err() {
             self.pending.clear();
             self.host
@@ -370,6 +192,295 @@ impl Hooks {
     /// The scripts' saved data, so the game hash notices a script's state diverging.
     pub fn store(&self) -> Value {
         self.host.store_snapshot()
+    }
+}
+
+/// One command as its events tell it: the step it was given in and the one it leads to, and
+/// the game before and after it.
+struct Change<'a> {
+    rules: &'a RuleSet,
+    sc: &'a Scenario,
+    before: &'a State,
+    next: &'a State,
+    at: TurnStep,
+    next_at: TurnStep,
+    /// The power that gave the command, and its name as scripts see it.
+    power: PowerId,
+    pname: String,
+    /// The command ended the turn (the next power's turn, or a new round, begins).
+    turn_ended: bool,
+    /// The powers whose turn ends with this one: guests' turns end with their host's, just
+    /// before it.
+    ending: Vec<PowerId>,
+}
+
+impl<'a> Change<'a> {
+    fn new(rules: &'a RuleSet, sc: &'a Scenario, before: &'a State, next: &'a State) -> Change<'a> {
+        let at = super::step(rules, sc, before);
+        let next_at = super::step(rules, sc, next);
+        let mut ending = rules.powers_of_turn(sc.turn_order[before.turn]);
+        ending.rotate_left(1);
+        Change {
+            rules,
+            sc,
+            before,
+            next,
+            at,
+            next_at,
+            power: at.power,
+            pname: rules.power_info(at.power).name.clone(),
+            turn_ended: next.turn != before.turn || next.round != before.round,
+            ending,
+        }
+    }
+
+    fn name(&self, p: PowerId) -> String {
+        self.rules.power_info(p).name.clone()
+    }
+
+    /// The events of the command itself: those asking whether it may happen at all, with the
+    /// game as it was before it (a declaration asks about the powers' relations before the
+    /// declaration), and those telling what happened.
+    fn command_events(
+        &self,
+        cmd: &Command,
+        moved: Option<&super::movement::Moved>,
+    ) -> (Vec<Event>, Vec<Event>) {
+        match cmd {
+            Command::DeclareWar(target) => {
+                let (check, declared) = self.declaration(*target);
+                (vec![check], vec![declared])
+            }
+            Command::Buy { piece, count } => (Vec::new(), vec![self.purchase(*piece, *count)]),
+            Command::EndPhase | Command::PlayFirst(_) => (Vec::new(), self.phase_change(cmd)),
+            Command::Move(m) => (Vec::new(), vec![self.movement(m, moved)]),
+            Command::Place { piece, count, space } => {
+                (Vec::new(), vec![self.placement(*piece, *count, *space)])
+            }
+            Command::Research(bought) => (Vec::new(), vec![self.research(*bought)]),
+            Command::Breakthrough(chart) => (Vec::new(), self.breakthrough(*chart).into_iter().collect()),
+            Command::Repair { .. }
+            | Command::Rocket { .. }
+            | Command::Edit(_)
+            | Command::Undo
+            | Command::Fight(_)
+            | Command::Casualties(_)
+            | Command::Press
+            | Command::Disagree
+            | Command::Retreat(_)
+            | Command::Submerge(_)
+            | Command::Roll(_)
+            | Command::Dice(_)
+            | Command::CasualtyOrder { .. } => (Vec::new(), Vec::new()),
+        }
+    }
+
+    /// `validate_declaration` and `war_declared`, naming every power each side brings into
+    /// the war (the pairs whose relation the declaration changed).
+    fn declaration(&self, target: PowerId) -> (Event, Event) {
+        let (rules, before, next) = (self.rules, self.before, self.next);
+        let phase = &rules.phases[self.at.phase.index()];
+        let name = |p: PowerId| Value::from(rules.power_info(p).name.clone());
+        let mut pairs = Vec::new();
+        for d in rules.war_partners(self.power) {
+            for t in rules.war_partners(target) {
+                if before.relations[d.index()][t.index()] != next.relations[d.index()][t.index()] {
+                    pairs.push((d, t));
+                }
+            }
+        }
+        let (declarers, targets) = super::politics::war_sides(&pairs);
+        let event = |kind| {
+            Event::new(kind)
+                .with("power", self.pname.as_str())
+                .with("target", name(rules.relation_holder(target)))
+                .with("round", i64::from(before.round))
+                .with("phase", phase.id.as_str())
+                .with("declarers", Value::list(declarers.iter().map(|p| name(*p))))
+                .with("targets", Value::list(targets.iter().map(|p| name(*p))))
+        };
+        (
+            event(EventKind::ValidateDeclaration),
+            event(EventKind::WarDeclared),
+        )
+    }
+
+    /// `validate_purchase`: what is bought, what it costs (with the power's techs) and what
+    /// the power had to spend.
+    fn purchase(&self, piece: Piece, count: u32) -> Event {
+        let (rules, power) = (self.rules, self.power);
+        let (id, cost) = match piece {
+            Piece::Unit(u) => (
+                rules.unit(u).id.clone(),
+                rules.unit_for(u, &self.before.techs[power.index()]).cost,
+            ),
+            Piece::Facility(f) => {
+                let f = &rules.facilities[f.index()];
+                (f.id.clone(), f.cost.unwrap_or(0))
+            }
+        };
+        Event::new(EventKind::ValidatePurchase)
+            .with("power", self.pname.as_str())
+            .with(
+                "units",
+                Value::list([Value::map([
+                    ("unit", Value::from(id)),
+                    ("count", Value::from(i64::from(count))),
+                ])]),
+            )
+            .with("cost", i64::from(cost) * i64::from(count))
+            .with("ipcs", self.before.treasuries[power.index()])
+    }
+
+    /// Ending a phase (or `play POWER first`): the income collected, the phase ended, the
+    /// turns ended and begun, and the phase begun, in that order.
+    fn phase_change(&self, cmd: &Command) -> Vec<Event> {
+        let (rules, before, next, power) = (self.rules, self.before, self.next, self.power);
+        let mut events = Vec::new();
+        let old = &rules.phases[self.at.phase.index()];
+        if *cmd == Command::EndPhase && old.kind == crate::rules::PhaseKind::CollectIncome {
+            let income = next.treasuries[power.index()] - before.treasuries[power.index()];
+            events.push(
+                Event::new(EventKind::CollectIncome)
+                    .with("power", self.pname.as_str())
+                    .with("income", income),
+            );
+        }
+        // `play POWER first` at the step where the orders part puts that step off: it
+        // ends, and the other order's step begins in its place.
+        let steps_on = *cmd == Command::EndPhase || self.at != self.next_at;
+        if steps_on {
+            events.push(phase_event(EventKind::PhaseEnd, before.round, &self.pname, old));
+        }
+        if self.turn_ended {
+            events.extend(self.turn_change());
+        }
+        if steps_on {
+            let new = &rules.phases[self.next_at.phase.index()];
+            events.push(phase_event(
+                EventKind::PhaseBegin,
+                next.round,
+                &self.name(self.next_at.power),
+                new,
+            ));
+        }
+        events
+    }
+
+    /// `turn_end` for every power whose turn ended, then `turn_begin` for every power of the
+    /// turn that begins.
+    fn turn_change(&self) -> Vec<Event> {
+        let (before, next) = (self.before, self.next);
+        let mut events = Vec::new();
+        for &p in &self.ending {
+            events.push(
+                Event::new(EventKind::TurnEnd)
+                    .with("round", i64::from(before.round))
+                    .with("power", self.name(p).as_str()),
+            );
+        }
+        for p in self.rules.powers_of_turn(self.sc.turn_order[next.turn]) {
+            events.push(
+                Event::new(EventKind::TurnBegin)
+                    .with("round", i64::from(next.round))
+                    .with("power", self.name(p).as_str()),
+            );
+        }
+        events
+    }
+
+    /// `validate_move`: the units moved and the path they took (the one found when none was
+    /// given).
+    fn movement(&self, m: &super::command::Move, moved: Option<&super::movement::Moved>) -> Event {
+        let rules = self.rules;
+        let phase = &rules.phases[self.at.phase.index()];
+        let sname = |id: crate::rules::SpaceId| Value::from(rules.board.space(id).name.clone());
+        let (units, path) = moved.map_or((Vec::new(), Vec::new()), |mv| (mv.units.clone(), mv.path.clone()));
+        Event::new(EventKind::ValidateMove)
+            .with("power", self.pname.as_str())
+            .with("phase", phase.id.as_str())
+            .with(
+                "units",
+                unit_list(rules, units.iter().map(|(k, n)| (Piece::Unit(*k), *n))),
+            )
+            .with("from", sname(m.from))
+            .with("to", sname(m.to))
+            .with("path", Value::list(path.into_iter().map(sname)))
+    }
+
+    /// `validate_placement`: the pieces mobilized and the space they enter play in.
+    fn placement(&self, piece: Piece, count: u32, space: crate::rules::SpaceId) -> Event {
+        Event::new(EventKind::ValidatePlacement)
+            .with("power", self.pname.as_str())
+            .with("space", self.rules.board.space(space).name.as_str())
+            .with("units", unit_list(self.rules, [(piece, count)]))
+    }
+
+    /// `research`: the tokens rolled, what they cost, and whether one broke through.
+    fn research(&self, bought: u32) -> Event {
+        let (before, next, power) = (self.before, self.next, self.power);
+        let tokens = before.research_tokens[power.index()] + bought;
+        let cost = before.treasuries[power.index()] - next.treasuries[power.index()];
+        Event::new(EventKind::Research)
+            .with("power", self.pname.as_str())
+            .with("tokens", i64::from(tokens))
+            .with("cost", cost)
+            .with("breakthrough", next.research_tokens[power.index()] == 0)
+    }
+
+    /// `breakthrough`: the tech won on the chart (none when the command gained none).
+    fn breakthrough(&self, chart: usize) -> Option<Event> {
+        let t = self.next.techs[self.power.index()].last()?;
+        Some(
+            Event::new(EventKind::Breakthrough)
+                .with("power", self.pname.as_str())
+                .with("chart", chart as i64)
+                .with("tech", self.rules.techs[t.index()].id.as_str()),
+        )
+    }
+
+    /// `territory_captured` for every space whose controller the command changed, with the
+    /// acting power's units there.
+    fn captures(&self) -> Vec<Event> {
+        let (rules, before, next) = (self.rules, self.before, self.next);
+        let mut events = Vec::new();
+        for id in rules.board.ids() {
+            let (was, now) = (before.space(id).controller, next.space(id).controller);
+            let Some(now) = now.filter(|n| Some(*n) != was) else {
+                continue;
+            };
+            let mut units: Vec<(Piece, u32)> = Vec::new();
+            for u in next.space(id).units.iter().filter(|u| u.owner == self.power) {
+                match units.iter_mut().find(|(p, _)| *p == Piece::Unit(u.kind)) {
+                    Some((_, n)) => *n += 1,
+                    None => units.push((Piece::Unit(u.kind), 1)),
+                }
+            }
+            events.push(
+                Event::new(EventKind::TerritoryCaptured)
+                    .with("space", rules.board.space(id).name.as_str())
+                    .with("power", rules.power_info(now).name.as_str())
+                    .with(
+                        "previous_owner",
+                        was.map_or(String::new(), |p| rules.power_info(p).name.clone())
+                            .as_str(),
+                    )
+                    .with("units", unit_list(rules, units)),
+            );
+        }
+        events
+    }
+
+    /// `victory_check` for every power whose turn ended.
+    fn victory_checks(&self) -> Vec<Event> {
+        self.ending
+            .iter()
+            .map(|&p| {
+                Event::new(EventKind::VictoryCheck)
+                    .with("round", i64::from(self.before.round))
+                    .with("power", self.name(p).as_str())
+            })
+            .collect()
     }
 }
 

@@ -379,6 +379,9 @@ pub fn place(
     Ok(())
 }
 
+/// Mobilize purchased units in a space: where they may enter play (a sea zone or a
+/// territory), the factories' production, the carriers promised in combat move, then the
+/// units themselves.
 fn place_units(
     rules: &RuleSet,
     s: &mut State,
@@ -387,98 +390,149 @@ fn place_units(
     count: u32,
     space: SpaceId,
 ) -> Result<(), Rejection> {
+    if rules.board.space(space).is_sea() {
+        sea_zone_entry(rules, s, power, kind, count, space)?;
+    } else {
+        territory_entry(rules, s, power, kind, space)?;
+        if rules.power_info(power).mobilize_at == MobilizeAt::ControlledTerritories {
+            // No factory and no production limit: any territory the power controls now.
+            enter_play(s, power, kind, count, space);
+            return Ok(());
+        }
+    }
+    let counted = factory_capacity(rules, s, power, count, space)?;
+    keep_carrier_promises(rules, s, power, kind, count, space)?;
+    s.this_turn.mobilized = counted;
+    enter_play(s, power, kind, count, space);
+    if rules.unit(kind).carrier_capacity > 0 && !fighters_without_room(rules, s, power, space) {
+        s.this_turn.carrier_promises.retain(|z| *z != space);
+    }
+    Ok(())
+}
+
+/// Whether these units may enter play in this sea zone: only ships and fighters that land
+/// on carriers, in a zone next to a factory the power may mobilize at, and fighters only on
+/// the power's own carriers with room for them.
+fn sea_zone_entry(
+    rules: &RuleSet,
+    s: &State,
+    power: PowerId,
+    kind: UnitTypeId,
+    count: u32,
+    space: SpaceId,
+) -> Result<(), Rejection> {
     let pname = power_name(rules, power);
     let t = rules.unit(kind);
     let sp = rules.board.space(space);
-    if sp.is_sea() {
-        let on_carrier = t.domain == Domain::Air && t.carrier_cost.is_some();
-        if t.domain == Domain::Land || (t.domain == Domain::Air && !on_carrier) {
-            let extra = if t.domain == Domain::Land {
-                " (never at sea, not aboard transports)"
-            } else {
-                " (they cannot land on carriers)"
-            };
+    let on_carrier = t.domain == Domain::Air && t.carrier_cost.is_some();
+    if t.domain == Domain::Land || (t.domain == Domain::Air && !on_carrier) {
+        let extra = if t.domain == Domain::Land {
+            " (never at sea, not aboard transports)"
+        } else {
+            " (they cannot land on carriers)"
+        };
+        return Err(reject(
+            RULE_IN_TERRITORY,
+            format!(
+                "{} enter play only in a territory with an eligible factory{extra}",
+                t.name
+            ),
+        ));
+    }
+    let mut why = Vec::new();
+    let near = sp
+        .adjacent
+        .iter()
+        .filter(|a| !rules.board.space(**a).is_sea())
+        .filter(|a| match factory(rules, s, power, **a) {
+            Ok(_) => true,
+            Err(e) => {
+                if e.rule.as_deref() != Some(RULE_AT_FACTORY) {
+                    why.push(e.message);
+                }
+                false
+            }
+        })
+        .count();
+    if near == 0 {
+        let why = if why.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", why.join("; "))
+        };
+        return Err(reject(
+            RULE_SEA,
+            format!(
+                "{} is not next to a factory {pname} may mobilize at this turn{why}",
+                sp.name
+            ),
+        ));
+    }
+    if let (true, Some(cost)) = (on_carrier, t.carrier_cost) {
+        let room = own_carrier_room(rules, s, power, space);
+        if count * cost > room {
             return Err(reject(
-                RULE_IN_TERRITORY,
+                RULE_FIGHTER,
                 format!(
-                    "{} enter play only in a territory with an eligible factory{extra}",
+                    "{pname}'s carriers in {} have room for {} more {}; new fighters go only on the power's own carriers (new or already there), never on a friendly power's",
+                    sp.name,
+                    room / cost.max(1),
                     t.name
                 ),
             ));
         }
-        let mut why = Vec::new();
-        let near = sp
-            .adjacent
-            .iter()
-            .filter(|a| !rules.board.space(**a).is_sea())
-            .filter(|a| match factory(rules, s, power, **a) {
-                Ok(_) => true,
-                Err(e) => {
-                    if e.rule.as_deref() != Some(RULE_AT_FACTORY) {
-                        why.push(e.message);
-                    }
-                    false
-                }
-            })
-            .count();
-        if near == 0 {
-            let why = if why.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", why.join("; "))
-            };
+    }
+    Ok(())
+}
+
+/// Whether these units may enter play in this territory: never ships; for a power that
+/// mobilizes in `controlled_territories`, one it controls now; else one with a factory it
+/// may mobilize at.
+fn territory_entry(
+    rules: &RuleSet,
+    s: &State,
+    power: PowerId,
+    kind: UnitTypeId,
+    space: SpaceId,
+) -> Result<(), Rejection> {
+    let pname = power_name(rules, power);
+    let t = rules.unit(kind);
+    let sp = rules.board.space(space);
+    if t.domain == Domain::Sea {
+        return Err(reject(
+            RULE_SEA,
+            format!(
+                "{} enter play in a sea zone next to an eligible factory, not in {}",
+                t.name, sp.name
+            ),
+        ));
+    }
+    if rules.power_info(power).mobilize_at == MobilizeAt::ControlledTerritories {
+        if s.space(space).controller != Some(power) {
             return Err(reject(
-                RULE_SEA,
+                RULE_CONTROLLED,
                 format!(
-                    "{} is not next to a factory {pname} may mobilize at this turn{why}",
+                    "{pname}'s new units enter play in territories {pname} controls; {} is not one",
                     sp.name
                 ),
             ));
         }
-        if let (true, Some(cost)) = (on_carrier, t.carrier_cost) {
-            let room = own_carrier_room(rules, s, power, space);
-            if count * cost > room {
-                return Err(reject(
-                    RULE_FIGHTER,
-                    format!(
-                        "{pname}'s carriers in {} have room for {} more {}; new fighters go only on the power's own carriers (new or already there), never on a friendly power's",
-                        sp.name,
-                        room / cost.max(1),
-                        t.name
-                    ),
-                ));
-            }
-        }
-    } else {
-        if t.domain == Domain::Sea {
-            return Err(reject(
-                RULE_SEA,
-                format!(
-                    "{} enter play in a sea zone next to an eligible factory, not in {}",
-                    t.name, sp.name
-                ),
-            ));
-        }
-        if rules.power_info(power).mobilize_at == MobilizeAt::ControlledTerritories {
-            // No factory and no production limit: any territory the power controls now.
-            if s.space(space).controller != Some(power) {
-                return Err(reject(
-                    RULE_CONTROLLED,
-                    format!(
-                        "{pname}'s new units enter play in territories {pname} controls; {} is not one",
-                        sp.name
-                    ),
-                ));
-            }
-            for _ in 0..count {
-                let id = s.next_unit_id;
-                s.next_unit_id += 1;
-                s.space_mut(space).units.push(Unit::new(id, kind, power));
-            }
-            return Ok(());
-        }
-        factory(rules, s, power, space)?;
+        return Ok(());
     }
+    factory(rules, s, power, space)?;
+    Ok(())
+}
+
+/// The factories' production this turn, with these units counted against it (each factory
+/// mobilizes up to its territory's IPC value less its damage, sea-zone placements included);
+/// refused with how many more the space can still take.
+fn factory_capacity(
+    rules: &RuleSet,
+    s: &State,
+    power: PowerId,
+    count: u32,
+    space: SpaceId,
+) -> Result<Vec<Mobilized>, Rejection> {
     let Some(counted) = assign(rules, s, power, &[(space, count)]) else {
         let more = (0..count)
             .rev()
@@ -488,13 +542,26 @@ fn place_units(
             RULE_LIMIT,
             format!(
                 "only {more} more unit(s) can enter play in {} this turn: a factory mobilizes up to its territory's IPC value less its damage, counting units placed in the sea zones next to it",
-                sp.name
+                rules.board.space(space).name
             ),
         ));
     };
-    // A carrier promised in combat move must stay placeable in every zone still waiting for it.
+    Ok(counted)
+}
+
+/// A carrier promised in combat move must stay placeable in every zone still waiting for it:
+/// refused when these units would leave too few carriers, or too little production, for them.
+fn keep_carrier_promises(
+    rules: &RuleSet,
+    s: &State,
+    power: PowerId,
+    kind: UnitTypeId,
+    count: u32,
+    space: SpaceId,
+) -> Result<(), Rejection> {
+    let pname = power_name(rules, power);
     let open = open_promises(rules, s, power);
-    let carrier = t.carrier_capacity > 0;
+    let carrier = rules.unit(kind).carrier_capacity > 0;
     let rest: Vec<SpaceId> = open
         .iter()
         .copied()
@@ -514,16 +581,16 @@ fn place_units(
             ));
         }
     }
-    s.this_turn.mobilized = counted;
+    Ok(())
+}
+
+/// The new units enter play in the space, each with the next unit id.
+fn enter_play(s: &mut State, power: PowerId, kind: UnitTypeId, count: u32, space: SpaceId) {
     for _ in 0..count {
         let id = s.next_unit_id;
         s.next_unit_id += 1;
         s.space_mut(space).units.push(Unit::new(id, kind, power));
     }
-    if carrier && !fighters_without_room(rules, s, power, space) {
-        s.this_turn.carrier_promises.retain(|z| *z != space);
-    }
-    Ok(())
 }
 
 fn place_facility(
@@ -570,7 +637,9 @@ fn place_facility(
             ),
         ));
     }
-    s.space_mut(space).facilities.push(Facility { kind, damage: 0 });
+    s.space_mut(space)
+        .facilities
+        .push(Facility { kind, damage: 0 });
     s.this_turn.new_facilities.push((space, kind));
     Ok(())
 }
