@@ -11,7 +11,7 @@
 //! A broken invariant stops the game and is returned as a `Failure` carrying a replayable
 //! save and a scenario file that reproduce it; the caller writes them out.
 
-use crate::game::command::Command;
+use crate::game::command::{Command, Pick};
 use crate::game::dice::Dice;
 use crate::game::state::{Relation, State};
 use crate::game::Game;
@@ -117,6 +117,8 @@ pub fn play(
             scenario: String::new(),
         })
     })?;
+    // Refusals are counted, never read: they need not list the alternatives.
+    game.explain_refusals(false);
     let mut player = Player::seeded(spec.seed);
     let mut played = Played::default();
     let mut hash = game.hash();
@@ -321,8 +323,10 @@ impl Player {
             candidates = vec![Command::EndPhase];
             undo_held = !game.undoable().is_empty();
         }
+        // Conduct combat ends only when every battle is fought.
+        let battles_left = candidates.iter().any(|c| matches!(c, Command::Fight(_)));
         if let Some(i) = candidates.iter().position(|c| *c == Command::EndPhase) {
-            if self.dice.uniform() < end_chance(game, self.in_phase) {
+            if !battles_left && self.dice.uniform() < end_chance(game, self.in_phase) {
                 let cmd = candidates.swap_remove(i);
                 match game.apply(&cmd) {
                     Ok(out) => return Some((cmd, out)),
@@ -344,6 +348,12 @@ impl Player {
             let i = pick(&weights, &mut self.dice);
             let cmd = candidates.swap_remove(i);
             weights.swap_remove(i);
+            if let Some(more) = self.enlarge(game, &cmd) {
+                match game.apply(&more) {
+                    Ok(out) => return Some((more, out)),
+                    Err(r) => refused(game, &more, &r),
+                }
+            }
             match game.apply(&cmd) {
                 Ok(out) => return Some((cmd, out)),
                 Err(r) => refused(game, &cmd, &r),
@@ -351,6 +361,62 @@ impl Player {
         }
     }
 }
+
+impl Player {
+    /// The same action for several units now and then, as players give it: buy, place or move
+    /// a random number of the piece instead of one (commands with counts walked too, and
+    /// games of fewer commands). `None` keeps the single one.
+    fn enlarge(&mut self, game: &Game, cmd: &Command) -> Option<Command> {
+        let s = game.state();
+        let power = game.current_power();
+        let rules = game.rules();
+        let most = match cmd {
+            Command::Buy {
+                piece: Piece::Unit(u),
+                count: 1,
+            } => {
+                let cost = i64::from(rules.unit_for(*u, &s.techs[power.index()]).cost.max(1));
+                (s.treasuries[power.index()] / cost).min(ENLARGE_MOST)
+            }
+            Command::Place { piece, count: 1, .. } => s.purchased[power.index()]
+                .iter()
+                .find(|(p, _)| p == piece)
+                .map_or(0, |(_, n)| i64::from(*n).min(ENLARGE_MOST)),
+            Command::Move(m) if m.units.len() == 1 => match m.units[0] {
+                Pick::Kind { kind, count: 1 } => {
+                    let n = s
+                        .space(m.from)
+                        .units
+                        .iter()
+                        .filter(|u| u.owner == power && u.kind == kind)
+                        .count();
+                    (n as i64).min(ENLARGE_MOST)
+                }
+                _ => 0,
+            },
+            _ => 0,
+        };
+        if most < 2 || self.dice.uniform() < 0.5 {
+            return None;
+        }
+        let count = 2 + (self.dice.uniform() * (most - 1) as f64) as u32;
+        let count = count.min(most as u32);
+        Some(match cmd.clone() {
+            Command::Buy { piece, .. } => Command::Buy { piece, count },
+            Command::Place { piece, space, .. } => Command::Place { piece, count, space },
+            Command::Move(mut m) => {
+                if let Pick::Kind { kind, .. } = m.units[0] {
+                    m.units = vec![Pick::Kind { kind, count }];
+                }
+                Command::Move(m)
+            }
+            other => other,
+        })
+    }
+}
+
+/// The most units one enlarged command names.
+const ENLARGE_MOST: i64 = 8;
 
 /// `undo` is always accepted when it is offered, so among the few moves a position accepts it
 /// would be drawn far too often: it is offered alone, now and then, or not at all.
@@ -419,10 +485,24 @@ impl Weigh {
                             .units
                             .iter()
                             .any(|u| s.relations[power.index()][u.owner.index()] == Relation::War);
-                    if hostile {
+                    // Anything else sent to a quiet space in combat move is refused or has to
+                    // be taken back before the phase can end (a blitz through may end there, a
+                    // loaded transport may go there to offload into a battle): seldom worth
+                    // trying.
+                    let loaded_transport = m.units.iter().any(|p| {
+                        matches!(p, Pick::Kind { kind, .. } if s.space(m.from).units.iter().any(|u| {
+                            u.kind == *kind
+                                && u.owner == power
+                                && s.space(m.from).units.iter().any(|c| c.aboard == Some(u.id))
+                        }))
+                    });
+                    // Passing enemy transports and submarines by leaves no battle there.
+                    if hostile && !m.ignore {
                         6.0
-                    } else {
+                    } else if loaded_transport {
                         1.0
+                    } else {
+                        0.1
                     }
                 } else {
                     2.0

@@ -1151,7 +1151,8 @@ impl<'a> Raid<'a> {
         let bonus: u32 = survivors.iter().map(|(_, k)| rules.unit(*k).bombing_bonus).sum();
         let rolled: u32 = damage_faces.iter().map(|f| u32::from(*f)).sum::<u32>() + bonus;
         let ipc = rules.board.space(self.space).ipc;
-        let target = s.space_mut(self.space)
+        let target = s
+            .space_mut(self.space)
             .facilities
             .iter_mut()
             .find(|f| rules.facilities[f.kind.index()].max_damage.resolve(ipc) > 0);
@@ -1179,7 +1180,8 @@ impl<'a> Raid<'a> {
 
 /// The surviving bombers have fought (they land in noncombat move), and the raid is over.
 fn finish_raid(s: &mut State, space: SpaceId, survivors: &[(u32, crate::rules::UnitTypeId)]) {
-    for u in s.space_mut(space)
+    for u in s
+        .space_mut(space)
         .units
         .iter_mut()
         .filter(|u| survivors.iter().any(|(id, _)| *id == u.id))

@@ -33,10 +33,13 @@ impl Game {
     /// `undo` and `end phase`. Each is accepted by `apply`.
     pub fn legal_actions(&mut self) -> Vec<Command> {
         let candidates = self.candidate_actions();
-        candidates
+        let explain = std::mem::replace(&mut self.explain, false);
+        let legal = candidates
             .into_iter()
             .filter(|c| self.dry_run(c).is_ok())
-            .collect()
+            .collect();
+        self.explain = explain;
+        legal
     }
 
     /// The legal actions' candidates: every command of the canonical kinds that might be
@@ -184,7 +187,7 @@ fn moves(rules: &RuleSet, s: &State, power: PowerId, combat: bool, out: &mut Vec
             } else if at_sea && t.domain == Domain::Land {
                 Vec::new()
             } else {
-                let mut reach = within(rules, from, t.domain, left.max(1));
+                let mut reach = within(rules, s, power, from, t.domain, left.max(1));
                 if t.domain == Domain::Land {
                     // Land units reach the sea only by boarding, from the coast beside it.
                     reach.retain(|to| {
@@ -210,7 +213,7 @@ fn moves(rules: &RuleSet, s: &State, power: PowerId, combat: bool, out: &mut Vec
                     continue;
                 }
                 let reach = if flown {
-                    within(rules, from, Domain::Air, rules.unit(other).movement)
+                    within(rules, s, power, from, Domain::Air, rules.unit(other).movement)
                 } else {
                     targets.clone()
                 };
@@ -294,8 +297,16 @@ fn push_move(
 
 /// Spaces within `reach` steps of `from` over adjacency a unit of the domain may follow (land
 /// units: territories, and the sea zones next to them to board a transport; sea units: sea
-/// zones, and the coast for nothing; air: everything). `from` itself is left out.
-fn within(rules: &RuleSet, from: SpaceId, domain: Domain, reach: u32) -> Vec<SpaceId> {
+/// zones, and the coast for nothing; air: everything). `from` itself is left out, and so are
+/// neutral territories (no unit enters one) and sea zones past a canal closed to the power.
+fn within(
+    rules: &RuleSet,
+    s: &State,
+    power: PowerId,
+    from: SpaceId,
+    domain: Domain,
+    reach: u32,
+) -> Vec<SpaceId> {
     let board = &rules.board;
     let n = board.spaces.len();
     let mut dist = vec![u32::MAX; n];
@@ -314,14 +325,16 @@ fn within(rules: &RuleSet, from: SpaceId, domain: Domain, reach: u32) -> Vec<Spa
                 Domain::Sea => sea,
                 Domain::Air => true,
             };
-            if !enter {
+            if !enter
+                || board.space(next).neutral.is_some()
+                || (domain == Domain::Sea && movement::canal_closed(rules, s, power, at, next))
+            {
                 continue;
             }
             dist[next.index()] = d + 1;
             out.push(next);
-            // Land units stop at the water's edge (boarding ends their move); no unit goes
-            // through a neutral it may not enter.
-            let onward = !(domain == Domain::Land && sea) && board.space(next).neutral.is_none();
+            // Land units stop at the water's edge (boarding ends their move).
+            let onward = !(domain == Domain::Land && sea);
             if d + 1 < reach && onward {
                 queue.push_back(next);
             }

@@ -637,9 +637,7 @@ fn place_facility(
             ),
         ));
     }
-    s.space_mut(space)
-        .facilities
-        .push(Facility { kind, damage: 0 });
+    s.space_mut(space).facilities.push(Facility { kind, damage: 0 });
     s.this_turn.new_facilities.push((space, kind));
     Ok(())
 }

@@ -106,6 +106,10 @@ pub struct Game {
     /// The scripts' stores as they were before the last `attempt` (what `undo` and a dry run
     /// put back).
     store_before: Option<crate::script::Value>,
+    /// Refusals explain themselves in full (a move without a legal path lists where the units
+    /// can go instead). Programs that try many commands and read no messages (the random
+    /// games) switch it off: listing the alternatives costs more than the refusal.
+    explain: bool,
 }
 
 /// A command run on a copy of the state, not yet committed.
@@ -177,7 +181,13 @@ impl Game {
             undo: Vec::new(),
             seats: None,
             store_before: None,
+            explain: true,
         })
+    }
+
+    /// Whether refusals explain themselves in full (on by default; see [`Game`]'s `explain`).
+    pub fn explain_refusals(&mut self, on: bool) {
+        self.explain = on;
     }
 
     /// Who plays which powers, if the players have been dealt.
@@ -382,6 +392,7 @@ impl Game {
                     &mut out,
                     &mut moved,
                     &mut events,
+                    self.explain,
                 );
                 out.append(&mut events.log);
                 match events.error {
@@ -397,6 +408,7 @@ impl Game {
                 &mut out,
                 &mut moved,
                 &mut crate::combat::Quiet,
+                self.explain,
             ),
         };
         if let Err(e) = ran {
@@ -486,6 +498,7 @@ fn piece_cost(rules: &RuleSet, s: &State, power: PowerId, piece: Piece) -> Optio
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run(
     rules: &RuleSet,
     scenario: &str,
@@ -494,6 +507,7 @@ fn run(
     out: &mut Vec<String>,
     moved: &mut Option<movement::Moved>,
     events: &mut dyn crate::combat::Observer,
+    explain: bool,
 ) -> Result<(), Rejection> {
     if let (Some(side), false) = (&s.winner, matches!(cmd, Command::Edit(_))) {
         return Err(Rejection::new(format!(
@@ -557,7 +571,7 @@ fn run(
         }
         Command::EndPhase => end_phase(rules, sc, s, out)?,
         Command::Edit(e) => edit(rules, s, e, out)?,
-        Command::Move(m) => *moved = Some(movement::run(rules, s, power, phase.kind, m, out)?),
+        Command::Move(m) => *moved = Some(movement::run(rules, s, power, phase.kind, m, out, explain)?),
         Command::Place { piece, count, space } => {
             if phase.kind != PhaseKind::Mobilize {
                 return Err(Rejection::new(format!(

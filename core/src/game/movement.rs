@@ -391,6 +391,8 @@ fn pick_units(
     Ok(chosen)
 }
 
+/// Move units as the command says. With `explain`, a move refused for want of a legal path
+/// lists where the units can go instead.
 pub fn run(
     rules: &RuleSet,
     s: &mut State,
@@ -398,6 +400,7 @@ pub fn run(
     phase: PhaseKind,
     m: &Move,
     out: &mut Vec<String>,
+    explain: bool,
 ) -> Result<Moved, Rejection> {
     let combat = match phase {
         PhaseKind::CombatMove => true,
@@ -455,7 +458,7 @@ pub fn run(
             ..summary
         });
     }
-    let path = move_along_path(rules, s, power, combat, m, &ids, out)?;
+    let path = move_along_path(rules, s, power, combat, m, &ids, out, explain)?;
     Ok(Moved { path, ..summary })
 }
 
@@ -698,6 +701,18 @@ fn find_path(
     leg: &Leg,
 ) -> Result<PathPlan, Rejection> {
     let range = units.iter().map(|(_, l)| *l).min().unwrap_or(0);
+    let passable = |next: SpaceId| {
+        !b.off_limits(next)
+            && units.iter().all(|(t, _)| match t.domain {
+                Domain::Land => !b.is_sea(next) && !b.impassable(next),
+                Domain::Sea => b.is_sea(next),
+                Domain::Air => !b.impassable(next),
+            })
+    };
+    // Steps from each space to `to` over passable spaces: a path that cannot reach `to` within
+    // range is not followed (the paths to try would otherwise grow with range to the power of
+    // the board's degree).
+    let to_go = steps_to(b, to, range, passable);
     // Breadth-first over paths as space lists, bounded by range (at most 8 on every board).
     let mut best: Option<(usize, PathPlan)> = None;
     let mut first_error: Option<Rejection> = None;
@@ -755,14 +770,9 @@ fn find_path(
             if path.contains(next) && !(*next == to && path.len() > 1) {
                 continue;
             }
-            // Prune spaces no unit of the group could pass or end in.
-            let passable = !b.off_limits(*next)
-                && units.iter().all(|(t, _)| match t.domain {
-                    Domain::Land => !b.is_sea(*next) && !b.impassable(*next),
-                    Domain::Sea => b.is_sea(*next),
-                    Domain::Air => !b.impassable(*next),
-                });
-            if !passable {
+            // Prune spaces no unit of the group could pass or end in, and those too far from
+            // the destination.
+            if !passable(*next) || path.len() as u32 + to_go[next.index()] > range {
                 continue;
             }
             let mut p = path.clone();
@@ -783,6 +793,31 @@ fn find_path(
             ),
         )
     }))
+}
+
+/// Fewest steps from each space to `to` through spaces `passable` allows (`u32::MAX`: none
+/// within `range`); a lower bound on any legal path's length from there.
+fn steps_to(b: &Board, to: SpaceId, range: u32, passable: impl Fn(SpaceId) -> bool) -> Vec<u32> {
+    let mut dist = vec![u32::MAX / 2; b.rules.board.spaces.len()];
+    dist[to.index()] = 0;
+    let mut queue = VecDeque::from([to]);
+    while let Some(at) = queue.pop_front() {
+        let d = dist[at.index()];
+        if d >= range {
+            continue;
+        }
+        // Every space on a path before `to` but its first was entered, so passable; the first
+        // is wherever the units are.
+        for &n in &b.rules.board.space(at).adjacent {
+            if dist[n.index()] > d + 1 {
+                dist[n.index()] = d + 1;
+                if passable(n) {
+                    queue.push_back(n);
+                }
+            }
+        }
+    }
+    dist
 }
 
 /// Every space a group of units could end a move in this phase: some path to it passes
@@ -839,7 +874,11 @@ fn with_reach(
     from: SpaceId,
     leg: &Leg,
     mut e: Rejection,
+    explain: bool,
 ) -> Rejection {
+    if !explain {
+        return e;
+    }
     let mut names: Vec<&str> = reachable(b, units, from, leg)
         .into_iter()
         .map(|s| b.name(s))
@@ -942,11 +981,17 @@ pub(crate) fn may_board(rules: &RuleSet, s: &State, power: PowerId, from: SpaceI
             .any(|t| rules.unit(t.kind).transport_capacity > 0 && allied(s, power, t.owner))
 }
 
+/// The canal or strait between these sea zones is closed to this power now.
+pub(crate) fn canal_closed(rules: &RuleSet, s: &State, power: PowerId, a: SpaceId, b: SpaceId) -> bool {
+    Board { rules, s, power }.closed_canal(a, b).is_some()
+}
+
 /// Enemy warships in this sea zone stop movement: `ignoring` them is refused.
 pub(crate) fn warships_block(rules: &RuleSet, s: &State, power: PowerId, zone: SpaceId) -> bool {
     Board { rules, s, power }.blocked(zone)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn move_along_path(
     rules: &RuleSet,
     s: &mut State,
@@ -955,6 +1000,7 @@ fn move_along_path(
     m: &Move,
     ids: &[u32],
     out: &mut Vec<String>,
+    explain: bool,
 ) -> Result<Vec<SpaceId>, Rejection> {
     let b = Board { rules, s, power };
     let paired = pair_up(rules, s, m.from, ids);
@@ -1025,7 +1071,7 @@ fn move_along_path(
     };
     let plan = if m.via.is_empty() {
         find_path(&b, &group, m.from, m.to, &leg)
-            .map_err(|e| with_reach(&b, &group, m.from, &leg, hinted(e)))?
+            .map_err(|e| with_reach(&b, &group, m.from, &leg, hinted(e), explain))?
     } else {
         let mut path = vec![m.from];
         path.extend(&m.via);
@@ -1034,7 +1080,7 @@ fn move_along_path(
         for (t, left) in &group {
             let bl = check_path(&b, t, *left, &path, &leg).map_err(|e| {
                 if e.rule.as_deref() == Some(RULE_RANGE) {
-                    with_reach(&b, &group, m.from, &leg, hinted(e))
+                    with_reach(&b, &group, m.from, &leg, hinted(e), explain)
                 } else {
                     hinted(e)
                 }
