@@ -185,6 +185,20 @@ pub fn play(
             undo_hashes.push(hash);
         }
         hash = after;
+        // Each space keeps its hash while unchanged: a change that slipped past the cache would
+        // leave a stale one (every 16th command: hashing afresh costs a whole state's hash).
+        if played.commands % 16 == 0 && game.state().hash() != game.state().hash_uncached() {
+            return Err(fail(
+                &game,
+                "hash-cache-current",
+                format!(
+                    "the state's hash {:016x} differs from its hash computed afresh {:016x}: a space changed without dropping its cached hash",
+                    game.state().hash(),
+                    game.state().hash_uncached()
+                ),
+                Some(&cmd),
+            ));
+        }
         if let Err((invariant, message)) = check_state(rules, &before, &game, &cmd) {
             return Err(fail(&game, invariant, message, Some(&cmd)));
         }

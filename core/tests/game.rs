@@ -168,7 +168,7 @@ fn corrupt_saves_are_located_errors() {
     assert!(matches!(e, LoadSaveError::Corrupt(_)));
     assert!(location(&e).starts_with("bad.toml:"), "{}", location(&e));
 
-    let e = corrupt(&good.replace("version = 1", "version = 99"));
+    let e = corrupt(&good.replace(&format!("version = {}", save::VERSION), "version = 99"));
     assert!(e.to_string().contains("version 99"), "{e}");
     assert!(location(&e).starts_with("bad.toml:3:"), "{}", location(&e));
 

@@ -52,7 +52,7 @@ impl Game {
         let mut s = self.state.clone();
         if a.empty_board {
             for sp in &mut s.spaces {
-                let sp = std::sync::Arc::make_mut(sp);
+                let sp = super::state::edit_space(sp);
                 sp.units.clear();
                 sp.facilities.clear();
             }

@@ -311,7 +311,7 @@ pub fn conclude_battles(
             .iter()
             .any(|u| u.owner == power && u.marks.assault.is_some())
         {
-            for u in std::sync::Arc::make_mut(sp)
+            for u in super::state::edit_space(sp)
                 .units
                 .iter_mut()
                 .filter(|u| u.owner == power)

@@ -444,7 +444,7 @@ fn conclude(
     for c in &b.bombarding {
         for sp in &mut s.spaces {
             if let Some(i) = sp.units.iter().position(|u| u.id == c.id) {
-                std::sync::Arc::make_mut(sp).units[i].marks.fought = true;
+                super::state::edit_space(sp).units[i].marks.fought = true;
             }
         }
     }

@@ -235,9 +235,22 @@ impl Game {
     pub fn log(&self) -> &[LogEntry] {
         &self.log
     }
-    /// The hash of the state and of the scripts' stored data.
+    /// The hash of the state and of the scripts' stored data (hash scheme 2, what this build
+    /// records).
     pub fn hash(&self) -> u64 {
-        let mut h = self.state.hash();
+        self.with_store(self.state.hash())
+    }
+
+    /// The hash as a save or recording of the given hash scheme holds it (1: the first, kept so
+    /// files written before scheme 2 still check; anything else: the current one).
+    pub fn hash_in_scheme(&self, scheme: i64) -> u64 {
+        match scheme {
+            1 => self.with_store(self.state.hash_v1()),
+            _ => self.hash(),
+        }
+    }
+
+    fn with_store(&self, mut h: u64) -> u64 {
         if let Some(hooks) = &self.scripts {
             // Debug output of a script Value is ordered (IndexMap), so it hashes stably.
             for b in format!("{:?}", hooks.store()).bytes() {
@@ -742,7 +755,7 @@ fn begin_turn(rules: &RuleSet, sc: &Scenario, s: &mut State) {
         if sp.units.iter().all(|u| !powers.contains(&u.owner) || fresh(u)) {
             continue;
         }
-        for u in Arc::make_mut(sp)
+        for u in state::edit_space(sp)
             .units
             .iter_mut()
             .filter(|u| powers.contains(&u.owner))

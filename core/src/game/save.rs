@@ -20,8 +20,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub const FORMAT: &str = "warroom-save";
-/// The format version this build writes.
-pub const VERSION: i64 = 1;
+/// The format version this build writes. Version 2: the hashes are of hash scheme 2
+/// ([`crate::game::state::State::hash`]); version 1 saves hold scheme 1 hashes, checked as such.
+pub const VERSION: i64 = 2;
 /// The first format version ever written; a save of any version from it to [`VERSION`] loads.
 pub const OLDEST: i64 = 1;
 
@@ -104,7 +105,23 @@ pub type Migration = fn(&mut Save) -> Result<(), String>;
 /// `MIGRATIONS[i]` turns a save of version `OLDEST + i` into one of version `OLDEST + i + 1`.
 /// The array's length is tied to [`VERSION`], so bumping it without a migration does not
 /// compile.
-pub const MIGRATIONS: [Migration; (VERSION - OLDEST) as usize] = [];
+pub const MIGRATIONS: [Migration; (VERSION - OLDEST) as usize] = [v1_to_v2];
+
+/// Version 2 changed how the state is hashed, nothing a save says: the commands read the same.
+/// The hashes a version 1 save holds stay scheme 1 hashes, and the replay checks them as such
+/// ([`hash_scheme`] of the version the file was written in).
+fn v1_to_v2(_: &mut Save) -> Result<(), String> {
+    Ok(())
+}
+
+/// The hash scheme of the hashes a save of this format version holds.
+pub fn hash_scheme(version: i64) -> i64 {
+    if version < 2 {
+        1
+    } else {
+        2
+    }
+}
 
 /// A save that was read: the game, replayed, and what the load noticed on the way.
 pub struct Loaded {
@@ -236,7 +253,7 @@ pub fn open(path: &Path, bytes: &[u8], editions_dir: &Path) -> Result<Loaded, Lo
             "migrating",
         )
     })?;
-    let loaded = replay(&src, save, editions_dir)?;
+    let loaded = replay(&src, save, editions_dir, hash_scheme(from))?;
     Ok(Loaded {
         version: from,
         ..loaded
@@ -581,7 +598,7 @@ fn read(src: &SaveSource) -> Result<Save, LoadSaveError> {
 }
 
 /// The game a (current-version) save describes: the rules it names, its commands replayed.
-fn replay(src: &SaveSource, save: Save, editions_dir: &Path) -> Result<Loaded, LoadSaveError> {
+fn replay(src: &SaveSource, save: Save, editions_dir: &Path, scheme: i64) -> Result<Loaded, LoadSaveError> {
     let (edition, espan) = &save.edition;
     let mut req = LoadRequest::new(editions_dir, edition.clone());
     req.with = save.with.clone();
@@ -640,21 +657,22 @@ fn replay(src: &SaveSource, save: Save, editions_dir: &Path) -> Result<Loaded, L
             )));
         }
         if let Some(saved) = c.hash {
-            if !drifted && game.hash() != saved {
+            let now = game.hash_in_scheme(scheme);
+            if !drifted && now != saved {
                 drifted = true;
-                warnings.push(drift(src, c, n, game.hash(), saved));
+                warnings.push(drift(src, c, n, now, saved));
             }
         }
     }
     if let (false, Some((saved, span))) = (drifted, &save.final_hash) {
-        if game.hash() != *saved {
+        let now = game.hash_in_scheme(scheme);
+        if now != *saved {
             warnings.push(SaveWarning(
                 Problem::new(
                     "save::hash",
                     format!(
                         "saved by another warroom: the state after the last command differs from the saved hash \
-                         ({:016x}, saved {saved:016x}); the game was replayed under the current rules",
-                        game.hash()
+                         ({now:016x}, saved {saved:016x}); the game was replayed under the current rules"
                     ),
                 )
                 .at(src.label(span.clone(), "differs"))

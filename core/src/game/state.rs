@@ -144,12 +144,71 @@ pub struct Facility {
     pub damage: u32,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default)]
 pub struct SpaceState {
     /// Who controls the territory now (`None` for sea zones and neutrals).
     pub controller: Option<PowerId>,
     pub units: Vec<Unit>,
     pub facilities: Vec<Facility>,
+    /// This space's own hash, once computed (the state's hash reuses it while the space is
+    /// unchanged). Not part of what the space is: equality and hashing ignore it.
+    hash: SpaceHash,
+}
+
+// Written out rather than derived so the cached hash takes no part: the encoding is what the
+// derive gave (controller, units, facilities), so version 1 hashes are unchanged.
+impl std::hash::Hash for SpaceState {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.controller.hash(h);
+        self.units.hash(h);
+        self.facilities.hash(h);
+    }
+}
+
+impl PartialEq for SpaceState {
+    fn eq(&self, other: &Self) -> bool {
+        self.controller == other.controller
+            && self.units == other.units
+            && self.facilities == other.facilities
+    }
+}
+impl Eq for SpaceState {}
+
+impl SpaceState {
+    /// FNV-1a of the space's encoding, computed once per version of the space.
+    fn own_hash(&self) -> u64 {
+        use std::sync::atomic::Ordering;
+        match self.hash.0.load(Ordering::Relaxed) {
+            0 => {
+                let mut h = Fnv::new();
+                std::hash::Hash::hash(self, &mut h);
+                // 0 means "not computed yet".
+                let v = h.0.max(1);
+                self.hash.0.store(v, Ordering::Relaxed);
+                v
+            }
+            v => v,
+        }
+    }
+}
+
+/// A space's cached hash (0: not computed). A copy starts without one, and so does a space
+/// handed out for change ([`State::space_mut`], [`edit_space`]), so a stale value is never read.
+#[derive(Debug, Default)]
+struct SpaceHash(std::sync::atomic::AtomicU64);
+
+impl Clone for SpaceHash {
+    fn clone(&self) -> Self {
+        SpaceHash::default()
+    }
+}
+
+/// A space of a state, to change: copied first if another state still shares it, its cached
+/// hash dropped. Every change to a space goes through here or [`State::space_mut`].
+pub fn edit_space(sp: &mut Arc<SpaceState>) -> &mut SpaceState {
+    let sp = Arc::make_mut(sp);
+    sp.hash = SpaceHash::default();
+    sp
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -385,7 +444,7 @@ impl State {
 
     /// The space to change (copied first if another state still shares it).
     pub fn space_mut(&mut self, id: SpaceId) -> &mut SpaceState {
-        Arc::make_mut(&mut self.spaces[id.index()])
+        edit_space(&mut self.spaces[id.index()])
     }
 
     /// Take the units of a space that match, in order, out of it.
@@ -422,17 +481,90 @@ impl State {
         gone
     }
 
-    /// A stable 64-bit hash of the whole state: FNV-1a over the derived `Hash` encoding, with
-    /// integers fed little-endian so the value is the same on every machine.
+    /// A stable 64-bit hash of the whole state (hash scheme 2): FNV-1a over every field but
+    /// the spaces, then over each space's own FNV-1a hash, which a space keeps while it is
+    /// unchanged (a command changes a few spaces; hashing all of them again was a quarter of a
+    /// random game's time). Integers are fed little-endian, so every machine agrees.
     ///
-    /// Architecture invariant: every field of `State` takes part (the `Hash` derive sees them
-    /// all), so a save notices any divergence.
+    /// Architecture invariant: every field of `State` takes part. The destructuring below
+    /// names them all, so a new field does not compile until it is hashed here too.
     pub fn hash(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let State {
+            round,
+            turn,
+            phase,
+            choices,
+            spaces,
+            treasuries,
+            techs,
+            research_tokens,
+            breakthrough_pending,
+            relations,
+            purchased,
+            next_unit_id,
+            dice,
+            winner,
+            this_turn,
+            other_turns,
+            combat,
+            dice_queue,
+            manual_dice,
+            casualty_orders,
+            phase_acted,
+        } = self;
+        let mut h = Fnv::new();
+        h.write_u64(HASH_SCHEME_2);
+        round.hash(&mut h);
+        turn.hash(&mut h);
+        phase.hash(&mut h);
+        choices.hash(&mut h);
+        treasuries.hash(&mut h);
+        techs.hash(&mut h);
+        research_tokens.hash(&mut h);
+        breakthrough_pending.hash(&mut h);
+        relations.hash(&mut h);
+        purchased.hash(&mut h);
+        next_unit_id.hash(&mut h);
+        dice.hash(&mut h);
+        winner.hash(&mut h);
+        this_turn.hash(&mut h);
+        other_turns.hash(&mut h);
+        combat.hash(&mut h);
+        dice_queue.hash(&mut h);
+        manual_dice.hash(&mut h);
+        casualty_orders.hash(&mut h);
+        phase_acted.hash(&mut h);
+        h.write_usize(spaces.len());
+        for sp in spaces {
+            h.write_u64(sp.own_hash());
+        }
+        h.0
+    }
+
+    /// [`State::hash`] computed afresh, every space's own hash included: what the cached one
+    /// must equal (the random games check it).
+    pub fn hash_uncached(&self) -> u64 {
+        let mut copy = self.clone();
+        for sp in &mut copy.spaces {
+            // A copy of a space starts without a cached hash.
+            *sp = Arc::new(SpaceState::clone(sp));
+        }
+        copy.hash()
+    }
+
+    /// The hash as saves and recordings of hash scheme 1 hold it: FNV-1a over the derived
+    /// `Hash` encoding of the whole state, spaces in place. Kept so those files still check.
+    pub fn hash_v1(&self) -> u64 {
         let mut h = Fnv::new();
         std::hash::Hash::hash(self, &mut h);
         h.0
     }
 }
+
+/// Mixed into scheme 2 hashes first, so no state hashes the same under both schemes by the
+/// construction alone.
+const HASH_SCHEME_2: u64 = 2;
 
 struct Fnv(u64);
 

@@ -25,6 +25,7 @@ pub(crate) static CASE: SchemaTable = SchemaTable {
         Field::def("scenario", "string", "the edition's default", "the edition's scenario (set-up) to start from"),
         Field::def("with", "[string]", "[]", "layers on top: names, `NAME=VALUE` or folders"),
         Field::def("seed", "int", "1", "the dice seed, when no `dice` are given"),
+        Field::def("hash_scheme", "int", "1", "how the steps' `hash`es were computed: 2 in recordings written since warroom's save format 2, 1 before"),
         Field::opt("start", "table", "the position: `start`"),
         Field::opt("dice", "[int]", "the faces rolled at the table, in order; with `dice` the game takes dice only from this list (and later `roll` steps)"),
         Field::def("steps", "[string | table]", "[]", "commands in the REPL's language, run in order; a table is `steps[]`"),
@@ -99,6 +100,8 @@ pub struct Header {
     pub with: Vec<String>,
     pub scenario: Option<String>,
     pub seed: u64,
+    /// How a recording's step hashes were computed (`Game::hash_in_scheme`).
+    pub hash_scheme: i64,
 }
 
 /// Units of one power in one space, as `[x.SPACE.POWER]` tables list them.
@@ -167,11 +170,28 @@ fn header<'n>(ctx: &mut Ctx, f: &mut Fields<'n>) -> Option<Header> {
         },
         None => 1,
     };
+    let hash_scheme = match f.get("hash_scheme") {
+        Some(n) => match as_int(ctx, n, "hash_scheme") {
+            Some(v @ 1..=2) => v,
+            Some(_) => {
+                ctx.error_at(
+                    n,
+                    "schema::bad-value",
+                    "`hash_scheme` is 1 or 2".into(),
+                    "no such scheme",
+                );
+                1
+            }
+            None => 1,
+        },
+        None => 1,
+    };
     Some(Header {
         edition: edition?,
         with,
         scenario,
         seed,
+        hash_scheme,
     })
 }
 

@@ -98,7 +98,7 @@ pub fn replay(case: &Case, base: Option<&Case>) -> ReplayReport {
         let expected_ok = step.rejected.is_none();
         let same_result = result.is_ok() == expected_ok;
         let same_output = step.hash.is_none() || replayed_output == step.output;
-        let hash = game.hash();
+        let hash = game.hash_in_scheme(case.header.hash_scheme);
         let same_hash = step.hash.is_none_or(|h| h == hash);
         if same_result && same_output && same_hash {
             report.replayed += 1;
@@ -289,6 +289,11 @@ pub fn recording(game: &Game) -> String {
         let _ = writeln!(t, "with = [{}]", w.join(", "));
     }
     let _ = writeln!(t, "seed = {}", o.seed);
+    let _ = writeln!(
+        t,
+        "hash_scheme = {}",
+        crate::game::save::hash_scheme(crate::game::save::VERSION)
+    );
     let _ = writeln!(t, "steps = [");
     for r in game.history() {
         let out: Vec<String> = r.output.iter().map(|s| toml_str(s)).collect();

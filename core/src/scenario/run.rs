@@ -241,7 +241,7 @@ pub fn run(case: &Case) -> Report {
         }
         if let (Ok(lines), Some(h)) = (&result, step.hash) {
             // A recorded step: the same output and the same state, exactly.
-            let hash = game.hash();
+            let hash = game.hash_in_scheme(case.header.hash_scheme);
             let mut differs = Vec::new();
             if *lines != step.output {
                 differs.push((

@@ -1,0 +1,78 @@
+//! The state hash: each space keeps its own hash while it is unchanged (hash scheme 2), so the
+//! cache must follow every change, and states sharing a space must not see each other's.
+
+mod support;
+
+use std::sync::Arc;
+use warroom_core::game::Game;
+use warroom_core::layers::LoadRequest;
+use warroom_core::rules::{self, SpaceId};
+
+fn game() -> Game {
+    let req = LoadRequest::new(support::editions(), "1941");
+    let rules = Arc::new(rules::load(&req).unwrap_or_else(|e| panic!("{:#?}", e.problems)));
+    Game::new(rules, "1941", &[], None, 7).expect("1941 starts")
+}
+
+/// The first space holding units.
+fn occupied(g: &Game) -> SpaceId {
+    let i = g
+        .state()
+        .spaces
+        .iter()
+        .position(|sp| !sp.units.is_empty())
+        .expect("units on the board");
+    SpaceId(i as u16)
+}
+
+#[test]
+fn a_changed_space_changes_the_hash_of_its_state_only() {
+    let g = game();
+    let before = g.state().hash();
+    let mut changed = g.state().clone();
+    let at = occupied(&g);
+    // Both kinds of change: a space shared with `g` (copied first) and one the copy holds
+    // alone, with its hash already cached (changed in place).
+    changed.space_mut(at).units.pop();
+    assert_eq!(changed.hash(), changed.hash_uncached());
+    changed.space_mut(at).units.pop();
+    assert_ne!(
+        changed.hash(),
+        before,
+        "a unit gone from a space changes the hash"
+    );
+    assert_eq!(
+        changed.hash(),
+        changed.hash_uncached(),
+        "the changed space's hash is current"
+    );
+    assert_eq!(
+        g.state().hash(),
+        before,
+        "the state the copy came from is untouched"
+    );
+    assert_eq!(g.state().hash(), g.state().hash_uncached());
+}
+
+#[test]
+fn the_hash_after_commands_is_the_hash_computed_afresh() {
+    let mut g = game();
+    for cmd in ["buy 2 infantry", "end phase", "end phase", "end phase"] {
+        g.execute(cmd).unwrap_or_else(|e| panic!("`{cmd}`: {e}"));
+        assert_eq!(g.state().hash(), g.state().hash_uncached(), "after `{cmd}`");
+    }
+    let mut other = game();
+    for cmd in ["buy 2 infantry", "end phase", "end phase", "end phase"] {
+        other.execute(cmd).expect("the same commands");
+    }
+    assert_eq!(g.hash(), other.hash(), "the same commands give the same hash");
+}
+
+#[test]
+fn scheme_1_hashes_are_still_computed_for_older_files() {
+    let g = game();
+    // Scheme 1 is FNV-1a over the whole state's encoding; scheme 2 differs by construction.
+    assert_ne!(g.hash_in_scheme(1), g.hash_in_scheme(2));
+    assert_eq!(g.hash_in_scheme(2), g.hash());
+    assert_eq!(g.state().hash_v1(), g.state().clone().hash_v1());
+}
