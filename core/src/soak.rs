@@ -13,7 +13,7 @@
 
 use crate::game::command::{Command, Pick};
 use crate::game::dice::Dice;
-use crate::game::state::{Relation, State};
+use crate::game::state::{Relation, SpaceState, State};
 use crate::game::Game;
 use crate::rules::{Domain, OnCapture, PhaseKind, Piece, PowerId, RuleSet};
 use std::sync::Arc;
@@ -565,8 +565,9 @@ pub struct Snapshot {
     history: usize,
     log: usize,
     turn: (u32, usize),
-    /// Every unit's id, type and owner, sorted by id (cheaper than a map, taken every command).
-    units: Vec<(u32, crate::rules::UnitTypeId, PowerId)>,
+    /// The spaces as they were, shared with the state: a space the command changed is a new
+    /// one after it (the snapshot's share forces the copy), so only those need comparing.
+    spaces: Vec<Arc<SpaceState>>,
     purchased: Vec<Vec<(Piece, u32)>>,
 }
 
@@ -577,15 +578,7 @@ impl Snapshot {
             history: game.history().len(),
             log: game.log().len(),
             turn: (s.round, s.turn),
-            units: {
-                let mut units: Vec<_> = s
-                    .spaces
-                    .iter()
-                    .flat_map(|sp| sp.units.iter().map(|u| (u.id, u.kind, u.owner)))
-                    .collect();
-                units.sort_unstable_by_key(|u| u.0);
-                units
-            },
+            spaces: s.spaces.clone(),
             purchased: s.purchased.clone(),
         }
     }
@@ -607,8 +600,14 @@ pub fn check_state(
             ));
         }
     }
-    units_conserved(rules, before, s, cmd)?;
-    units_where_they_may_be(rules, s)?;
+    // Spaces the command changed (the others hold the same units as before, already checked).
+    let changed: Vec<usize> = (0..s.spaces.len())
+        .filter(|&i| !Arc::ptr_eq(&s.spaces[i], &before.spaces[i]))
+        .collect();
+    units_conserved(rules, before, s, cmd, &changed)?;
+    for &i in &changed {
+        units_where_they_may_be_in(rules, s, i)?;
+    }
     if before.turn != (s.round, s.turn) {
         air_units_landed(rules, s)?;
     }
@@ -658,18 +657,26 @@ fn units_conserved(
     before: &Snapshot,
     s: &State,
     cmd: &Command,
+    changed: &[usize],
 ) -> Result<(), (&'static str, String)> {
     const NAME: &str = "units-conserved";
     if *cmd == Command::Undo {
         return Ok(());
     }
     let destroys = cmd.is_battle() || *cmd == Command::EndPhase;
+    // A unit that moved left one changed space for another: the units of the changed spaces
+    // before and after are the whole comparison.
+    let mut was: Vec<(u32, crate::rules::UnitTypeId, PowerId)> = changed
+        .iter()
+        .flat_map(|&i| before.spaces[i].units.iter().map(|u| (u.id, u.kind, u.owner)))
+        .collect();
+    was.sort_unstable_by_key(|u| u.0);
     let mut seen = 0usize;
     let mut created: Vec<(crate::rules::UnitTypeId, PowerId)> = Vec::new();
-    for sp in &s.spaces {
-        for u in &sp.units {
-            let known = before.units.binary_search_by_key(&u.id, |b| b.0).ok();
-            match known.map(|i| before.units[i]) {
+    for &i in changed {
+        for u in &s.spaces[i].units {
+            let known = was.binary_search_by_key(&u.id, |b| b.0).ok();
+            match known.map(|i| was[i]) {
                 Some((_, kind, owner)) => {
                     seen += 1;
                     if kind != u.kind {
@@ -700,8 +707,8 @@ fn units_conserved(
             }
         }
     }
-    if seen < before.units.len() && !destroys {
-        return Err((NAME, format!("{} unit(s) vanished", before.units.len() - seen)));
+    if seen < was.len() && !destroys {
+        return Err((NAME, format!("{} unit(s) vanished", was.len() - seen)));
     }
     match cmd {
         Command::Place {
@@ -754,8 +761,14 @@ fn units_conserved(
 /// No land unit at sea outside a transport, no sea unit on land, every unit aboard something
 /// beside it; at the end of a turn every air unit over friendly land or on a carrier.
 pub fn units_where_they_may_be(rules: &RuleSet, s: &State) -> Result<(), (&'static str, String)> {
+    (0..s.spaces.len()).try_for_each(|i| units_where_they_may_be_in(rules, s, i))
+}
+
+/// [`units_where_they_may_be`] in one space (by index).
+fn units_where_they_may_be_in(rules: &RuleSet, s: &State, i: usize) -> Result<(), (&'static str, String)> {
     const NAME: &str = "units-where-they-may-be";
-    for (i, sp) in s.spaces.iter().enumerate() {
+    let sp = &s.spaces[i];
+    {
         let space = &rules.board.spaces[i];
         for u in &sp.units {
             let t = rules.unit(u.kind);
