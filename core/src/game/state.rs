@@ -175,12 +175,13 @@ impl PartialEq for SpaceState {
 impl Eq for SpaceState {}
 
 impl SpaceState {
-    /// FNV-1a of the space's encoding, computed once per version of the space.
+    /// The space's hash (scheme 2's mix over its encoding), computed once per version of the
+    /// space.
     fn own_hash(&self) -> u64 {
         use std::sync::atomic::Ordering;
         match self.hash.0.load(Ordering::Relaxed) {
             0 => {
-                let mut h = Fnv::new();
+                let mut h = Mix::new();
                 std::hash::Hash::hash(self, &mut h);
                 // 0 means "not computed yet".
                 let v = h.0.max(1);
@@ -481,10 +482,10 @@ impl State {
         gone
     }
 
-    /// A stable 64-bit hash of the whole state (hash scheme 2): FNV-1a over every field but
-    /// the spaces, then over each space's own FNV-1a hash, which a space keeps while it is
-    /// unchanged (a command changes a few spaces; hashing all of them again was a quarter of a
-    /// random game's time). Integers are fed little-endian, so every machine agrees.
+    /// A stable 64-bit hash of the whole state (hash scheme 2): every field but the spaces, then
+    /// each space's own hash, which a space keeps while it is unchanged (a command changes a few
+    /// spaces; hashing all of them again was a quarter of a random game's time), mixed a word at
+    /// a time ([`Mix`]).
     ///
     /// Architecture invariant: every field of `State` takes part. The destructuring below
     /// names them all, so a new field does not compile until it is hashed here too.
@@ -513,8 +514,7 @@ impl State {
             casualty_orders,
             phase_acted,
         } = self;
-        let mut h = Fnv::new();
-        h.write_u64(HASH_SCHEME_2);
+        let mut h = Mix::new();
         round.hash(&mut h);
         turn.hash(&mut h);
         phase.hash(&mut h);
@@ -562,9 +562,52 @@ impl State {
     }
 }
 
-/// Mixed into scheme 2 hashes first, so no state hashes the same under both schemes by the
-/// construction alone.
-const HASH_SCHEME_2: u64 = 2;
+/// Hash scheme 2's hasher: one multiply per integer written (FxHash's mix) rather than FNV's
+/// one per byte; integers are taken as little-endian words whatever their width, so every
+/// machine agrees.
+struct Mix(u64);
+
+impl Mix {
+    fn new() -> Self {
+        // Not FNV's basis: no state hashes the same under both schemes by construction.
+        Mix(0x2d35_8dcc_aa6c_78a5)
+    }
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl std::hash::Hasher for Mix {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.add(u64::from(v));
+    }
+    fn write_u16(&mut self, v: u16) {
+        self.add(u64::from(v));
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.add(u64::from(v));
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.add(v);
+    }
+    fn write_u128(&mut self, v: u128) {
+        self.add(v as u64);
+        self.add((v >> 64) as u64);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.add(v as u64);
+    }
+}
 
 struct Fnv(u64);
 
