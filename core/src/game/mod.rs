@@ -348,6 +348,7 @@ impl Game {
             });
         }
         let before = std::mem::replace(&mut self.state, next);
+        let text = cmd.to_text(&self.rules);
         // Dice once seen cannot be taken back: a battle ends what undo can reach.
         if *cmd == Command::EndPhase || cmd.is_battle() {
             self.undo.clear();
@@ -356,10 +357,10 @@ impl Game {
             self.undo.push(Snapshot {
                 state: before,
                 store: self.store_before.take(),
-                text: cmd.to_text(&self.rules),
+                text: text.clone(),
             });
         }
-        self.record(cmd, &out);
+        self.record(text, &out);
         Ok(out)
     }
 
@@ -463,9 +464,9 @@ impl Game {
         Ok(Attempt { next, out })
     }
 
-    fn record(&mut self, cmd: &Command, output: &[String]) {
+    fn record(&mut self, text: String, output: &[String]) {
         self.history.push(Record {
-            text: cmd.to_text(&self.rules),
+            text,
             hash: 0,
             output: output.to_vec(),
         });
@@ -498,7 +499,7 @@ impl Game {
             text: text.clone(),
         });
         let out = vec![text];
-        self.record(&Command::Undo, &out);
+        self.record(Command::Undo.to_text(&self.rules), &out);
         Ok(out)
     }
 }
