@@ -32,7 +32,8 @@ pub(super) struct Leg<'d> {
     pub(super) drop: Option<&'d AirDrop>,
 }
 
-/// Check one unit type along a path; `Ok(blitzed spaces)`.
+/// Check one unit type along a path; `Ok(blitzed spaces)`: within its movement left, each
+/// space entered in turn, then where the path ends.
 pub(super) fn check_path(
     b: &Board,
     t: &UnitType,
@@ -40,9 +41,6 @@ pub(super) fn check_path(
     path: &[SpaceId],
     leg: &Leg,
 ) -> Result<Vec<SpaceId>, Rejection> {
-    let Leg {
-        combat, ignore, raid, ..
-    } = *leg;
     let steps = path.len() - 1;
     if steps as u32 > left {
         return Err(reject(
@@ -57,125 +55,176 @@ pub(super) fn check_path(
     }
     let mut blitzed = Vec::new();
     for i in 1..=steps {
-        let (prev, here) = (path[i - 1], path[i]);
-        let last = i == steps;
-        if !b.adjacent(prev, here) {
-            return Err(Rejection::new(format!(
-                "{} is not next to {}",
-                b.name(here),
-                b.name(prev)
-            )));
-        }
-        if b.impassable(here) {
+        enter(b, t, path[i - 1], path[i], i == steps, leg.combat, &mut blitzed)?;
+    }
+    check_path_end(b, t, path, leg, &blitzed)?;
+    Ok(blitzed)
+}
+
+/// What entering `here` from `prev` asks of a unit of this type, on the way or at the end
+/// (`last`): a neighbour, not neutral, not off limits, and what its domain's rules say.
+fn enter(
+    b: &Board,
+    t: &UnitType,
+    prev: SpaceId,
+    here: SpaceId,
+    last: bool,
+    combat: bool,
+    blitzed: &mut Vec<SpaceId>,
+) -> Result<(), Rejection> {
+    if !b.adjacent(prev, here) {
+        return Err(Rejection::new(format!(
+            "{} is not next to {}",
+            b.name(here),
+            b.name(prev)
+        )));
+    }
+    if b.impassable(here) {
+        return Err(reject(
+            RULE_NEUTRAL,
+            format!("{} is neutral: no unit may enter or fly over it", b.name(here)),
+        ));
+    }
+    if b.off_limits(here) {
+        return Err(b.confined(here));
+    }
+    match t.domain {
+        Domain::Land => enter_by_land(b, t, here, last, combat, blitzed),
+        Domain::Sea => enter_by_sea(b, t, prev, here, last, combat),
+        // A neutral power's territories may not be flown over (nor into: see below).
+        Domain::Air => match b
+            .peace_holder(here)
+            .filter(|p| !last && politics::neutral(b.s, *p))
+        {
+            Some(p) => Err(b.peace(p)),
+            None => Ok(()),
+        },
+    }
+}
+
+/// A land unit enters a territory: a hostile one stops it (in combat move only), unless it
+/// blitzes through one empty of enemy units (and facilities, where the edition says so);
+/// a territory of a power at peace, or of none at war with this one, may not be entered.
+fn enter_by_land(
+    b: &Board,
+    t: &UnitType,
+    here: SpaceId,
+    last: bool,
+    combat: bool,
+    blitzed: &mut Vec<SpaceId>,
+) -> Result<(), Rejection> {
+    if b.is_sea(here) {
+        return Err(Rejection::new(format!(
+            "{} cannot move through {} (land units cross the sea only aboard transports)",
+            t.name,
+            b.name(here)
+        )));
+    }
+    if b.hostile_territory(here) {
+        if !combat {
             return Err(reject(
-                RULE_NEUTRAL,
-                format!("{} is neutral: no unit may enter or fly over it", b.name(here)),
+                RULE_NCM_FRIENDLY,
+                format!(
+                    "noncombat moves stay in friendly territory; {} is hostile",
+                    b.name(here)
+                ),
             ));
         }
-        if b.off_limits(here) {
-            return Err(b.confined(here));
-        }
-        match t.domain {
-            Domain::Land => {
-                if b.is_sea(here) {
-                    return Err(Rejection::new(format!(
-                        "{} cannot move through {} (land units cross the sea only aboard transports)",
-                        t.name,
-                        b.name(here)
-                    )));
-                }
-                if b.hostile_territory(here) {
-                    if !combat {
-                        return Err(reject(
-                            RULE_NCM_FRIENDLY,
-                            format!(
-                                "noncombat moves stay in friendly territory; {} is hostile",
-                                b.name(here)
-                            ),
-                        ));
-                    }
-                    if !last {
-                        let facilities = !b.s.space(here).facilities.is_empty()
-                            && b.rules.switches.blitz_blocked_by_facilities;
-                        let occupied = b.has_enemies(here) || facilities;
-                        if !t.blitz || occupied || !blitzed.is_empty() {
-                            let why = if t.blitz && occupied {
-                                "; a blitz passes only an unoccupied hostile territory (no enemy units or facilities)"
-                            } else {
-                                ""
-                            };
-                            return Err(reject(
-                                if t.blitz { RULE_BLITZ } else { RULE_STOP_HOSTILE },
-                                format!("{} must stop on entering hostile {}{why}", t.name, b.name(here)),
-                            ));
-                        }
-                        blitzed.push(here);
-                    }
-                } else if let Some(p) = b.peace_holder(here) {
-                    return Err(b.peace(p));
-                } else if !b.friendly_territory(here) {
-                    return Err(reject(
-                        RULE_NEUTRAL,
-                        format!("{} is not at war with you and cannot be entered", b.name(here)),
-                    ));
-                }
-            }
-            Domain::Sea => {
-                if !b.is_sea(here) {
-                    return Err(Rejection::new(format!("{} cannot move onto land", t.name)));
-                }
-                if let Some(canal) = b.closed_canal(prev, here) {
-                    return Err(reject(
-                        RULE_CANAL,
-                        format!(
-                            "the {canal} is closed to you: your side did not control it at the start of the turn"
-                        ),
-                    ));
-                }
-                let stops = if t.stealth_move {
-                    b.negated(here, t)
+        if !last {
+            let facilities =
+                !b.s.space(here).facilities.is_empty() && b.rules.switches.blitz_blocked_by_facilities;
+            let occupied = b.has_enemies(here) || facilities;
+            if !t.blitz || occupied || !blitzed.is_empty() {
+                let why = if t.blitz && occupied {
+                    "; a blitz passes only an unoccupied hostile territory (no enemy units or facilities)"
                 } else {
-                    b.blocked(here)
+                    ""
                 };
-                if stops {
-                    if !combat && !t.stealth_move {
-                        return Err(reject(
-                            RULE_NCM_FRIENDLY,
-                            format!(
-                                "noncombat moves avoid hostile sea zones; {} holds enemy warships",
-                                b.name(here)
-                            ),
-                        ));
-                    }
-                    if !last {
-                        return Err(reject(
-                            RULE_STOP_HOSTILE,
-                            format!(
-                                "{} must stop on entering {} (enemy {})",
-                                t.name,
-                                b.name(here),
-                                if t.stealth_move {
-                                    "units that stop it"
-                                } else {
-                                    "warships"
-                                }
-                            ),
-                        ));
-                    }
-                }
+                return Err(reject(
+                    if t.blitz { RULE_BLITZ } else { RULE_STOP_HOSTILE },
+                    format!("{} must stop on entering hostile {}{why}", t.name, b.name(here)),
+                ));
             }
-            // A neutral power's territories may not be flown over (nor into: see below).
-            Domain::Air => {
-                if let Some(p) = b
-                    .peace_holder(here)
-                    .filter(|p| !last && politics::neutral(b.s, *p))
-                {
-                    return Err(b.peace(p));
-                }
-            }
+            blitzed.push(here);
+        }
+    } else if let Some(p) = b.peace_holder(here) {
+        return Err(b.peace(p));
+    } else if !b.friendly_territory(here) {
+        return Err(reject(
+            RULE_NEUTRAL,
+            format!("{} is not at war with you and cannot be entered", b.name(here)),
+        ));
+    }
+    Ok(())
+}
+
+/// A sea unit enters a sea zone: through canals its side held at the start of the turn, and
+/// stopping where enemy warships are (for a stealthy unit, where units that cancel its stealth
+/// are); noncombat moves avoid such zones.
+fn enter_by_sea(
+    b: &Board,
+    t: &UnitType,
+    prev: SpaceId,
+    here: SpaceId,
+    last: bool,
+    combat: bool,
+) -> Result<(), Rejection> {
+    if !b.is_sea(here) {
+        return Err(Rejection::new(format!("{} cannot move onto land", t.name)));
+    }
+    if let Some(canal) = b.closed_canal(prev, here) {
+        return Err(reject(
+            RULE_CANAL,
+            format!("the {canal} is closed to you: your side did not control it at the start of the turn"),
+        ));
+    }
+    let stops = if t.stealth_move {
+        b.negated(here, t)
+    } else {
+        b.blocked(here)
+    };
+    if stops {
+        if !combat && !t.stealth_move {
+            return Err(reject(
+                RULE_NCM_FRIENDLY,
+                format!(
+                    "noncombat moves avoid hostile sea zones; {} holds enemy warships",
+                    b.name(here)
+                ),
+            ));
+        }
+        if !last {
+            return Err(reject(
+                RULE_STOP_HOSTILE,
+                format!(
+                    "{} must stop on entering {} (enemy {})",
+                    t.name,
+                    b.name(here),
+                    if t.stealth_move {
+                        "units that stop it"
+                    } else {
+                        "warships"
+                    }
+                ),
+            ));
         }
     }
-    let end = path[steps];
+    Ok(())
+}
+
+/// Where a path may end: a combat move in a hostile space (or after a blitz, or escaping), never
+/// against a power at peace; a noncombat move of land units in friendly territory.
+fn check_path_end(
+    b: &Board,
+    t: &UnitType,
+    path: &[SpaceId],
+    leg: &Leg,
+    blitzed: &[SpaceId],
+) -> Result<(), Rejection> {
+    let Leg {
+        combat, ignore, raid, ..
+    } = *leg;
+    let end = path[path.len() - 1];
     // No attack on a territory held by, or holding units of, a power at peace with this one.
     if combat && !b.is_sea(end) {
         if let Some(p) = b.peace_holder(end).or_else(|| b.peace_units(end)) {
@@ -233,7 +282,7 @@ pub(super) fn check_path(
             ),
         ));
     }
-    Ok(blitzed)
+    Ok(())
 }
 
 /// Find the path for a group of units: the fewest blitzes, then the fewest spaces.
@@ -265,38 +314,23 @@ pub(super) fn find_path(
     while let Some(path) = queue.pop_front() {
         let here = *path.last().expect("paths are never empty");
         if here == to {
-            let mut blitzed = Vec::new();
-            let mut ok = true;
-            for (t, left) in units {
-                match check_path(b, t, *left, &path, leg) {
-                    Ok(bl) => {
-                        if bl.len() > blitzed.len() {
-                            blitzed = bl;
-                        }
-                    }
-                    Err(e) => {
-                        first_error.get_or_insert(e);
-                        ok = false;
-                        break;
+            match blitzed_on(b, units, &path, leg) {
+                Ok(blitzed) => {
+                    let better = best
+                        .as_ref()
+                        .is_none_or(|(n, p)| (blitzed.len(), path.len()) < (*n, p.path.len()));
+                    if better {
+                        best = Some((
+                            blitzed.len(),
+                            PathPlan {
+                                path: path.clone(),
+                                blitzed,
+                            },
+                        ));
                     }
                 }
-            }
-            if ok {
-                if let Some(Err(e)) = leg.drop.map(|d| check_drop(b, d, &path, leg.combat)) {
+                Err(e) => {
                     first_error.get_or_insert(e);
-                    continue;
-                }
-                let better = best
-                    .as_ref()
-                    .is_none_or(|(n, p)| (blitzed.len(), path.len()) < (*n, p.path.len()));
-                if better {
-                    best = Some((
-                        blitzed.len(),
-                        PathPlan {
-                            path: path.clone(),
-                            blitzed,
-                        },
-                    ));
                 }
             }
             continue;
@@ -337,6 +371,27 @@ pub(super) fn find_path(
             ),
         )
     }))
+}
+
+/// A whole path checked for every unit of the group (and the cargo dropped at its end):
+/// the territories blitzed on it, or the first refusal.
+fn blitzed_on(
+    b: &Board,
+    units: &[(&UnitType, u32)],
+    path: &[SpaceId],
+    leg: &Leg,
+) -> Result<Vec<SpaceId>, Rejection> {
+    let mut blitzed = Vec::new();
+    for (t, left) in units {
+        let bl = check_path(b, t, *left, path, leg)?;
+        if bl.len() > blitzed.len() {
+            blitzed = bl;
+        }
+    }
+    if let Some(d) = leg.drop {
+        check_drop(b, d, path, leg.combat)?;
+    }
+    Ok(blitzed)
 }
 
 /// Fewest steps from each space to `to` through spaces `passable` allows (`u32::MAX`: none
