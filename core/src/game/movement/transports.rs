@@ -10,6 +10,9 @@ use crate::game::state::State;
 use crate::game::Rejection;
 use crate::rules::{Domain, PowerId, RuleSet, SpaceId};
 
+/// Land units board transports in an adjacent sea zone: the power's units may board, the zone
+/// is one they may load in, each unit may be carried and has not moved, and every one finds
+/// room aboard.
 pub(super) fn load(
     rules: &RuleSet,
     s: &mut State,
@@ -20,12 +23,31 @@ pub(super) fn load(
     out: &mut Vec<String>,
 ) -> Result<(), Rejection> {
     let b = Board { rules, s, power };
-    if !rules.power_info(power).board_transports {
+    check_boarding(&b, m, ids)?;
+    let room = transport_room(&b, m.to, combat)?;
+    let assign = assign_places(&b, m, ids, room)?;
+    let text = describe(rules, s, m.from, ids);
+    board(rules, s, power, m, ids, &assign, combat);
+    out.push(format!(
+        "{} loads {text} from {} onto transports in {}",
+        rules.power_info(power).name,
+        rules.board.space(m.from).name,
+        rules.board.space(m.to).name
+    ));
+    Ok(())
+}
+
+/// May these units board in this zone at all: the power's units ride transports, the zone is
+/// within its bounds, next to the territory and free of enemy warships, and each unit is one
+/// transports carry and has not moved (boarding takes a land unit's whole move).
+fn check_boarding(b: &Board, m: &Move, ids: &[u32]) -> Result<(), Rejection> {
+    let rules = b.rules;
+    if !rules.power_info(b.power).board_transports {
         return Err(reject(
             RULE_NO_TRANSPORT,
             format!(
                 "{}'s units cannot be loaded onto transports",
-                rules.power_info(power).name
+                rules.power_info(b.power).name
             ),
         ));
     }
@@ -52,7 +74,7 @@ pub(super) fn load(
         ));
     }
     for id in ids {
-        let u = unit(s, m.from, *id);
+        let u = unit(b.s, m.from, *id);
         let t = rules.unit(u.kind);
         if t.transport_cost.is_none() {
             return Err(reject(
@@ -70,9 +92,16 @@ pub(super) fn load(
             ));
         }
     }
-    // Room on each usable transport in the zone.
-    let mut room: Vec<(u32, u32, bool)> = s
-        .space(m.to)
+    Ok(())
+}
+
+/// Room on each transport of the side in the zone that may load now: (transport id, room left,
+/// the power's own). Not a transport that offloaded this turn, nor in noncombat move one of the
+/// power's that moved or fought in the combat phases.
+fn transport_room(b: &Board, zone: SpaceId, combat: bool) -> Result<Vec<(u32, u32, bool)>, Rejection> {
+    let (rules, s, power) = (b.rules, b.s, b.power);
+    let room: Vec<(u32, u32, bool)> = s
+        .space(zone)
         .units
         .iter()
         .filter(|t| {
@@ -84,7 +113,7 @@ pub(super) fn load(
         })
         .map(|t| {
             let used: u32 = s
-                .space(m.to)
+                .space(zone)
                 .units
                 .iter()
                 .filter(|c| c.aboard == Some(t.id))
@@ -97,33 +126,47 @@ pub(super) fn load(
             )
         })
         .collect();
-    if room.is_empty() {
-        let idle = s
-            .space(m.to)
-            .units
-            .iter()
-            .any(|t| rules.unit(t.kind).transport_capacity > 0 && t.owner == power);
-        return Err(reject(
-            if idle { RULE_NCM_AFTER_COMBAT } else { RULE_LOAD },
-            if idle {
-                format!(
-                    "the transports in {} moved or fought in the combat phases and cannot load now",
-                    b.name(m.to)
-                )
-            } else {
-                format!("there is no friendly transport in {} to board", b.name(m.to))
-            },
-        ));
+    if !room.is_empty() {
+        return Ok(room);
     }
-    // Own transports first, fullest first, so loads fill transports instead of spreading.
+    let idle = s
+        .space(zone)
+        .units
+        .iter()
+        .any(|t| rules.unit(t.kind).transport_capacity > 0 && t.owner == power);
+    Err(reject(
+        if idle { RULE_NCM_AFTER_COMBAT } else { RULE_LOAD },
+        if idle {
+            format!(
+                "the transports in {} moved or fought in the combat phases and cannot load now",
+                b.name(zone)
+            )
+        } else {
+            format!("there is no friendly transport in {} to board", b.name(zone))
+        },
+    ))
+}
+
+/// Which transport each unit boards: (unit id, transport id). Own transports first, fullest
+/// first, so loads fill transports instead of spreading; the biggest units find places first.
+fn assign_places(
+    b: &Board,
+    m: &Move,
+    ids: &[u32],
+    mut room: Vec<(u32, u32, bool)>,
+) -> Result<Vec<(u32, u32)>, Rejection> {
+    let cost = |id: &u32| {
+        b.rules
+            .unit(unit(b.s, m.from, *id).kind)
+            .transport_cost
+            .unwrap_or(0)
+    };
     room.sort_by_key(|(id, free, own)| (!*own, *free, *id));
     let mut order: Vec<u32> = ids.to_vec();
-    order.sort_by_key(|id| {
-        std::cmp::Reverse(rules.unit(unit(s, m.from, *id).kind).transport_cost.unwrap_or(0))
-    });
+    order.sort_by_key(|id| std::cmp::Reverse(cost(id)));
     let mut assign: Vec<(u32, u32)> = Vec::new();
     for id in &order {
-        let cost = rules.unit(unit(s, m.from, *id).kind).transport_cost.unwrap_or(0);
+        let cost = cost(id);
         let Some(slot) = room.iter_mut().find(|(_, free, _)| *free >= cost) else {
             return Err(reject(
                 RULE_CAPACITY,
@@ -136,7 +179,20 @@ pub(super) fn load(
         slot.1 -= cost;
         assign.push((*id, slot.0));
     }
-    let text = describe(rules, s, m.from, ids);
+    Ok(assign)
+}
+
+/// The units go aboard their transports: boarding spends their whole move, and the power's own
+/// transports are marked as having loaded (in combat move, as having combat-moved).
+fn board(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    m: &Move,
+    ids: &[u32],
+    assign: &[(u32, u32)],
+    combat: bool,
+) {
     let mut moving = s.take_units(m.from, |u| ids.contains(&u.id));
     for u in &mut moving {
         let t = rules.unit(u.kind);
@@ -158,15 +214,11 @@ pub(super) fn load(
         }
     }
     s.space_mut(m.to).units.extend(moving);
-    out.push(format!(
-        "{} loads {text} from {} onto transports in {}",
-        rules.power_info(power).name,
-        rules.board.space(m.from).name,
-        rules.board.space(m.to).name
-    ));
-    Ok(())
 }
 
+/// Land units offload from their transports in a sea zone into an adjacent territory: in combat
+/// move an amphibious assault (waiting aboard while a sea battle is to be fought there), in
+/// noncombat move into friendly territory.
 pub(super) fn offload(
     rules: &RuleSet,
     s: &mut State,
@@ -178,86 +230,10 @@ pub(super) fn offload(
 ) -> Result<(), Rejection> {
     let b = Board { rules, s, power };
     let (zone, target) = (m.from, m.to);
-    if !b.adjacent(zone, target) {
-        return Err(reject(
-            RULE_UNLOAD,
-            format!("{} does not border {}", b.name(target), b.name(zone)),
-        ));
-    }
-    if b.impassable(target) {
-        return Err(reject(
-            RULE_NEUTRAL,
-            format!("{} is neutral and cannot be entered", b.name(target)),
-        ));
-    }
-    if b.off_limits(target) {
-        return Err(b.confined(target));
-    }
+    check_shore(&b, zone, target)?;
     let transports: Vec<u32> = ids.iter().filter_map(|id| unit(s, zone, *id).aboard).collect();
-    for tid in &transports {
-        let t = unit(s, zone, *tid);
-        if let Some(other) = t.marks.unloaded {
-            if other != target {
-                return Err(reject(
-                    RULE_UNLOAD,
-                    format!(
-                        "that transport already offloaded into {} this turn; a transport offloads into one territory per turn",
-                        b.name(other)
-                    ),
-                ));
-            }
-        }
-        if !combat && t.owner == power && (t.marks.combat_moved || t.marks.fought) {
-            return Err(reject(
-                RULE_NCM_AFTER_COMBAT,
-                "a transport that loaded, moved, offloaded or fought in the combat phases cannot offload in noncombat move",
-            ));
-        }
-    }
-    let mut assault = false;
-    if let Some(p) = b
-        .peace_holder(target)
-        .or_else(|| b.peace_units(target).filter(|_| combat))
-    {
-        return Err(b.peace(p));
-    }
-    if combat {
-        if !b.hostile_territory(target) {
-            return Err(reject(
-                RULE_CM_END,
-                format!(
-                    "combat moves end in a hostile space; offload into friendly {} in noncombat move",
-                    b.name(target)
-                ),
-            ));
-        }
-        let sea_battle = b.blocked(zone) || s.this_turn.battle(zone).is_some();
-        if sea_battle {
-            assault = true;
-        } else if b.has_enemies(zone) {
-            let warship = s.space(zone).units.iter().any(|u| {
-                let t = rules.unit(u.kind);
-                u.owner == power && t.domain == Domain::Sea && t.attack > 0
-            });
-            if !warship {
-                return Err(reject(
-                    RULE_IGNORED_SUBS,
-                    format!(
-                        "transports may offload past ignored enemy submarines and transports in {} only with a warship of yours there",
-                        b.name(zone)
-                    ),
-                ));
-            }
-        }
-    } else if !b.friendly_territory(target) {
-        return Err(reject(
-            RULE_NCM_FRIENDLY,
-            format!(
-                "noncombat moves end in friendly territory; {} is not",
-                b.name(target)
-            ),
-        ));
-    }
+    check_transports_offload(&b, zone, target, &transports, combat)?;
+    let assault = check_landing(&b, zone, target, combat)?;
     let text = describe(rules, s, zone, ids);
     for t in s
         .space_mut(zone)
@@ -304,6 +280,111 @@ pub(super) fn offload(
         if combat { " (amphibious assault)" } else { "" }
     ));
     Ok(())
+}
+
+/// The territory offloaded into borders the sea zone, is not neutral and is within the
+/// power's bounds.
+fn check_shore(b: &Board, zone: SpaceId, target: SpaceId) -> Result<(), Rejection> {
+    if !b.adjacent(zone, target) {
+        return Err(reject(
+            RULE_UNLOAD,
+            format!("{} does not border {}", b.name(target), b.name(zone)),
+        ));
+    }
+    if b.impassable(target) {
+        return Err(reject(
+            RULE_NEUTRAL,
+            format!("{} is neutral and cannot be entered", b.name(target)),
+        ));
+    }
+    if b.off_limits(target) {
+        return Err(b.confined(target));
+    }
+    Ok(())
+}
+
+/// A transport offloads into one territory per turn, and in noncombat move only if it did
+/// nothing in the combat phases.
+fn check_transports_offload(
+    b: &Board,
+    zone: SpaceId,
+    target: SpaceId,
+    transports: &[u32],
+    combat: bool,
+) -> Result<(), Rejection> {
+    for tid in transports {
+        let t = unit(b.s, zone, *tid);
+        if let Some(other) = t.marks.unloaded {
+            if other != target {
+                return Err(reject(
+                    RULE_UNLOAD,
+                    format!(
+                        "that transport already offloaded into {} this turn; a transport offloads into one territory per turn",
+                        b.name(other)
+                    ),
+                ));
+            }
+        }
+        if !combat && t.owner == b.power && (t.marks.combat_moved || t.marks.fought) {
+            return Err(reject(
+                RULE_NCM_AFTER_COMBAT,
+                "a transport that loaded, moved, offloaded or fought in the combat phases cannot offload in noncombat move",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Where the cargo may land: never on a power at peace; in combat move a hostile territory
+/// (past enemy submarines and transports only with a warship of the power there), in
+/// noncombat move a friendly one. `Ok(true)`: the assault waits for the sea battle in the zone.
+fn check_landing(b: &Board, zone: SpaceId, target: SpaceId, combat: bool) -> Result<bool, Rejection> {
+    if let Some(p) = b
+        .peace_holder(target)
+        .or_else(|| b.peace_units(target).filter(|_| combat))
+    {
+        return Err(b.peace(p));
+    }
+    if !combat {
+        if !b.friendly_territory(target) {
+            return Err(reject(
+                RULE_NCM_FRIENDLY,
+                format!(
+                    "noncombat moves end in friendly territory; {} is not",
+                    b.name(target)
+                ),
+            ));
+        }
+        return Ok(false);
+    }
+    if !b.hostile_territory(target) {
+        return Err(reject(
+            RULE_CM_END,
+            format!(
+                "combat moves end in a hostile space; offload into friendly {} in noncombat move",
+                b.name(target)
+            ),
+        ));
+    }
+    if b.blocked(zone) || b.s.this_turn.battle(zone).is_some() {
+        return Ok(true);
+    }
+    if b.has_enemies(zone) {
+        let warship = b.s.space(zone).units.iter().any(|u| {
+            let t = b.rules.unit(u.kind);
+            u.owner == b.power && t.domain == Domain::Sea && t.attack > 0
+        });
+        if !warship {
+            return Err(reject(
+                RULE_IGNORED_SUBS,
+                format!(
+                    "transports may offload past ignored enemy submarines and transports in {} only with a warship of yours there",
+                    b.name(zone)
+                ),
+            ));
+        }
+    }
+    Ok(false)
 }
 
 /// Cargo that waited for a sea battle comes ashore if its sea zone is now clear.
