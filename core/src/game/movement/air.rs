@@ -187,53 +187,14 @@ pub fn strand_defending_air(rules: &RuleSet, s: &mut State, mover: PowerId, out:
             o
         };
         for owner in owners {
-            // Air units of this owner over the zone beyond what its side's carriers hold.
-            let cap: u32 = s
-                .space(z)
-                .units
-                .iter()
-                .filter(|u| allied(s, owner, u.owner))
-                .map(|u| rules.unit(u.kind).carrier_capacity)
-                .sum();
-            let mut used: u32 = 0;
-            let mut stranded: Vec<u32> = Vec::new();
-            let air = s
-                .space(z)
-                .units
-                .iter()
-                .filter(|u| allied(s, owner, u.owner) && rules.unit(u.kind).domain == Domain::Air);
-            for u in air {
-                // Guests already aboard keep their places; an air unit that cannot use a
-                // carrier at all is always stranded at sea.
-                let c = rules.unit(u.kind).carrier_cost.unwrap_or(u32::MAX / 2);
-                if used + c <= cap {
-                    used += c;
-                } else if u.owner == owner {
-                    stranded.push(u.id);
-                }
-            }
-            for id in stranded {
+            for id in stranded_air(rules, s, z, owner) {
                 let b = Board {
                     rules,
                     s,
                     power: owner,
                 };
                 let t = rules.unit(unit(s, z, id).kind);
-                let dest = rules
-                    .board
-                    .space(z)
-                    .adjacent
-                    .iter()
-                    .copied()
-                    .filter(|n| !b.off_limits(*n))
-                    .find(|n| !b.is_sea(*n) && b.friendly_territory(*n) && !b.has_enemies(*n))
-                    .or_else(|| {
-                        rules.board.space(z).adjacent.iter().copied().find(|n| {
-                            !b.off_limits(*n)
-                                && b.is_sea(*n)
-                                && t.carrier_cost.is_some_and(|c| carrier_room(&b, *n) >= c)
-                        })
-                    });
+                let dest = stranded_landing(&b, t, z);
                 let gone = s.remove_unit(z, id);
                 let Some(mut u) = gone.into_iter().next() else {
                     continue;
@@ -260,6 +221,50 @@ pub fn strand_defending_air(rules: &RuleSet, s: &mut State, mover: PowerId, out:
             }
         }
     }
+}
+
+/// Air units of this owner over the zone beyond what its side's carriers hold. Guests already
+/// aboard keep their places; an air unit that cannot use a carrier at all is always stranded
+/// at sea.
+fn stranded_air(rules: &RuleSet, s: &State, z: SpaceId, owner: PowerId) -> Vec<u32> {
+    let cap: u32 = s
+        .space(z)
+        .units
+        .iter()
+        .filter(|u| allied(s, owner, u.owner))
+        .map(|u| rules.unit(u.kind).carrier_capacity)
+        .sum();
+    let mut used: u32 = 0;
+    let mut stranded: Vec<u32> = Vec::new();
+    let air = s
+        .space(z)
+        .units
+        .iter()
+        .filter(|u| allied(s, owner, u.owner) && rules.unit(u.kind).domain == Domain::Air);
+    for u in air {
+        let c = rules.unit(u.kind).carrier_cost.unwrap_or(u32::MAX / 2);
+        if used + c <= cap {
+            used += c;
+        } else if u.owner == owner {
+            stranded.push(u.id);
+        }
+    }
+    stranded
+}
+
+/// Where a stranded air unit lands, one space away: the first territory of its side with no
+/// enemy units, else the first sea zone with room on a carrier of its side.
+fn stranded_landing(b: &Board, t: &UnitType, z: SpaceId) -> Option<SpaceId> {
+    let next = &b.rules.board.space(z).adjacent;
+    next.iter()
+        .copied()
+        .filter(|n| !b.off_limits(*n))
+        .find(|n| !b.is_sea(*n) && b.friendly_territory(*n) && !b.has_enemies(*n))
+        .or_else(|| {
+            next.iter().copied().find(|n| {
+                !b.off_limits(*n) && b.is_sea(*n) && t.carrier_cost.is_some_and(|c| carrier_room(b, *n) >= c)
+            })
+        })
 }
 
 /// Noncombat move may not end while a fighter waits at sea for a carrier of this power that can

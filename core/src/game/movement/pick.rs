@@ -8,7 +8,7 @@ use super::{
 use crate::game::command::Pick;
 use crate::game::state::{State, Unit};
 use crate::game::Rejection;
-use crate::rules::{Domain, PowerId, RuleSet, SpaceId};
+use crate::rules::{Domain, PowerId, RuleSet, SpaceId, UnitTypeId};
 
 /// Why this unit cannot move at all in this phase, if it cannot. Cargo that boarded this turn
 /// has spent its move but may still offload.
@@ -87,23 +87,8 @@ pub(super) fn pick_units(
     let units = &s.space(from).units;
     let place = &rules.board.space(from).name;
     if !cargo && rules.board.space(from).is_sea() {
-        for p in picks {
-            let kind = match p {
-                Pick::Kind { kind, .. } | Pick::All(kind) => Some(*kind),
-                Pick::Id(id) => units.iter().find(|u| u.id == *id).map(|u| u.kind),
-            };
-            if let Some(k) = kind.filter(|k| rules.unit(*k).domain == Domain::Land) {
-                return Err(reject(
-                    RULE_LOAD,
-                    format!(
-                        "{} at sea moves only with its transport: move the transport, or offload it into an adjacent territory",
-                        rules.unit(k).name
-                    ),
-                ));
-            }
-        }
+        check_no_cargo_at_sea(rules, units, picks)?;
     }
-    let cargo_count = |id: u32| units.iter().filter(|c| c.aboard == Some(id)).count();
     let mut chosen: Vec<u32> = Vec::new();
     for p in picks {
         match p {
@@ -126,51 +111,94 @@ pub(super) fn pick_units(
                 chosen.push(*id);
             }
             Pick::Kind { kind, .. } | Pick::All(kind) => {
-                let mine: Vec<&Unit> = units
-                    .iter()
-                    .filter(|u| {
-                        u.owner == power
-                            && u.kind == *kind
-                            && (u.aboard.is_some() == cargo || rules.unit(u.kind).domain == Domain::Air)
-                            && !chosen.contains(&u.id)
-                    })
-                    .collect();
-                let mut able: Vec<&Unit> = mine
-                    .iter()
-                    .copied()
-                    .filter(|u| cannot_move(rules, s, u, combat).is_none())
-                    .collect();
-                able.sort_by_key(|u| {
-                    (
-                        std::cmp::Reverse(remaining(rules, s, u)),
-                        std::cmp::Reverse(cargo_count(u.id)),
-                        u.id,
-                    )
-                });
-                let want = match p {
-                    Pick::Kind { count, .. } => *count as usize,
-                    _ => able.len().max(1),
-                };
-                let name = &rules.unit(*kind).name;
-                if able.len() < want {
-                    let reason = mine
-                        .iter()
-                        .find_map(|u| cannot_move(rules, s, u, combat))
-                        .map(|(rule, why)| (rule, format!(" (the others: {why})")));
-                    let msg = format!(
-                        "{place} has {} {name} of {} that can make this move; {want} asked{}",
-                        able.len(),
-                        rules.power_info(power).name,
-                        reason.as_ref().map_or("", |r| r.1.as_str())
-                    );
-                    return Err(match reason {
-                        Some((rule, _)) => reject(rule, msg),
-                        None => Rejection::new(msg),
-                    });
-                }
-                chosen.extend(able.iter().take(want).map(|u| u.id));
+                let more = pick_of_kind(rules, s, power, from, p, *kind, &chosen, combat, cargo)?;
+                chosen.extend(more);
             }
         }
     }
     Ok(chosen)
+}
+
+/// Land units at sea move only with their transport (or offload): a move from a sea zone that
+/// names them is refused.
+fn check_no_cargo_at_sea(rules: &RuleSet, units: &[Unit], picks: &[Pick]) -> Result<(), Rejection> {
+    for p in picks {
+        let kind = match p {
+            Pick::Kind { kind, .. } | Pick::All(kind) => Some(*kind),
+            Pick::Id(id) => units.iter().find(|u| u.id == *id).map(|u| u.kind),
+        };
+        if let Some(k) = kind.filter(|k| rules.unit(*k).domain == Domain::Land) {
+            return Err(reject(
+                RULE_LOAD,
+                format!(
+                    "{} at sea moves only with its transport: move the transport, or offload it into an adjacent territory",
+                    rules.unit(k).name
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Units of one type named by count (or all of them): those with the most movement left
+/// first, then the transports with the most cargo, then the oldest. Too few that can move is
+/// refused with why the others cannot.
+#[allow(clippy::too_many_arguments)]
+fn pick_of_kind(
+    rules: &RuleSet,
+    s: &State,
+    power: PowerId,
+    from: SpaceId,
+    p: &Pick,
+    kind: UnitTypeId,
+    chosen: &[u32],
+    combat: bool,
+    cargo: bool,
+) -> Result<Vec<u32>, Rejection> {
+    let units = &s.space(from).units;
+    let place = &rules.board.space(from).name;
+    let cargo_count = |id: u32| units.iter().filter(|c| c.aboard == Some(id)).count();
+    let mine: Vec<&Unit> = units
+        .iter()
+        .filter(|u| {
+            u.owner == power
+                && u.kind == kind
+                && (u.aboard.is_some() == cargo || rules.unit(u.kind).domain == Domain::Air)
+                && !chosen.contains(&u.id)
+        })
+        .collect();
+    let mut able: Vec<&Unit> = mine
+        .iter()
+        .copied()
+        .filter(|u| cannot_move(rules, s, u, combat).is_none())
+        .collect();
+    able.sort_by_key(|u| {
+        (
+            std::cmp::Reverse(remaining(rules, s, u)),
+            std::cmp::Reverse(cargo_count(u.id)),
+            u.id,
+        )
+    });
+    let want = match p {
+        Pick::Kind { count, .. } => *count as usize,
+        _ => able.len().max(1),
+    };
+    let name = &rules.unit(kind).name;
+    if able.len() < want {
+        let reason = mine
+            .iter()
+            .find_map(|u| cannot_move(rules, s, u, combat))
+            .map(|(rule, why)| (rule, format!(" (the others: {why})")));
+        let msg = format!(
+            "{place} has {} {name} of {} that can make this move; {want} asked{}",
+            able.len(),
+            rules.power_info(power).name,
+            reason.as_ref().map_or("", |r| r.1.as_str())
+        );
+        return Err(match reason {
+            Some((rule, _)) => reject(rule, msg),
+            None => Rejection::new(msg),
+        });
+    }
+    Ok(able.iter().take(want).map(|u| u.id).collect())
 }
