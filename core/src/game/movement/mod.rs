@@ -1,0 +1,357 @@
+//! Combat and noncombat movement: paths, who may pass where, transports and carriers, and the
+//! landing of air units.
+//!
+//! Every rule here is generic: it reads unit abilities (`blitz`, `stealth_move`,
+//! `transport_cost`, `carrier_capacity`, ...), the board (neutrals, canals) and the turn's
+//! record of who held what at its start. A refusal names the rule it applies (the `RULE_*`
+//! constants, listed in docs/editions.md §Movement rules).
+//!
+//! This file holds the `move` command's entry point ([`run`]: a loading, an offloading or a
+//! move along a path), the board as the moving power sees it (`Board`) and what every room
+//! shares. The rooms, by the game's concepts:
+//! - `pick`: which units a command takes, and why a unit may not move this phase;
+//! - `paths`: paths and who may pass where, blitzes (also one given in two commands);
+//! - `along_path`: a move along a path (by land, sea or air) and what it declares;
+//! - `transports`: loading and offloading, amphibious assaults;
+//! - `air`: where air units land, carriers and their fighters, air units lost;
+//! - `air_transport`: land units carried by air units and dropped;
+//! - `raids`: strategic bombing raids;
+//! - `combat_move_end`: what ending combat move checks and declares.
+
+mod air;
+mod air_transport;
+mod along_path;
+mod combat_move_end;
+mod paths;
+mod pick;
+mod raids;
+mod transports;
+
+pub use air::{carriers_meet_fighters, land_air_units, strand_defending_air, unlanded_air, Unlanded};
+pub use combat_move_end::{declare_standing_battles, end_combat_move};
+pub(crate) use paths::{canal_closed, stays_for_battle, warships_block};
+pub(crate) use pick::movable;
+pub use transports::land_assault_cargo;
+pub(crate) use transports::may_board;
+
+use crate::game::command::Move;
+use crate::game::state::{Relation, State, Unit};
+use crate::game::{politics, Rejection};
+use crate::rules::{Domain, PhaseKind, PowerId, RuleSet, SpaceId, UnitType};
+use along_path::move_along_path;
+use pick::pick_units;
+use transports::{load, offload};
+
+pub const RULE_PHASE: &str = "move-phases";
+pub const RULE_RANGE: &str = "movement-range";
+pub const RULE_NEUTRAL: &str = "neutral-impassable";
+pub const RULE_CANAL: &str = "canals-and-straits";
+pub const RULE_STOP_HOSTILE: &str = "stop-on-entering-hostile";
+pub const RULE_BLITZ: &str = "blitz";
+pub const RULE_CM_END: &str = "combat-move-ends-hostile";
+pub const RULE_NCM_FRIENDLY: &str = "noncombat-move-friendly";
+pub const RULE_NCM_AFTER_COMBAT: &str = "noncombat-after-combat";
+pub const RULE_AIR_CAPTURE: &str = "air-cannot-capture";
+pub const RULE_AIR_LANDING: &str = "air-landing";
+pub const RULE_AIR_DEMONSTRATE: &str = "air-must-be-able-to-land";
+pub const RULE_LOAD: &str = "transport-loading";
+pub const RULE_UNLOAD: &str = "transport-offloading";
+pub const RULE_CAPACITY: &str = "transport-capacity";
+pub const RULE_CARGO_ASSAULT: &str = "combat-cargo-must-assault";
+pub const RULE_IGNORED_SUBS: &str = "offload-past-ignored-subs";
+pub const RULE_RAID: &str = "strategic-bombing-raid";
+pub const RULE_NO_FRIENDLY_ATTACK: &str = "no-attack-on-allies";
+pub const RULE_COMBAT_ONLY: &str = "noncombat-only-units";
+pub const RULE_CONFINED: &str = "confined-movement";
+pub const RULE_NO_TRANSPORT: &str = "no-transport";
+pub const RULE_AIR_TRANSPORT: &str = "air-transport";
+pub const RULE_AIR_TRANSPORT_STOP: &str = "air-transport-stops";
+pub const RULE_CARRIER_MEETS: &str = "carrier-must-meet-fighters";
+
+/// What a move did, for the `validate_move` event: the units (by type) and the path taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Moved {
+    pub units: Vec<(crate::rules::UnitTypeId, u32)>,
+    pub path: Vec<SpaceId>,
+}
+
+fn moved(s: &State, space: SpaceId, ids: &[u32], path: Vec<SpaceId>) -> Moved {
+    let mut units: Vec<(crate::rules::UnitTypeId, u32)> = Vec::new();
+    for u in s.space(space).units.iter().filter(|u| ids.contains(&u.id)) {
+        match units.iter_mut().find(|(k, _)| *k == u.kind) {
+            Some((_, n)) => *n += 1,
+            None => units.push((u.kind, 1)),
+        }
+    }
+    Moved { units, path }
+}
+
+fn reject(rule: &'static str, message: impl Into<String>) -> Rejection {
+    Rejection::new(message).by(rule)
+}
+
+fn allied(s: &State, a: PowerId, b: PowerId) -> bool {
+    a == b || s.relations[a.index()][b.index()] == Relation::Allied
+}
+
+fn at_war(s: &State, a: PowerId, b: PowerId) -> bool {
+    s.relations[a.index()][b.index()] == Relation::War
+}
+
+/// Questions about the board as one power sees it during its turn.
+struct Board<'a> {
+    rules: &'a RuleSet,
+    s: &'a State,
+    power: PowerId,
+}
+
+impl<'a> Board<'a> {
+    fn name(&self, id: SpaceId) -> &'a str {
+        &self.rules.board.space(id).name
+    }
+    fn is_sea(&self, id: SpaceId) -> bool {
+        self.rules.board.space(id).is_sea()
+    }
+    fn impassable(&self, id: SpaceId) -> bool {
+        self.rules.board.space(id).neutral.is_some()
+    }
+    fn friendly_territory(&self, id: SpaceId) -> bool {
+        self.s
+            .space(id)
+            .controller
+            .is_some_and(|c| allied(self.s, self.power, c))
+    }
+    fn hostile_territory(&self, id: SpaceId) -> bool {
+        self.s
+            .space(id)
+            .controller
+            .is_some_and(|c| at_war(self.s, self.power, c))
+    }
+    fn friendly_at_start(&self, id: SpaceId) -> bool {
+        self.s.this_turn.start_control[id.index()].is_some_and(|c| allied(self.s, self.power, c))
+    }
+    fn enemy_units(&self, id: SpaceId) -> impl Iterator<Item = &'a Unit> + 'a {
+        let (s, p) = (self.s, self.power);
+        s.space(id).units.iter().filter(move |u| at_war(s, p, u.owner))
+    }
+    fn has_enemies(&self, id: SpaceId) -> bool {
+        self.enemy_units(id).next().is_some()
+    }
+    fn at_peace(&self, other: PowerId) -> bool {
+        politics::relation(self.s, self.power, other) == Relation::Peace
+    }
+    /// The power at peace with this one that controls the territory.
+    fn peace_holder(&self, id: SpaceId) -> Option<PowerId> {
+        self.s.space(id).controller.filter(|c| self.at_peace(*c))
+    }
+    /// A power at peace with this one with units in the space.
+    fn peace_units(&self, id: SpaceId) -> Option<PowerId> {
+        self.s
+            .space(id)
+            .units
+            .iter()
+            .map(|u| u.owner)
+            .find(|o| self.at_peace(*o))
+    }
+    /// Refusal: this power is at peace with `other` (what to declare, and when).
+    fn peace(&self, other: PowerId) -> Rejection {
+        politics::at_peace(self.rules, self.power, other)
+    }
+    /// Enemy ships that stop movement (surface warships; not submarines or transports).
+    fn blocked(&self, id: SpaceId) -> bool {
+        self.enemy_units(id).any(|u| {
+            let t = self.rules.unit(u.kind);
+            t.domain == Domain::Sea && t.blocks_movement
+        })
+    }
+    /// An enemy unit that cancels this unit's stealth movement (a destroyer for a submarine).
+    fn negated(&self, id: SpaceId, t: &UnitType) -> bool {
+        self.enemy_units(id).any(|u| {
+            t.negated_by
+                .iter()
+                .any(|tag| self.rules.unit(u.kind).has_tag(tag))
+        })
+    }
+    /// The canal or strait between two sea zones that this power may not pass now (control is
+    /// judged at the start of the turn).
+    fn closed_canal(&self, a: SpaceId, b: SpaceId) -> Option<&'a str> {
+        self.rules
+            .board
+            .canals
+            .iter()
+            .find(|c| {
+                (c.connects == [a, b] || c.connects == [b, a])
+                    && !c.controlled_by.iter().all(|t| self.friendly_at_start(*t))
+            })
+            .map(|c| c.name.as_str())
+    }
+    fn adjacent(&self, a: SpaceId, b: SpaceId) -> bool {
+        self.rules.board.space(a).adjacent.contains(&b)
+    }
+    /// A space this power's units may not enter (`[powers.NAME] confined_to`).
+    fn off_limits(&self, id: SpaceId) -> bool {
+        !self.rules.power_info(self.power).may_enter(id)
+    }
+    /// Refusal: the power's units stay within the spaces its `confined_to` lists.
+    fn confined(&self, id: SpaceId) -> Rejection {
+        let info = self.rules.power_info(self.power);
+        let mut names: Vec<&str> = info.confined_to.iter().flatten().map(|s| self.name(*s)).collect();
+        names.sort_by_cached_key(|n| crate::rules::name_order(n));
+        reject(
+            RULE_CONFINED,
+            format!(
+                "{}'s units may not enter {}: they move only within {}",
+                info.name,
+                self.name(id),
+                crate::rules::name_list(&names, 16)
+            ),
+        )
+    }
+}
+
+/// Units that move paired one-to-one with a partner type in this move (`move_with`,
+/// `blitz_with`: mechanized infantry with tanks), as the type they move as (blitzing if it may)
+/// and the movement left; `None` for the others.
+fn pair_up(rules: &RuleSet, s: &State, from: SpaceId, ids: &[u32]) -> Vec<Option<(UnitType, u32)>> {
+    let types: Vec<&UnitType> = ids
+        .iter()
+        .map(|id| {
+            let u = unit(s, from, *id);
+            rules.unit_for(u.kind, &s.techs[u.owner.index()])
+        })
+        .collect();
+    let seeks = |t: &UnitType| t.move_with.map(|m| m.0).or(t.blitz_with);
+    let mut pool: Vec<(crate::rules::UnitTypeId, usize)> = Vec::new();
+    for (id, t) in ids.iter().zip(&types) {
+        if seeks(t).is_none() {
+            let k = unit(s, from, *id).kind;
+            match pool.iter_mut().find(|p| p.0 == k) {
+                Some(p) => p.1 += 1,
+                None => pool.push((k, 1)),
+            }
+        }
+    }
+    ids.iter()
+        .zip(&types)
+        .map(|(id, t)| {
+            let partner = seeks(t)?;
+            let slot = pool.iter_mut().find(|p| p.0 == partner && p.1 > 0)?;
+            slot.1 -= 1;
+            let u = unit(s, from, *id);
+            let mut paired = (*t).clone();
+            if t.blitz_with == Some(partner) {
+                paired.blitz = true;
+            }
+            let mut left = remaining(rules, s, u);
+            if let Some((_, mv)) = t.move_with {
+                paired.movement = mv;
+                left = mv.saturating_sub(u.moved);
+            }
+            Some((paired, left))
+        })
+        .collect()
+}
+
+/// Movement left this phase; the owner's techs may lengthen a unit's range.
+fn remaining(rules: &RuleSet, s: &State, u: &Unit) -> u32 {
+    rules
+        .unit_for(u.kind, &s.techs[u.owner.index()])
+        .movement
+        .saturating_sub(u.moved)
+}
+
+/// Move units as the command says. With `explain`, a move refused for want of a legal path
+/// lists where the units can go instead.
+pub fn run(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    phase: PhaseKind,
+    m: &Move,
+    out: &mut Vec<String>,
+    explain: bool,
+) -> Result<Moved, Rejection> {
+    let combat = match phase {
+        PhaseKind::CombatMove => true,
+        PhaseKind::NoncombatMove => false,
+        _ => {
+            return Err(reject(
+                RULE_PHASE,
+                "units move in the combat move and noncombat move phases",
+            ))
+        }
+    };
+    if m.from == m.to && m.via.is_empty() {
+        return Err(Rejection::new(
+            "a move needs a destination other than where the units are (or a `via` path back)",
+        ));
+    }
+    if rules.board.space(m.to).neutral.is_some() {
+        return Err(reject(
+            RULE_NEUTRAL,
+            format!(
+                "{} is neutral: no unit may enter or fly over it",
+                rules.board.space(m.to).name
+            ),
+        ));
+    }
+    let from_sea = rules.board.space(m.from).is_sea();
+    let to_sea = rules.board.space(m.to).is_sea();
+    let all_land = |ids: &[u32]| {
+        ids.iter()
+            .all(|id| rules.unit(unit(s, m.from, *id).kind).domain == Domain::Land)
+    };
+    if from_sea && !to_sea && m.via.is_empty() {
+        // Offloading: the picked units are cargo in the sea zone.
+        let ids = pick_units(rules, s, power, m.from, &m.units, combat, true)?;
+        if all_land(&ids) {
+            let summary = moved(s, m.from, &ids, vec![m.from, m.to]);
+            offload(rules, s, power, combat, m, &ids, out)?;
+            return Ok(summary);
+        }
+        if ids
+            .iter()
+            .any(|id| rules.unit(unit(s, m.from, *id).kind).domain == Domain::Land)
+        {
+            return Err(Rejection::new(
+                "offload land units and move air units in separate commands",
+            ));
+        }
+    }
+    let ids = pick_units(rules, s, power, m.from, &m.units, combat, false)?;
+    let summary = moved(s, m.from, &ids, Vec::new());
+    if !from_sea && to_sea && all_land(&ids) && m.via.is_empty() {
+        load(rules, s, power, combat, m, &ids, out)?;
+        return Ok(Moved {
+            path: vec![m.from, m.to],
+            ..summary
+        });
+    }
+    let path = move_along_path(rules, s, power, combat, m, &ids, out, explain)?;
+    Ok(Moved { path, ..summary })
+}
+
+fn unit(s: &State, space: SpaceId, id: u32) -> &Unit {
+    s.space(space)
+        .units
+        .iter()
+        .find(|u| u.id == id)
+        .expect("picked units are in the space")
+}
+
+/// "2 Infantry, 1 Tank" for the units with these ids in a space.
+fn describe(rules: &RuleSet, s: &State, space: SpaceId, ids: &[u32]) -> String {
+    let mut counts: Vec<(String, u32)> = Vec::new();
+    for u in s.space(space).units.iter().filter(|u| ids.contains(&u.id)) {
+        let name = rules.unit(u.kind).name.clone();
+        match counts.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, c)) => *c += 1,
+            None => counts.push((name, 1)),
+        }
+    }
+    counts
+        .iter()
+        .map(|(n, c)| format!("{c} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
