@@ -186,8 +186,9 @@ pub fn play(
         }
         hash = after;
         // Each space keeps its hash while unchanged: a change that slipped past the cache would
-        // leave a stale one (every 16th command: hashing afresh costs a whole state's hash).
-        if played.commands % 16 == 0 && game.state().hash() != game.state().hash_uncached() {
+        // leave a stale one (every 64th command: hashing afresh costs a whole state's hash,
+        // several commands' worth).
+        if played.commands % 64 == 0 && game.state().hash() != game.state().hash_uncached() {
             return Err(fail(
                 &game,
                 "hash-cache-current",
@@ -329,12 +330,26 @@ impl Player {
             self.in_phase = 0;
             self.unwinding = false;
         }
-        let mut candidates = game.candidate_actions();
+        // In the move phases the player picks a stack, then a move for it: the moves of one
+        // space at a time join the candidates (building every move of every stack for each
+        // command was most of a random game's time).
+        let moving = game.state().combat.is_none()
+            && matches!(
+                game.current_phase().kind,
+                PhaseKind::CombatMove | PhaseKind::NoncombatMove
+            );
+        let mut candidates = if moving {
+            game.candidate_actions_but_moves()
+        } else {
+            game.candidate_actions()
+        };
+        let mut sources = if moving { self.stacks(game) } else { Vec::new() };
         let mut undo_held = take_undo_rarely(&mut candidates, &mut self.dice);
         if self.in_phase >= PHASE_LIMIT || self.unwinding {
             // Out of patience: end the phase, taking back its commands one by one while
             // something done in it stands in the way (a ship that may not stay where it went).
             candidates = vec![Command::EndPhase];
+            sources.clear();
             undo_held = !game.undoable().is_empty();
         }
         // Conduct combat ends only when every battle is fought.
@@ -351,6 +366,14 @@ impl Player {
         let at = Weigh::at(game);
         let mut weights: Vec<f64> = candidates.iter().map(|c| at.weight(game, c)).collect();
         loop {
+            // Another stack's moves when none is left to try.
+            while !candidates.iter().any(|c| matches!(c, Command::Move(_))) {
+                let Some(from) = sources.pop() else { break };
+                for c in game.candidate_moves_from(from) {
+                    weights.push(at.weight(game, &c));
+                    candidates.push(c);
+                }
+            }
             if candidates.is_empty() {
                 if !std::mem::take(&mut undo_held) {
                     return None;
@@ -377,6 +400,25 @@ impl Player {
 }
 
 impl Player {
+    /// The spaces holding units of the power to act, in a random order (the last is tried
+    /// first).
+    fn stacks(&mut self, game: &Game) -> Vec<crate::rules::SpaceId> {
+        let power = game.current_power();
+        let mut stacks: Vec<crate::rules::SpaceId> = game
+            .state()
+            .spaces
+            .iter()
+            .enumerate()
+            .filter(|(_, sp)| sp.units.iter().any(|u| u.owner == power))
+            .map(|(i, _)| crate::rules::SpaceId(i as u16))
+            .collect();
+        for i in (1..stacks.len()).rev() {
+            let j = (self.dice.uniform() * (i + 1) as f64) as usize;
+            stacks.swap(i, j.min(i));
+        }
+        stacks
+    }
+
     /// The same action for several units now and then, as players give it: buy, place or move
     /// a random number of the piece instead of one (commands with counts walked too, and
     /// games of fewer commands). `None` keeps the single one.

@@ -180,6 +180,16 @@ fn check_edition(
                     );
                 }
             }
+            // The candidates in parts (the random player's stack by stack) are the whole list.
+            let mut parts = g.candidate_actions_but_moves();
+            for i in 0..g.state().spaces.len() {
+                parts.extend(g.candidate_moves_from(warroom_core::rules::SpaceId(i as u16)));
+            }
+            let whole = g.candidate_actions();
+            assert!(
+                parts.len() == whole.len() && whole.iter().all(|c| parts.contains(c)),
+                "{edition} step {step}: candidates by space differ from the whole list"
+            );
             checked += 1;
         }
         if player.step(&mut g).is_none() {

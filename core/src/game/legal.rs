@@ -46,6 +46,36 @@ impl Game {
     /// accepted now (a superset of the legal actions, cheap to build; `apply` or `dry_run`
     /// decides). The random-game driver draws from these and tries them.
     pub fn candidate_actions(&self) -> Vec<Command> {
+        self.candidates(Moves::All)
+    }
+
+    /// [`Game::candidate_actions`] without the moves: a caller that proposes moves one space
+    /// at a time ([`Game::candidate_moves_from`]) need not build them all for every command.
+    pub fn candidate_actions_but_moves(&self) -> Vec<Command> {
+        self.candidates(Moves::None)
+    }
+
+    /// The move candidates of [`Game::candidate_actions`] whose units start in `from`.
+    pub fn candidate_moves_from(&self, from: SpaceId) -> Vec<Command> {
+        let kind = self.current_phase().kind;
+        let mut out = Vec::new();
+        if self.state.winner.is_none()
+            && self.state.combat.is_none()
+            && matches!(kind, PhaseKind::CombatMove | PhaseKind::NoncombatMove)
+        {
+            moves(
+                &self.rules,
+                &self.state,
+                self.current_power(),
+                kind == PhaseKind::CombatMove,
+                Some(from),
+                &mut out,
+            );
+        }
+        out
+    }
+
+    fn candidates(&self, which: Moves) -> Vec<Command> {
         let rules = self.rules.clone();
         let s = &self.state;
         let mut out = Vec::new();
@@ -72,9 +102,10 @@ impl Game {
                 purchases(&rules, s, power, &mut out);
                 research(&rules, s, power, &mut out);
             }
-            PhaseKind::CombatMove | PhaseKind::NoncombatMove => {
-                moves(&rules, s, power, kind == PhaseKind::CombatMove, &mut out);
+            PhaseKind::CombatMove | PhaseKind::NoncombatMove if which == Moves::All => {
+                moves(&rules, s, power, kind == PhaseKind::CombatMove, None, &mut out);
             }
+            PhaseKind::CombatMove | PhaseKind::NoncombatMove => {}
             PhaseKind::ConductCombat => {
                 let mut fights: Vec<SpaceId> = s
                     .this_turn
@@ -101,6 +132,13 @@ impl Game {
         out.push(Command::EndPhase);
         out
     }
+}
+
+/// Which moves a candidate list holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Moves {
+    All,
+    None,
 }
 
 /// One of each piece the power might buy, research tokens, and repairs.
@@ -152,10 +190,20 @@ fn research(rules: &RuleSet, s: &State, power: PowerId, out: &mut Vec<Command>) 
 
 /// Each unit type the power has in a space, moved one at a time to each space within its
 /// reach over the board's adjacency (the rules then judge the path).
-fn moves(rules: &RuleSet, s: &State, power: PowerId, combat: bool, out: &mut Vec<Command>) {
+fn moves(
+    rules: &RuleSet,
+    s: &State,
+    power: PowerId,
+    combat: bool,
+    only: Option<SpaceId>,
+    out: &mut Vec<Command>,
+) {
     let board = &rules.board;
     for (i, sp) in s.spaces.iter().enumerate() {
         let from = SpaceId(i as u16);
+        if only.is_some_and(|o| o != from) {
+            continue;
+        }
         let at_sea = board.space(from).is_sea();
         // Per unit type: the most movement any unit of it has left, whether some are cargo.
         let mut kinds: Vec<(UnitTypeId, u32, bool)> = Vec::new();
