@@ -15,7 +15,11 @@ fn soak(edition: &str, with: &[&str], scenario: Option<&str>, seeds: std::ops::R
     req.with = with.iter().map(|s| s.to_string()).collect();
     let rules = Arc::new(rules::load(&req).unwrap_or_else(|e| panic!("{:#?}", e.problems)));
     let editions = support::editions();
-    let load = |text: &str| save::load(Path::new("soak.toml"), text, &editions).map_err(|e| e.to_string());
+    let load = |text: &str| {
+        save::open(Path::new("soak.toml"), text.as_bytes(), &editions)
+            .map(|l| (l.game, l.warnings.iter().map(|w| w.to_string()).collect()))
+            .map_err(|e| e.to_string())
+    };
     let mut commands = 0;
     for seed in seeds {
         let spec = GameSpec {
@@ -86,6 +90,40 @@ fn the_same_seed_plays_the_same_game() {
     )
     .unwrap();
     assert_ne!(a.final_hash, other.final_hash, "another seed plays another game");
+}
+
+/// With both per-game checks on, loading the save is the replay: a load that finds a state
+/// differing from a saved hash fails the game as not deterministic.
+#[test]
+fn a_save_that_replays_to_another_state_is_a_nondeterministic_game() {
+    let rules = Arc::new(rules::load(&LoadRequest::new(support::editions(), "1941")).unwrap());
+    let spec = GameSpec {
+        edition: "1941".into(),
+        with: Vec::new(),
+        scenario: None,
+        seed: 5,
+        rounds: 1,
+    };
+    let editions = support::editions();
+    let drifting = |text: &str| {
+        save::open(Path::new("soak.toml"), text.as_bytes(), &editions)
+            .map(|l| {
+                (
+                    l.game,
+                    vec!["the state after command 3 differs from the saved hash".to_string()],
+                )
+            })
+            .map_err(|e| e.to_string())
+    };
+    let f = soak::play(&rules, &spec, Checks::default(), &drifting, &mut Unwatched).unwrap_err();
+    assert_eq!(f.invariant, "deterministic", "{f}");
+    assert!(f.message.contains("command 3"), "{f}");
+    // Without the replay check the same load only has to give the same file back.
+    let checks = Checks {
+        replay: false,
+        save_round_trip: true,
+    };
+    assert!(soak::play(&rules, &spec, checks, &drifting, &mut Unwatched).is_ok());
 }
 
 fn game_1941() -> warroom_core::game::Game {

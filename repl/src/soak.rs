@@ -164,7 +164,8 @@ pub fn run(editions: &Path, a: Args) -> ExitCode {
                     rounds: a.rounds,
                 };
                 let load = |text: &str| {
-                    save::load(Path::new("soak.save.toml"), text, editions)
+                    save::open(Path::new("soak.save.toml"), text.as_bytes(), editions)
+                        .map(|l| (l.game, l.warnings.iter().map(|w| w.to_string()).collect()))
                         .map_err(|e| format!("{:?}", miette::Report::new(e)))
                 };
                 let mut quiet = soak::Unwatched;
