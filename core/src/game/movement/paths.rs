@@ -306,14 +306,24 @@ pub(super) fn find_path(
     // range is not followed (the paths to try would otherwise grow with range to the power of
     // the board's degree).
     let to_go = steps_to(b, to, range, passable);
-    // Breadth-first over paths as space lists, bounded by range (at most 8 on every board).
+    // Breadth-first over paths, bounded by range (at most 8 on every board). Each path is a
+    // step with its parent, all kept in one list that is also the queue (paths share their
+    // beginnings; copying each whole path per step was most of a move's cost).
+    let mut steps: Vec<Step> = vec![Step {
+        at: from,
+        parent: None,
+        len: 1,
+    }];
+    let mut path: Vec<SpaceId> = Vec::new();
     let mut best: Option<(usize, PathPlan)> = None;
     let mut first_error: Option<Rejection> = None;
-    let mut queue: VecDeque<Vec<SpaceId>> = VecDeque::new();
-    queue.push_back(vec![from]);
-    while let Some(path) = queue.pop_front() {
-        let here = *path.last().expect("paths are never empty");
+    let mut i = 0;
+    while i < steps.len() {
+        let (here, len) = (steps[i].at, steps[i].len);
+        let this = i;
+        i += 1;
         if here == to {
+            path_of(&steps, this, &mut path);
             match blitzed_on(b, units, &path, leg) {
                 Ok(blitzed) => {
                     let better = best
@@ -335,27 +345,29 @@ pub(super) fn find_path(
             }
             continue;
         }
-        if path.len() as u32 > range {
+        if len > range {
             continue;
         }
         if let Some((_, p)) = &best {
-            if path.len() >= p.path.len() && p.blitzed.is_empty() {
+            if len as usize >= p.path.len() && p.blitzed.is_empty() {
                 continue;
             }
         }
         for next in &b.rules.board.space(here).adjacent {
             // A path may come back to where it began (a blitz and return), never loop elsewhere.
-            if path.contains(next) && !(*next == to && path.len() > 1) {
+            if on_path(&steps, this, *next) && !(*next == to && len > 1) {
                 continue;
             }
             // Prune spaces no unit of the group could pass or end in, and those too far from
             // the destination.
-            if !passable(*next) || path.len() as u32 + to_go[next.index()] > range {
+            if !passable(*next) || len + to_go[next.index()] > range {
                 continue;
             }
-            let mut p = path.clone();
-            p.push(*next);
-            queue.push_back(p);
+            steps.push(Step {
+                at: *next,
+                parent: Some(this),
+                len: len + 1,
+            });
         }
     }
     if let Some((_, plan)) = best {
@@ -371,6 +383,37 @@ pub(super) fn find_path(
             ),
         )
     }))
+}
+
+/// One step of a path being searched: the space, the step before it (an index into the
+/// search's list) and the path's length in spaces.
+struct Step {
+    at: SpaceId,
+    parent: Option<usize>,
+    len: u32,
+}
+
+/// The path ending at step `last`, from its start, into `path`.
+fn path_of(steps: &[Step], last: usize, path: &mut Vec<SpaceId>) {
+    path.clear();
+    let mut at = Some(last);
+    while let Some(i) = at {
+        path.push(steps[i].at);
+        at = steps[i].parent;
+    }
+    path.reverse();
+}
+
+/// The path ending at step `last` passes through `space`.
+fn on_path(steps: &[Step], last: usize, space: SpaceId) -> bool {
+    let mut at = Some(last);
+    while let Some(i) = at {
+        if steps[i].at == space {
+            return true;
+        }
+        at = steps[i].parent;
+    }
+    false
 }
 
 /// A whole path checked for every unit of the group (and the cargo dropped at its end):
