@@ -76,3 +76,38 @@ fn scheme_1_hashes_are_still_computed_for_older_files() {
     assert_eq!(g.hash_in_scheme(2), g.hash());
     assert_eq!(g.state().hash_v1(), g.state().clone().hash_v1());
 }
+
+/// A recording written before hash scheme 2 has no `hash_scheme` key and holds scheme 1
+/// hashes: it still replays clean. The same hashes declared as scheme 2 diverge at once.
+#[test]
+fn a_recording_of_scheme_1_hashes_replays_clean() {
+    use warroom_core::scenario::{self, RulesCache};
+    let mut g = game();
+    let mut steps = String::new();
+    for cmd in ["buy 2 infantry", "end phase", "end phase", "end phase"] {
+        let out = g.execute(cmd).expect(cmd);
+        let out: Vec<String> = out.iter().map(|l| format!("{l:?}")).collect();
+        steps.push_str(&format!(
+            "  {{ command = {cmd:?}, hash = \"{:016x}\", output = [{}] }},\n",
+            g.hash_in_scheme(1),
+            out.join(", ")
+        ));
+    }
+    let dir = std::env::temp_dir().join(format!("warroom-hash-scheme-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cache = RulesCache::new(support::editions());
+    let replayed = |header: &str, name: &str| {
+        let file = dir.join(name);
+        let text = format!("edition = \"1941\"\nseed = 7\n{header}steps = [\n{steps}]\n");
+        std::fs::write(&file, text).unwrap();
+        let case = scenario::load(&file, &[], &|h| cache.get(h))
+            .unwrap_or_else(|(_, p)| panic!("{:?}", p.iter().map(|p| &p.message).collect::<Vec<_>>()));
+        scenario::replay(&case, None)
+    };
+    let old = replayed("", "scheme-1.toml");
+    assert_eq!((old.replayed, old.steps), (4, 4), "{:?}", old.error);
+    assert!(old.divergence.is_none());
+    let mislabelled = replayed("hash_scheme = 2\n", "scheme-2.toml");
+    assert_eq!(mislabelled.replayed, 0, "scheme 1 hashes are not scheme 2 hashes");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
