@@ -1,7 +1,7 @@
 //! Air transport: land units of a move riding its air units (`air_transport`), matched to their
 //! room, flying the carriers' path and dropped where it ends.
 
-use super::{describe, reject, unit, Board, RULE_AIR_TRANSPORT, RULE_AIR_TRANSPORT_STOP, RULE_NCM_FRIENDLY};
+use super::{describe, reject, unit, Board, RULE_AIR_TRANSPORT, RULE_AIR_TRANSPORT_STOP};
 use crate::game::command::Move;
 use crate::game::state::State;
 use crate::game::Rejection;
@@ -172,14 +172,8 @@ pub(super) fn check_drop(b: &Board, d: &AirDrop, path: &[SpaceId], combat: bool)
             ),
         ));
     }
-    if !combat && !b.friendly_territory(end) {
-        return Err(reject(
-            RULE_NCM_FRIENDLY,
-            format!(
-                "noncombat moves end in friendly territory; {} is not",
-                b.name(end)
-            ),
-        ));
+    if !combat {
+        b.ends_friendly(end)?;
     }
     Ok(())
 }

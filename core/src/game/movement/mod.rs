@@ -121,6 +121,19 @@ impl<'a> Board<'a> {
             .controller
             .is_some_and(|c| allied(self.s, self.power, c))
     }
+    /// Refusal unless a noncombat move may end here: a territory held by the power's side.
+    fn ends_friendly(&self, id: SpaceId) -> Result<(), Rejection> {
+        if self.friendly_territory(id) {
+            return Ok(());
+        }
+        Err(reject(
+            RULE_NCM_FRIENDLY,
+            format!(
+                "noncombat moves end in friendly territory; {} is not",
+                self.name(id)
+            ),
+        ))
+    }
     fn hostile_territory(&self, id: SpaceId) -> bool {
         self.s
             .space(id)

@@ -273,14 +273,8 @@ fn check_path_end(
                 return Err(reject(RULE_CM_END, msg));
             }
         }
-    } else if t.domain == Domain::Land && !b.friendly_territory(end) {
-        return Err(reject(
-            RULE_NCM_FRIENDLY,
-            format!(
-                "noncombat moves end in friendly territory; {} is not",
-                b.name(end)
-            ),
-        ));
+    } else if t.domain == Domain::Land {
+        b.ends_friendly(end)?;
     }
     Ok(())
 }

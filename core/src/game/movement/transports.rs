@@ -3,7 +3,7 @@
 
 use super::{
     allied, describe, reject, unit, Board, RULE_CAPACITY, RULE_CM_END, RULE_IGNORED_SUBS, RULE_LOAD,
-    RULE_NCM_AFTER_COMBAT, RULE_NCM_FRIENDLY, RULE_NEUTRAL, RULE_NO_TRANSPORT, RULE_UNLOAD,
+    RULE_NCM_AFTER_COMBAT, RULE_NEUTRAL, RULE_NO_TRANSPORT, RULE_UNLOAD,
 };
 use crate::game::command::Move;
 use crate::game::state::State;
@@ -346,15 +346,7 @@ fn check_landing(b: &Board, zone: SpaceId, target: SpaceId, combat: bool) -> Res
         return Err(b.peace(p));
     }
     if !combat {
-        if !b.friendly_territory(target) {
-            return Err(reject(
-                RULE_NCM_FRIENDLY,
-                format!(
-                    "noncombat moves end in friendly territory; {} is not",
-                    b.name(target)
-                ),
-            ));
-        }
+        b.ends_friendly(target)?;
         return Ok(false);
     }
     if !b.hostile_territory(target) {
