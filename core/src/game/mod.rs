@@ -532,7 +532,6 @@ fn run(
     let sc = rules.scenario(scenario).expect("scenario exists");
     let at = step(rules, sc, s);
     let power = at.power;
-    let pname = rules.power_info(power).name.clone();
     let phase = &rules.phases[at.phase.index()];
     if let (Some(b), Command::EndPhase | Command::Edit(_) | Command::PlayFirst(_)) = (&s.combat, cmd) {
         return Err(Rejection::new(format!(
@@ -556,52 +555,30 @@ fn run(
         }
         Command::Rocket { from, target } => fight::rocket(rules, s, power, phase.kind, *from, *target, out)?,
         Command::Buy { piece, count } => {
-            if phase.kind != PhaseKind::Purchase {
-                return Err(Rejection::new(format!(
-                    "units are bought in the purchase phase; it is {} now",
-                    phase.title
-                )));
-            }
-            let Some(each) = piece_cost(rules, s, power, *piece) else {
-                return Err(Rejection::new("that facility cannot be bought in this edition"));
-            };
-            let total = i64::from(each) * i64::from(*count);
-            let have = s.treasuries[power.index()];
-            if total > have {
-                return Err(Rejection::new(format!(
-                    "{pname} has {have} IPCs; {count} cost {total}"
-                )));
-            }
-            mobilize::check_purchase(rules, s, power, *piece, *count)?;
-            s.treasuries[power.index()] -= total;
-            match s.purchased[power.index()].iter_mut().find(|(p, _)| p == piece) {
-                Some((_, n)) => *n += count,
-                None => s.purchased[power.index()].push((*piece, *count)),
-            }
-            out.push(format!(
-                "{pname} buys {count} {} for {total} IPCs",
-                piece_name(rules, *piece)
-            ));
+            in_phase(
+                phase,
+                PhaseKind::Purchase,
+                "units are bought in the purchase phase",
+            )?;
+            buy(rules, s, power, *piece, *count, out)?
         }
         Command::EndPhase => end_phase(rules, sc, s, out)?,
         Command::Edit(e) => edit(rules, s, e, out)?,
         Command::Move(m) => *moved = Some(movement::run(rules, s, power, phase.kind, m, out, explain)?),
         Command::Place { piece, count, space } => {
-            if phase.kind != PhaseKind::Mobilize {
-                return Err(Rejection::new(format!(
-                    "units are placed in the mobilize phase; it is {} now",
-                    phase.title
-                )));
-            }
+            in_phase(
+                phase,
+                PhaseKind::Mobilize,
+                "units are placed in the mobilize phase",
+            )?;
             mobilize::place(rules, s, power, *piece, *count, *space, out)?
         }
         Command::Fight(space) => {
-            if phase.kind != PhaseKind::ConductCombat {
-                return Err(Rejection::new(format!(
-                    "battles are fought in the conduct combat phase; it is {} now",
-                    phase.title
-                )));
-            }
+            in_phase(
+                phase,
+                PhaseKind::ConductCombat,
+                "battles are fought in the conduct combat phase",
+            )?;
             fight::fight(rules, s, power, *space, events, out)?
         }
         Command::Casualties(_)
@@ -610,36 +587,89 @@ fn run(
         | Command::Retreat(_)
         | Command::Submerge(_) => fight::answer(rules, s, power, cmd, events, out)?,
         Command::Roll(faces) => fight::roll(rules, s, power, faces, events, out)?,
-        Command::Dice(mode) => {
-            s.manual_dice = *mode == command::DiceMode::Manual;
-            out.push(match mode {
-                command::DiceMode::Manual => {
-                    "dice come from the table: battles wait for the faces you type (`roll 3 5 1`)".into()
-                }
-                command::DiceMode::Auto => "dice come from the seeded generator".into(),
-                command::DiceMode::Seeded(seed) => {
-                    s.dice.reseed(*seed);
-                    format!("dice come from the generator, seeded with {seed} from now on")
-                }
-            });
-        }
-        Command::CasualtyOrder { power: who, first } => {
-            s.casualty_orders[who.index()] = first.clone();
-            let names: Vec<&str> = first.iter().map(|u| rules.unit(*u).name.as_str()).collect();
-            out.push(format!(
-                "{} gives up {} first, then the cheapest",
-                rules.power_info(*who).name,
-                if names.is_empty() {
-                    "nothing in particular".to_string()
-                } else {
-                    names.join(", ")
-                }
-            ));
-        }
+        Command::Dice(mode) => set_dice(s, *mode, out),
+        Command::CasualtyOrder { power: who, first } => set_casualty_order(rules, s, *who, first, out),
         Command::Undo => unreachable!("undo is handled by Game::apply"),
     }
     s.phase_acted |= cmd.acts_in_phase();
     Ok(())
+}
+
+/// Refusal unless it is a phase of this kind: `what` happens then.
+fn in_phase(phase: &crate::rules::Phase, kind: PhaseKind, what: &str) -> Result<(), Rejection> {
+    if phase.kind == kind {
+        return Ok(());
+    }
+    Err(Rejection::new(format!("{what}; it is {} now", phase.title)))
+}
+
+/// A purchase: paid from the treasury now, waiting for mobilization.
+fn buy(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    piece: Piece,
+    count: u32,
+    out: &mut Vec<String>,
+) -> Result<(), Rejection> {
+    let pname = &rules.power_info(power).name;
+    let Some(each) = piece_cost(rules, s, power, piece) else {
+        return Err(Rejection::new("that facility cannot be bought in this edition"));
+    };
+    let total = i64::from(each) * i64::from(count);
+    let have = s.treasuries[power.index()];
+    if total > have {
+        return Err(Rejection::new(format!(
+            "{pname} has {have} IPCs; {count} cost {total}"
+        )));
+    }
+    mobilize::check_purchase(rules, s, power, piece, count)?;
+    s.treasuries[power.index()] -= total;
+    match s.purchased[power.index()].iter_mut().find(|(p, _)| *p == piece) {
+        Some((_, n)) => *n += count,
+        None => s.purchased[power.index()].push((piece, count)),
+    }
+    out.push(format!(
+        "{pname} buys {count} {} for {total} IPCs",
+        piece_name(rules, piece)
+    ));
+    Ok(())
+}
+
+/// Where dice come from from now on (the table's setting, logged so a save replays it).
+fn set_dice(s: &mut State, mode: command::DiceMode, out: &mut Vec<String>) {
+    s.manual_dice = mode == command::DiceMode::Manual;
+    out.push(match mode {
+        command::DiceMode::Manual => {
+            "dice come from the table: battles wait for the faces you type (`roll 3 5 1`)".into()
+        }
+        command::DiceMode::Auto => "dice come from the seeded generator".into(),
+        command::DiceMode::Seeded(seed) => {
+            s.dice.reseed(seed);
+            format!("dice come from the generator, seeded with {seed} from now on")
+        }
+    });
+}
+
+/// The unit types a power gives up first when it takes the suggested casualties.
+fn set_casualty_order(
+    rules: &RuleSet,
+    s: &mut State,
+    who: PowerId,
+    first: &[crate::rules::UnitTypeId],
+    out: &mut Vec<String>,
+) {
+    s.casualty_orders[who.index()] = first.to_vec();
+    let names: Vec<&str> = first.iter().map(|u| rules.unit(*u).name.as_str()).collect();
+    out.push(format!(
+        "{} gives up {} first, then the cheapest",
+        rules.power_info(who).name,
+        if names.is_empty() {
+            "nothing in particular".to_string()
+        } else {
+            names.join(", ")
+        }
+    ));
 }
 
 fn piece_name(rules: &RuleSet, piece: Piece) -> String {
