@@ -369,15 +369,17 @@ fn read(src: &SaveSource) -> Result<Save, LoadSaveError> {
     })?;
     let doc_start = doc.span().start;
     let t = doc.get_ref();
-    let missing = |k: &str| {
-        src.corrupt(
-            doc_start..doc_start,
-            format!("the save has no `{k}`"),
-            "missing field",
-        )
+    let field = |k: &str| {
+        t.get(k).ok_or_else(|| {
+            src.corrupt(
+                doc_start..doc_start,
+                format!("the save has no `{k}`"),
+                "missing field",
+            )
+        })
     };
     let str_field = |k: &str| -> Result<(String, Range<usize>), LoadSaveError> {
-        let v = t.get(k).ok_or_else(|| missing(k))?;
+        let v = field(k)?;
         match v.get_ref().as_str() {
             Some(s) => Ok((s.to_string(), v.span())),
             None => Err(src.corrupt(v.span(), format!("`{k}` must be a string"), "expected a string")),
@@ -391,183 +393,232 @@ fn read(src: &SaveSource) -> Result<Save, LoadSaveError> {
             "unknown format",
         ));
     }
-    let v = t.get("version").ok_or_else(|| missing("version"))?;
-    let v_span = v.span();
-    let version = match integer(v.get_ref()) {
-        Some(Some(n)) if (i128::from(OLDEST)..=i128::from(VERSION)).contains(&n) => n as i64,
-        Some(Some(n)) if n > i128::from(VERSION) => {
-            return Err(LoadSaveError::Corrupt(Box::new(
-                Problem::new(
-                    "save::corrupt",
-                    format!(
-                    "save version {n} is newer than this warroom, which reads versions {OLDEST} to {VERSION}"
-                ),
-                )
-                .at(src.label(v.span(), "written by a newer warroom"))
-                .help("load it with the warroom that saved it, or a newer one"),
-            )))
-        }
-        Some(_) => {
-            return Err(src.corrupt(
-                v.span(),
-                format!(
-                    "save version {} is not supported (this warroom reads versions {OLDEST} to {VERSION})",
-                    shown(text.get(v.span()).unwrap_or("?"))
-                ),
-                "unsupported version",
-            ))
-        }
-        None => {
-            return Err(src.corrupt(
-                v.span(),
-                "`version` must be an integer".into(),
-                "expected an integer",
-            ))
-        }
-    };
+    let v = field("version")?;
+    let (version, version_span) = (read_version(src, v)?, v.span());
     let edition = str_field("edition")?;
     let scenario = str_field("scenario")?;
-    let v = t.get("seed").ok_or_else(|| missing("seed"))?;
-    let seed = match integer(v.get_ref()).flatten().and_then(|n| u64::try_from(n).ok()) {
-        Some(s) => s,
-        None => {
-            return Err(src.corrupt(
+    let seed = read_seed(src, field("seed")?)?;
+    let with = t
+        .get("with")
+        .map(|v| read_with(src, v))
+        .transpose()?
+        .unwrap_or_default();
+    // `players`: the seating, read now and checked once the rules are known.
+    let players = t.get("players").map(|v| read_players(src, v)).transpose()?;
+    let final_hash = match t.get("final_hash") {
+        Some(v) => Some((read_hash(src, v, "`final_hash`")?, v.span())),
+        None => None,
+    };
+    let commands = match t.get("command") {
+        Some(v) => read_commands(src, v, final_hash.is_some())?,
+        None => Vec::new(),
+    };
+    check_log_whole(src, final_hash.as_ref(), &commands)?;
+    Ok(Save {
+        version,
+        version_span,
+        edition,
+        with,
+        scenario,
+        seed,
+        players,
+        final_hash,
+        commands,
+    })
+}
+
+/// A value of the save's TOML, with where it is in the file.
+type SaveValue<'a> = toml::Spanned<toml::de::DeValue<'a>>;
+
+/// `version`: a format this build reads (from [`OLDEST`] to [`VERSION`]).
+fn read_version(src: &SaveSource, v: &SaveValue<'_>) -> Result<i64, LoadSaveError> {
+    match integer(v.get_ref()) {
+        Some(Some(n)) if (i128::from(OLDEST)..=i128::from(VERSION)).contains(&n) => Ok(n as i64),
+        Some(Some(n)) if n > i128::from(VERSION) => Err(LoadSaveError::Corrupt(Box::new(
+            Problem::new(
+                "save::corrupt",
+                format!(
+                    "save version {n} is newer than this warroom, which reads versions {OLDEST} to {VERSION}"
+                ),
+            )
+            .at(src.label(v.span(), "written by a newer warroom"))
+            .help("load it with the warroom that saved it, or a newer one"),
+        ))),
+        Some(_) => Err(src.corrupt(
+            v.span(),
+            format!(
+                "save version {} is not supported (this warroom reads versions {OLDEST} to {VERSION})",
+                shown(src.text().get(v.span()).unwrap_or("?"))
+            ),
+            "unsupported version",
+        )),
+        None => Err(src.corrupt(
+            v.span(),
+            "`version` must be an integer".into(),
+            "expected an integer",
+        )),
+    }
+}
+
+fn read_seed(src: &SaveSource, v: &SaveValue<'_>) -> Result<u64, LoadSaveError> {
+    integer(v.get_ref())
+        .flatten()
+        .and_then(|n| u64::try_from(n).ok())
+        .ok_or_else(|| {
+            src.corrupt(
                 v.span(),
                 "`seed` must be an integer from 0 to 18446744073709551615".into(),
                 "bad seed",
+            )
+        })
+}
+
+/// `with`: the layers, by name.
+fn read_with(src: &SaveSource, v: &SaveValue<'_>) -> Result<Vec<String>, LoadSaveError> {
+    let Some(arr) = v.get_ref().as_array() else {
+        return Err(src.corrupt(
+            v.span(),
+            "`with` must be an array of strings".into(),
+            "expected an array",
+        ));
+    };
+    arr.iter()
+        .map(|item| match item.get_ref().as_str() {
+            Some(s) => Ok(s.to_string()),
+            None => Err(src.corrupt(
+                item.span(),
+                "`with` must contain strings".into(),
+                "expected a string",
+            )),
+        })
+        .collect()
+}
+
+/// `players`: one list of power names per player.
+fn read_players(
+    src: &SaveSource,
+    v: &SaveValue<'_>,
+) -> Result<(Vec<Vec<String>>, Range<usize>), LoadSaveError> {
+    let bad = || {
+        src.corrupt(
+            v.span(),
+            "`players` must be an array of arrays of power names, one per player".into(),
+            "expected [[\"POWER\", ...], ...]",
+        )
+    };
+    let arr = v.get_ref().as_array().ok_or_else(bad)?;
+    let mut seating = Vec::new();
+    for item in arr.iter() {
+        let powers = item.get_ref().as_array().ok_or_else(bad)?;
+        let mut names = Vec::new();
+        for p in powers.iter() {
+            names.push(p.get_ref().as_str().ok_or_else(bad)?.to_string());
+        }
+        seating.push(names);
+    }
+    Ok((seating, v.span()))
+}
+
+fn read_hash(src: &SaveSource, v: &SaveValue<'_>, what: &str) -> Result<u64, LoadSaveError> {
+    v.get_ref()
+        .as_str()
+        .and_then(|s| u64::from_str_radix(s, 16).ok())
+        .ok_or_else(|| {
+            src.corrupt(
+                v.span(),
+                format!("{what} must be a hexadecimal state hash, like \"0123456789abcdef\""),
+                "not a hash",
+            )
+        })
+}
+
+/// The `[[command]]` log. In a whole save (`whole`: it has a `final_hash`) every command has
+/// its hash.
+fn read_commands(
+    src: &SaveSource,
+    v: &SaveValue<'_>,
+    whole: bool,
+) -> Result<Vec<SavedCommand>, LoadSaveError> {
+    let Some(arr) = v.get_ref().as_array() else {
+        return Err(src.corrupt(
+            v.span(),
+            "`command` must be an array of tables".into(),
+            "expected [[command]]",
+        ));
+    };
+    arr.iter()
+        .enumerate()
+        .map(|(i, item)| read_command(src, i + 1, item, whole))
+        .collect()
+}
+
+/// Command `n` of the log: its text and the hash saved after it.
+fn read_command(
+    src: &SaveSource,
+    n: usize,
+    item: &SaveValue<'_>,
+    whole: bool,
+) -> Result<SavedCommand, LoadSaveError> {
+    let Some(ct) = item.get_ref().as_table() else {
+        return Err(src.corrupt(
+            item.span(),
+            format!("command {n} must be a table"),
+            "expected a table",
+        ));
+    };
+    let (text, span) = match ct.get("text") {
+        Some(v) => match v.get_ref().as_str() {
+            Some(s) => (s.to_string(), v.span()),
+            None => {
+                return Err(src.corrupt(
+                    v.span(),
+                    format!("the text of command {n} must be a string"),
+                    "expected a string",
+                ))
+            }
+        },
+        None => {
+            return Err(src.corrupt(
+                item.span(),
+                format!("command {n} has no `text`"),
+                "incomplete command",
             ))
         }
     };
-    let mut with = Vec::new();
-    if let Some(v) = t.get("with") {
-        let Some(arr) = v.get_ref().as_array() else {
+    if text.len() > MAX_COMMAND_LEN {
+        return Err(src.corrupt(
+            span,
+            format!(
+                "command {n} is {} bytes long; no command is longer than {MAX_COMMAND_LEN}",
+                text.len()
+            ),
+            "too long",
+        ));
+    }
+    let hash = match ct.get("hash") {
+        Some(v) => Some(read_hash(src, v, &format!("the hash of command {n}"))?),
+        // warroom writes a hash after every command; a log written by hand has none.
+        None if whole => {
             return Err(src.corrupt(
-                v.span(),
-                "`with` must be an array of strings".into(),
-                "expected an array",
-            ));
-        };
-        for item in arr.iter() {
-            match item.get_ref().as_str() {
-                Some(s) => with.push(s.to_string()),
-                None => {
-                    return Err(src.corrupt(
-                        item.span(),
-                        "`with` must contain strings".into(),
-                        "expected a string",
-                    ))
-                }
-            }
+                item.span(),
+                format!("command {n} has no `hash`: the save is cut short or damaged"),
+                "incomplete command",
+            ))
         }
-    }
-    // `players`: the seating, read now and checked once the rules are known.
-    let mut players = None;
-    if let Some(v) = t.get("players") {
-        let bad = || {
-            src.corrupt(
-                v.span(),
-                "`players` must be an array of arrays of power names, one per player".into(),
-                "expected [[\"POWER\", ...], ...]",
-            )
-        };
-        let arr = v.get_ref().as_array().ok_or_else(bad)?;
-        let mut seating = Vec::new();
-        for item in arr.iter() {
-            let powers = item.get_ref().as_array().ok_or_else(bad)?;
-            let mut names = Vec::new();
-            for p in powers.iter() {
-                names.push(p.get_ref().as_str().ok_or_else(bad)?.to_string());
-            }
-            seating.push(names);
-        }
-        players = Some((seating, v.span()));
-    }
-    let hash = |v: &toml::Spanned<toml::de::DeValue<'_>>, what: &str| -> Result<u64, LoadSaveError> {
-        v.get_ref()
-            .as_str()
-            .and_then(|s| u64::from_str_radix(s, 16).ok())
-            .ok_or_else(|| {
-                src.corrupt(
-                    v.span(),
-                    format!("{what} must be a hexadecimal state hash, like \"0123456789abcdef\""),
-                    "not a hash",
-                )
-            })
-    };
-    let final_hash = match t.get("final_hash") {
-        Some(v) => Some((hash(v, "`final_hash`")?, v.span())),
         None => None,
     };
-    let mut commands = Vec::new();
-    if let Some(v) = t.get("command") {
-        let Some(arr) = v.get_ref().as_array() else {
-            return Err(src.corrupt(
-                v.span(),
-                "`command` must be an array of tables".into(),
-                "expected [[command]]",
-            ));
-        };
-        for (i, item) in arr.iter().enumerate() {
-            let n = i + 1;
-            let Some(ct) = item.get_ref().as_table() else {
-                return Err(src.corrupt(
-                    item.span(),
-                    format!("command {n} must be a table"),
-                    "expected a table",
-                ));
-            };
-            let text = match ct.get("text") {
-                Some(v) => match v.get_ref().as_str() {
-                    Some(s) => (s.to_string(), v.span()),
-                    None => {
-                        return Err(src.corrupt(
-                            v.span(),
-                            format!("the text of command {n} must be a string"),
-                            "expected a string",
-                        ))
-                    }
-                },
-                None => {
-                    return Err(src.corrupt(
-                        item.span(),
-                        format!("command {n} has no `text`"),
-                        "incomplete command",
-                    ))
-                }
-            };
-            if text.0.len() > MAX_COMMAND_LEN {
-                return Err(src.corrupt(
-                    text.1,
-                    format!(
-                        "command {n} is {} bytes long; no command is longer than {MAX_COMMAND_LEN}",
-                        text.0.len()
-                    ),
-                    "too long",
-                ));
-            }
-            let hash = match ct.get("hash") {
-                Some(v) => Some(hash(v, &format!("the hash of command {n}"))?),
-                // warroom writes a hash after every command; a log written by hand has none.
-                None if final_hash.is_some() => {
-                    return Err(src.corrupt(
-                        item.span(),
-                        format!("command {n} has no `hash`: the save is cut short or damaged"),
-                        "incomplete command",
-                    ))
-                }
-                None => None,
-            };
-            commands.push(SavedCommand {
-                text: text.0,
-                span: text.1,
-                hash,
-            });
-        }
-    }
-    // `final_hash` is the hash after the last command, written before the log: in a whole save
-    // the two agree whatever build wrote it, so a disagreement is a log cut short at a command's
-    // end (or damage) that a replay would otherwise take for a shorter game.
-    if let (Some((fh, fspan)), Some(SavedCommand { hash: Some(last), .. })) = (&final_hash, commands.last()) {
+    Ok(SavedCommand { text, span, hash })
+}
+
+/// `final_hash` is the hash after the last command, written before the log: in a whole save
+/// the two agree whatever build wrote it, so a disagreement is a log cut short at a command's
+/// end (or damage) that a replay would otherwise take for a shorter game.
+fn check_log_whole(
+    src: &SaveSource,
+    final_hash: Option<&(u64, Range<usize>)>,
+    commands: &[SavedCommand],
+) -> Result<(), LoadSaveError> {
+    if let (Some((fh, fspan)), Some(SavedCommand { hash: Some(last), .. })) = (final_hash, commands.last()) {
         if fh != last {
             let n = commands.len();
             return Err(LoadSaveError::Corrupt(Box::new(
@@ -584,17 +635,7 @@ fn read(src: &SaveSource) -> Result<Save, LoadSaveError> {
             )));
         }
     }
-    Ok(Save {
-        version,
-        version_span: v_span,
-        edition,
-        with,
-        scenario,
-        seed,
-        players,
-        final_hash,
-        commands,
-    })
+    Ok(())
 }
 
 /// The game a (current-version) save describes: the rules it names, its commands replayed.
