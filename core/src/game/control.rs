@@ -78,8 +78,39 @@ fn name(rules: &RuleSet, p: PowerId) -> &str {
 ///   applies (destroy, downgrade).
 pub fn capture(rules: &RuleSet, s: &mut State, space: SpaceId, power: PowerId, out: &mut Vec<String>) {
     let info = rules.board.space(space);
-    let previous = s.space(space).controller;
-    let from_enemy = previous.is_some_and(|p| !same_side(rules, p, power));
+    let from_enemy = s
+        .space(space)
+        .controller
+        .is_some_and(|p| !same_side(rules, p, power));
+    let holder = take_control(rules, s, space, power, out);
+    units_left_behind(rules, s, space, power, holder, out);
+    if from_enemy {
+        facilities_change_hands(rules, s, space, holder, out);
+    }
+    if info.capital && from_enemy {
+        if let Some(o) = info.owner {
+            if !same_side(rules, o, power) {
+                plunder(rules, s, o, power, out);
+            } else {
+                liberate_capital(rules, s, space, o, out);
+            }
+        }
+    }
+    if !s.this_turn.captured.contains(&space) {
+        s.this_turn.captured.push(space);
+    }
+}
+
+/// Who holds the territory now — the capturer, or the original owner it is liberated for —
+/// said as it happens; the new holder.
+fn take_control(
+    rules: &RuleSet,
+    s: &mut State,
+    space: SpaceId,
+    power: PowerId,
+    out: &mut Vec<String>,
+) -> PowerId {
+    let info = rules.board.space(space);
     let original = info.owner.filter(|o| *o != power && same_side(rules, *o, power));
     // A territory the capturer may never control (`cannot_control`) goes to its original
     // owner, an ally (checked when the rules are built), whatever that ally's capital.
@@ -118,8 +149,20 @@ pub fn capture(rules: &RuleSet, s: &mut State, space: SpaceId, power: PowerId, o
             name(rules, holder)
         ));
     }
+    holder
+}
 
-    // Units the losing side left behind.
+/// Units the losing side left behind: `on_capture = "capture"` ones change hands (marked
+/// captured), the others are destroyed.
+fn units_left_behind(
+    rules: &RuleSet,
+    s: &mut State,
+    space: SpaceId,
+    power: PowerId,
+    holder: PowerId,
+    out: &mut Vec<String>,
+) {
+    let info = rules.board.space(space);
     let mut taken = Vec::new();
     let mut destroyed = Vec::new();
     let sp = s.space_mut(space);
@@ -148,56 +191,50 @@ pub fn capture(rules: &RuleSet, s: &mut State, space: SpaceId, power: PowerId, o
     for d in destroyed {
         out.push(format!("the {d} left alone in {} is destroyed", info.name));
     }
+}
 
-    // Facilities change hands with the territory.
-    if from_enemy {
-        let mut facilities = std::mem::take(&mut s.space_mut(space).facilities);
-        facilities.retain_mut(|f| {
-            let ft = &rules.facilities[f.kind.index()];
-            match &ft.on_capture {
-                FacilityCapture::Capture => {
-                    out.push(format!(
-                        "the {} in {} now belongs to {}",
-                        ft.name,
-                        info.name,
-                        name(rules, holder)
-                    ));
-                    true
-                }
-                FacilityCapture::Destroy => {
-                    out.push(format!("the {} in {} is destroyed", ft.name, info.name));
-                    false
-                }
-                FacilityCapture::Downgrade(to) => {
-                    let nt = &rules.facilities[to.index()];
-                    out.push(format!(
-                        "the {} in {} becomes a {} of {}",
-                        ft.name,
-                        info.name,
-                        nt.name,
-                        name(rules, holder)
-                    ));
-                    f.kind = *to;
-                    f.damage = f.damage.min(nt.max_damage.resolve(info.ipc));
-                    true
-                }
+/// Facilities taken from the enemy follow the territory, as their `on_capture` says
+/// (change hands, destroyed, downgraded).
+fn facilities_change_hands(
+    rules: &RuleSet,
+    s: &mut State,
+    space: SpaceId,
+    holder: PowerId,
+    out: &mut Vec<String>,
+) {
+    let info = rules.board.space(space);
+    let facilities = &mut s.space_mut(space).facilities;
+    facilities.retain_mut(|f| {
+        let ft = &rules.facilities[f.kind.index()];
+        match &ft.on_capture {
+            FacilityCapture::Capture => {
+                out.push(format!(
+                    "the {} in {} now belongs to {}",
+                    ft.name,
+                    info.name,
+                    name(rules, holder)
+                ));
+                true
             }
-        });
-        s.space_mut(space).facilities = facilities;
-    }
-
-    if info.capital && from_enemy {
-        if let Some(o) = info.owner {
-            if !same_side(rules, o, power) {
-                plunder(rules, s, o, power, out);
-            } else {
-                liberate_capital(rules, s, space, o, out);
+            FacilityCapture::Destroy => {
+                out.push(format!("the {} in {} is destroyed", ft.name, info.name));
+                false
+            }
+            FacilityCapture::Downgrade(to) => {
+                let nt = &rules.facilities[to.index()];
+                out.push(format!(
+                    "the {} in {} becomes a {} of {}",
+                    ft.name,
+                    info.name,
+                    nt.name,
+                    name(rules, holder)
+                ));
+                f.kind = *to;
+                f.damage = f.damage.min(nt.max_damage.resolve(info.ipc));
+                true
             }
         }
-    }
-    if !s.this_turn.captured.contains(&space) {
-        s.this_turn.captured.push(space);
-    }
+    });
 }
 
 /// The capturer of an enemy capital takes its original owner's unspent IPCs (even if the
