@@ -5,9 +5,9 @@
 //! Arranging is not a command: it happens before the first command, leaves no history and is
 //! not undoable, because a scenario's start is part of its definition, like the setup itself.
 
-use super::state::{Facility, Relation, Unit};
+use super::state::{Facility, Relation, State, Unit};
 use super::Game;
-use crate::rules::{Piece, PowerId, SpaceId};
+use crate::rules::{Piece, PowerId, RuleSet, Scenario, SpaceId};
 
 /// Where in the turn a position starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,72 +61,9 @@ impl Game {
             s.space_mut(*space).units.clear();
         }
         if let Some(p) = &a.position {
-            // A power playing within another's turn starts at its step of that turn.
-            let host = rules.host_of(p.power).unwrap_or(p.power);
-            let turn = self
-                .scenario()
-                .turn_order
-                .iter()
-                .position(|x| *x == host)
-                .ok_or_else(|| format!("{} has no turn in this scenario", rules.power_info(host).name))?;
-            let steps = rules.plan(host).steps(0);
-            let phase = steps
-                .iter()
-                .position(|st| st.power == p.power && rules.phases[st.phase.index()].id == p.phase)
-                .ok_or_else(|| {
-                    let ids: Vec<&str> = rules
-                        .turn_of(p.power)
-                        .iter()
-                        .map(|id| rules.phases[id.index()].id.as_str())
-                        .collect();
-                    format!(
-                        "{} has no phase `{}`; its phases: {}",
-                        rules.power_info(p.power).name,
-                        p.phase,
-                        ids.join(", ")
-                    )
-                })?;
-            if p.round == 0 {
-                return Err("rounds count from 1".into());
-            }
-            s.round = p.round;
-            s.turn = turn;
-            s.phase = phase;
-            s.choices = 0;
+            start_at(&rules, self.scenario(), &mut s, p)?;
         }
-        let mut sea_touched = Vec::new();
-        for (space, owner, piece, count) in &a.units {
-            match piece {
-                Piece::Unit(kind) => {
-                    for _ in 0..*count {
-                        let id = s.next_unit_id;
-                        s.next_unit_id += 1;
-                        s.space_mut(*space).units.push(Unit::new(id, *kind, *owner));
-                    }
-                    if rules.board.space(*space).is_sea() {
-                        sea_touched.push(*space);
-                    }
-                }
-                Piece::Facility(kind) => {
-                    if rules.board.space(*space).is_sea() {
-                        return Err(format!(
-                            "a facility cannot stand in sea zone {}",
-                            rules.board.space(*space).name
-                        ));
-                    }
-                    let f = &mut s.space_mut(*space).facilities;
-                    if !f.iter().any(|x| x.kind == *kind) {
-                        f.push(Facility {
-                            kind: *kind,
-                            damage: 0,
-                        });
-                    }
-                }
-            }
-        }
-        for space in sea_touched {
-            super::state::board_cargo(&rules, &mut s.space_mut(space).units);
-        }
+        place_pieces(&rules, &mut s, &a.units)?;
         for (space, power) in &a.control {
             if rules.board.space(*space).is_sea() {
                 return Err(format!(
@@ -150,20 +87,7 @@ impl Game {
             s.techs[power.index()] = techs.clone();
         }
         for (space, piece, damage) in &a.damage {
-            let Piece::Facility(kind) = piece else {
-                return Err("damage is set on facilities only".into());
-            };
-            let sp = s.space_mut(*space);
-            match sp.facilities.iter_mut().find(|f| f.kind == *kind) {
-                Some(f) => f.damage = *damage,
-                None => {
-                    return Err(format!(
-                        "{} has no {}",
-                        rules.board.space(*space).name,
-                        rules.facilities[kind.index()].name
-                    ))
-                }
-            }
+            set_damage(&rules, &mut s, *space, *piece, *damage)?;
         }
         for (power, pieces) in &a.purchased {
             s.purchased[power.index()] = pieces.clone();
@@ -177,5 +101,108 @@ impl Game {
         self.state = s;
         self.undo.clear();
         Ok(())
+    }
+}
+
+/// The round, turn and phase a position starts in. A power playing within another's turn
+/// starts at its step of that turn.
+fn start_at(rules: &RuleSet, sc: &Scenario, s: &mut State, p: &Position) -> Result<(), String> {
+    let host = rules.host_of(p.power).unwrap_or(p.power);
+    let turn = sc
+        .turn_order
+        .iter()
+        .position(|x| *x == host)
+        .ok_or_else(|| format!("{} has no turn in this scenario", rules.power_info(host).name))?;
+    let steps = rules.plan(host).steps(0);
+    let phase = steps
+        .iter()
+        .position(|st| st.power == p.power && rules.phases[st.phase.index()].id == p.phase)
+        .ok_or_else(|| {
+            let ids: Vec<&str> = rules
+                .turn_of(p.power)
+                .iter()
+                .map(|id| rules.phases[id.index()].id.as_str())
+                .collect();
+            format!(
+                "{} has no phase `{}`; its phases: {}",
+                rules.power_info(p.power).name,
+                p.phase,
+                ids.join(", ")
+            )
+        })?;
+    if p.round == 0 {
+        return Err("rounds count from 1".into());
+    }
+    s.round = p.round;
+    s.turn = turn;
+    s.phase = phase;
+    s.choices = 0;
+    Ok(())
+}
+
+/// Units and facilities placed on the board; land units put at sea board their power's
+/// transports there.
+fn place_pieces(
+    rules: &RuleSet,
+    s: &mut State,
+    pieces: &[(SpaceId, PowerId, Piece, u32)],
+) -> Result<(), String> {
+    let mut sea_touched = Vec::new();
+    for (space, owner, piece, count) in pieces {
+        match piece {
+            Piece::Unit(kind) => {
+                for _ in 0..*count {
+                    let id = s.next_unit_id;
+                    s.next_unit_id += 1;
+                    s.space_mut(*space).units.push(Unit::new(id, *kind, *owner));
+                }
+                if rules.board.space(*space).is_sea() {
+                    sea_touched.push(*space);
+                }
+            }
+            Piece::Facility(kind) => {
+                if rules.board.space(*space).is_sea() {
+                    return Err(format!(
+                        "a facility cannot stand in sea zone {}",
+                        rules.board.space(*space).name
+                    ));
+                }
+                let f = &mut s.space_mut(*space).facilities;
+                if !f.iter().any(|x| x.kind == *kind) {
+                    f.push(Facility {
+                        kind: *kind,
+                        damage: 0,
+                    });
+                }
+            }
+        }
+    }
+    for space in sea_touched {
+        super::state::board_cargo(rules, &mut s.space_mut(space).units);
+    }
+    Ok(())
+}
+
+/// Damage on a facility standing in the space.
+fn set_damage(
+    rules: &RuleSet,
+    s: &mut State,
+    space: SpaceId,
+    piece: Piece,
+    damage: u32,
+) -> Result<(), String> {
+    let Piece::Facility(kind) = piece else {
+        return Err("damage is set on facilities only".into());
+    };
+    match s.space_mut(space).facilities.iter_mut().find(|f| f.kind == kind) {
+        Some(f) => {
+            f.damage = damage;
+            Ok(())
+        }
+        None => Err(format!(
+            "{} has no {}",
+            rules.board.space(space).name,
+            rules.facilities[kind.index()].name
+        )),
     }
 }
