@@ -450,21 +450,7 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
     };
     let empty = Table::default();
     let top = tree.as_table().unwrap_or(&empty);
-    for (k, e) in &top.entries {
-        if ROOT.field(k).is_none() {
-            let mut p = Problem::new("schema::unknown-section", format!("unknown section `{k}`"))
-                .at(e.key.label(&sources, "not a section of an edition"));
-            if let Some(s) = closest_key(k, ROOT.keys()) {
-                p = p.help(format!("did you mean `{s}`?"));
-            } else {
-                p = p.help(format!(
-                    "sections: {}",
-                    ROOT.keys().collect::<Vec<_>>().join(", ")
-                ));
-            }
-            ctx.problems.push(p);
-        }
-    }
+    unknown_sections(&mut ctx, top);
     let section = |name: &str| {
         super::schema::note_read(&ROOT, name);
         top.entries.get(name)
@@ -513,95 +499,17 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
     let victory = super::victory::read_victory(&mut ctx, section("victory"), &powers, &board);
     let players = super::players::read_players(&mut ctx, section("players").map(|e| &e.node), &powers);
     let combat = super::combat::read_combat(&mut ctx, section("combat"));
-    too_many(
-        &mut ctx,
-        &[section("units")],
-        "unit types",
-        64,
-        "merge unit types that differ only in name",
-    );
-    too_many(
-        &mut ctx,
-        &[section("powers")],
-        "powers",
-        255,
-        "powers are numbered in a byte",
-    );
-    too_many(
-        &mut ctx,
-        &[section("phases")],
-        "phases",
-        255,
-        "phases are numbered in a byte",
-    );
-    too_many(
-        &mut ctx,
-        &[section("territories"), section("sea_zones")],
-        "spaces",
-        usize::from(u16::MAX),
-        "spaces are numbered in 16 bits",
-    );
-    too_many(
-        &mut ctx,
-        &[section("facilities")],
-        "facility types",
-        usize::from(u16::MAX),
-        "facility types are numbered in 16 bits",
-    );
+    check_limits(&mut ctx, &section);
 
     if is_edition {
-        if powers.is_empty() {
-            ctx.problems.push(
-                Problem::new("schema::incomplete", "the edition defines no powers")
-                    .help("add a [powers.NAME] table"),
-            );
-        }
-        if board.spaces.is_empty() {
-            ctx.problems.push(
-                Problem::new("schema::incomplete", "the edition defines no board")
-                    .help("add [territories.NAME] and [sea_zones.NAME] tables"),
-            );
-        }
-        if scenarios.is_empty() {
-            ctx.problems.push(
-                Problem::new("schema::incomplete", "the edition defines no scenario")
-                    .help("add a [scenarios.ID] table"),
-            );
-        }
+        check_complete(&mut ctx, &powers, &board, &scenarios);
     }
-    let default_at = layers
-        .iter()
-        .rev()
-        .find(|l| l.default_scenario.is_some())
-        .and_then(|l| l.default_scenario_at.clone());
     let default_scenario = layers.iter().rev().find_map(|l| l.default_scenario.clone());
-    if let Some(d) = &default_scenario {
-        if is_edition && !scenarios.iter().any(|s| &s.id == d) {
-            let mut p = Problem::new(
-                "schema::unknown-name",
-                format!("default_scenario `{d}` is not a scenario of this edition"),
-            );
-            if let Some(at) = &default_at {
-                p = p.at(at.label(&sources, "no such scenario"));
-            }
-            let ids: Vec<&str> = scenarios.iter().map(|s| s.id.as_str()).collect();
-            p = match closest_key(d, ids.iter().copied()) {
-                Some(s) => p.help(format!("did you mean `{s}`?")),
-                None => p.help(format!("scenarios: {}", ids.join(", "))),
-            };
-            ctx.problems.push(p);
-        }
+    if is_edition {
+        check_default_scenario(&mut ctx, &layers, &scenarios);
     }
     problems.0.append(&mut ctx.problems.0);
-    // One mistake found twice (once per heir of a unit, or as a bad value and then as a bad
-    // type) is reported once: the first report at a place is the most specific.
-    let mut seen = std::collections::HashSet::new();
-    problems.0.retain(|p| {
-        seen.insert((
-            p.location().map(str::to_string),
-            p.primary.is_none().then(|| p.message.clone()),
-        ))
-    });
+    report_once(&mut problems);
     if !problems.is_empty() {
         return Err(LoadError { problems });
     }
@@ -641,6 +549,122 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         default_scenario,
         project_root,
     })
+}
+
+/// Top-level keys that are not sections of an edition, with the nearest section name.
+fn unknown_sections(ctx: &mut Ctx, top: &Table) {
+    for (k, e) in &top.entries {
+        if ROOT.field(k).is_none() {
+            let mut p = Problem::new("schema::unknown-section", format!("unknown section `{k}`"))
+                .at(e.key.label(ctx.sources, "not a section of an edition"));
+            if let Some(s) = closest_key(k, ROOT.keys()) {
+                p = p.help(format!("did you mean `{s}`?"));
+            } else {
+                p = p.help(format!(
+                    "sections: {}",
+                    ROOT.keys().collect::<Vec<_>>().join(", ")
+                ));
+            }
+            ctx.problems.push(p);
+        }
+    }
+}
+
+/// Sections with more entries than the engine numbers.
+fn check_limits<'t>(ctx: &mut Ctx, section: &dyn Fn(&str) -> Option<&'t Entry>) {
+    too_many(
+        ctx,
+        &[section("units")],
+        "unit types",
+        64,
+        "merge unit types that differ only in name",
+    );
+    too_many(
+        ctx,
+        &[section("powers")],
+        "powers",
+        255,
+        "powers are numbered in a byte",
+    );
+    too_many(
+        ctx,
+        &[section("phases")],
+        "phases",
+        255,
+        "phases are numbered in a byte",
+    );
+    too_many(
+        ctx,
+        &[section("territories"), section("sea_zones")],
+        "spaces",
+        usize::from(u16::MAX),
+        "spaces are numbered in 16 bits",
+    );
+    too_many(
+        ctx,
+        &[section("facilities")],
+        "facility types",
+        usize::from(u16::MAX),
+        "facility types are numbered in 16 bits",
+    );
+}
+
+/// An edition (not a layer on one) defines powers, a board and a scenario.
+fn check_complete(ctx: &mut Ctx, powers: &[Power], board: &Board, scenarios: &[Scenario]) {
+    if powers.is_empty() {
+        ctx.problems.push(
+            Problem::new("schema::incomplete", "the edition defines no powers")
+                .help("add a [powers.NAME] table"),
+        );
+    }
+    if board.spaces.is_empty() {
+        ctx.problems.push(
+            Problem::new("schema::incomplete", "the edition defines no board")
+                .help("add [territories.NAME] and [sea_zones.NAME] tables"),
+        );
+    }
+    if scenarios.is_empty() {
+        ctx.problems.push(
+            Problem::new("schema::incomplete", "the edition defines no scenario")
+                .help("add a [scenarios.ID] table"),
+        );
+    }
+}
+
+/// The last layer's `default_scenario` names a scenario of the edition.
+fn check_default_scenario(ctx: &mut Ctx, layers: &[Layer], scenarios: &[Scenario]) {
+    let Some(layer) = layers.iter().rev().find(|l| l.default_scenario.is_some()) else {
+        return;
+    };
+    let Some(d) = &layer.default_scenario else { return };
+    if scenarios.iter().any(|s| &s.id == d) {
+        return;
+    }
+    let mut p = Problem::new(
+        "schema::unknown-name",
+        format!("default_scenario `{d}` is not a scenario of this edition"),
+    );
+    if let Some(at) = &layer.default_scenario_at {
+        p = p.at(at.label(ctx.sources, "no such scenario"));
+    }
+    let ids: Vec<&str> = scenarios.iter().map(|s| s.id.as_str()).collect();
+    p = match closest_key(d, ids.iter().copied()) {
+        Some(s) => p.help(format!("did you mean `{s}`?")),
+        None => p.help(format!("scenarios: {}", ids.join(", "))),
+    };
+    ctx.problems.push(p);
+}
+
+/// One mistake found twice (once per heir of a unit, or as a bad value and then as a bad
+/// type) is reported once: the first report at a place is the most specific.
+fn report_once(problems: &mut Problems) {
+    let mut seen = std::collections::HashSet::new();
+    problems.0.retain(|p| {
+        seen.insert((
+            p.location().map(str::to_string),
+            p.primary.is_none().then(|| p.message.clone()),
+        ))
+    });
 }
 
 /// More entries in keyed sections (read together, in order) than the engine numbers: a
