@@ -619,74 +619,14 @@ fn read_manifest(ctx: &mut Ctx, node: &Node, dir: &Path, display_dir: String) ->
     let mut options = Vec::new();
     if let Some(o) = top.names(ctx, "options") {
         for (oname, e) in &o.table.entries {
-            if let Some(mut of) = Fields::of(ctx, &e.node, &format!("options.{oname}"), &OPTION) {
-                let path = of.req_str(ctx, "path").unwrap_or_default();
-                let description = of.str(ctx, "description").unwrap_or_default();
-                of.finish(ctx);
-                options.push(OptionDecl {
-                    name: oname.clone(),
-                    path: normalize(&dir.join(path)),
-                    description,
-                    declared_by: display_dir.clone(),
-                });
-            }
+            options.extend(read_option(ctx, oname, &e.node, dir, &display_dir));
         }
     }
 
     let mut params = Vec::new();
     if let Some(ps) = top.names(ctx, "params") {
         for (pname, e) in &ps.table.entries {
-            let Some(mut pf) = Fields::of(ctx, &e.node, &format!("params.{pname}"), &PARAM) else {
-                continue;
-            };
-            let ty = pf.req_choice(
-                ctx,
-                "type",
-                &[
-                    ("int", ParamType::Int),
-                    ("float", ParamType::Float),
-                    ("bool", ParamType::Bool),
-                    ("string", ParamType::String),
-                ],
-            );
-            let default = pf.required(ctx, "default").cloned();
-            let min = pf.get("min").and_then(num);
-            let max = pf.get("max").and_then(num);
-            let choices = pf.str_list(ctx, "choices").into_iter().map(|(s, _)| s).collect();
-            let description = pf.str(ctx, "description").unwrap_or_default();
-            pf.finish(ctx);
-            let (Some(ty), Some(default)) = (ty, default) else {
-                continue;
-            };
-            let ok = matches!(
-                (ty, &default.value),
-                (ParamType::Int, Value::Int(_))
-                    | (ParamType::Float, Value::Float(_) | Value::Int(_))
-                    | (ParamType::Bool, Value::Bool(_))
-                    | (ParamType::String, Value::Str(_))
-            );
-            if !ok {
-                ctx.type_error(
-                    &default,
-                    &format!("params.{pname}.default"),
-                    &format!("a {}", ty.name()),
-                );
-                continue;
-            }
-            let param = Param {
-                name: pname.clone(),
-                ty,
-                value: default.clone(),
-                default,
-                min,
-                max,
-                choices,
-                description,
-            };
-            if let Err(msg) = check_param_bounds(&param, &param.default) {
-                ctx.error_at(&param.default, "layer::bad-param", msg, "default out of bounds");
-            }
-            params.push(param);
+            params.extend(read_param(ctx, pname, &e.node));
         }
     }
     top.finish(ctx);
@@ -707,6 +647,74 @@ fn read_manifest(ctx: &mut Ctx, node: &Node, dir: &Path, display_dir: String) ->
         },
         extends,
     ))
+}
+
+/// `[options.NAME]`: a layer this one offers, by path from its folder.
+fn read_option(ctx: &mut Ctx, name: &str, node: &Node, dir: &Path, display_dir: &str) -> Option<OptionDecl> {
+    let mut of = Fields::of(ctx, node, &format!("options.{name}"), &OPTION)?;
+    let path = of.req_str(ctx, "path").unwrap_or_default();
+    let description = of.str(ctx, "description").unwrap_or_default();
+    of.finish(ctx);
+    Some(OptionDecl {
+        name: name.to_string(),
+        path: normalize(&dir.join(path)),
+        description,
+        declared_by: display_dir.to_string(),
+    })
+}
+
+/// `[params.NAME]`: a value the layer's data and scripts read, with its type, default and
+/// bounds (`None` when it is not well formed: the problems are in `ctx`).
+fn read_param(ctx: &mut Ctx, pname: &str, node: &Node) -> Option<Param> {
+    let mut pf = Fields::of(ctx, node, &format!("params.{pname}"), &PARAM)?;
+    let ty = pf.req_choice(
+        ctx,
+        "type",
+        &[
+            ("int", ParamType::Int),
+            ("float", ParamType::Float),
+            ("bool", ParamType::Bool),
+            ("string", ParamType::String),
+        ],
+    );
+    let default = pf.required(ctx, "default").cloned();
+    let min = pf.get("min").and_then(num);
+    let max = pf.get("max").and_then(num);
+    let choices = pf.str_list(ctx, "choices").into_iter().map(|(s, _)| s).collect();
+    let description = pf.str(ctx, "description").unwrap_or_default();
+    pf.finish(ctx);
+    let (Some(ty), Some(default)) = (ty, default) else {
+        return None;
+    };
+    let ok = matches!(
+        (ty, &default.value),
+        (ParamType::Int, Value::Int(_))
+            | (ParamType::Float, Value::Float(_) | Value::Int(_))
+            | (ParamType::Bool, Value::Bool(_))
+            | (ParamType::String, Value::Str(_))
+    );
+    if !ok {
+        ctx.type_error(
+            &default,
+            &format!("params.{pname}.default"),
+            &format!("a {}", ty.name()),
+        );
+        return None;
+    }
+    let param = Param {
+        name: pname.to_string(),
+        ty,
+        value: default.clone(),
+        default,
+        min,
+        max,
+        choices,
+        description,
+    };
+    if let Err(msg) = check_param_bounds(&param, &param.default) {
+        ctx.error_at(&param.default, "layer::bad-param", msg, "default out of bounds");
+    }
+    Some(param)
 }
 
 fn num(n: &Node) -> Option<f64> {
