@@ -234,15 +234,18 @@ fn moves(
                     .collect()
             } else if at_sea && t.domain == Domain::Land {
                 Vec::new()
-            } else {
-                let mut reach = within(rules, s, power, from, t.domain, left.max(1));
-                if t.domain == Domain::Land {
-                    // Land units reach the sea only by boarding, from the coast beside it.
-                    reach.retain(|to| {
-                        !board.space(*to).is_sea() || movement::may_board(rules, s, power, from, *to)
-                    });
-                }
+            } else if t.domain == Domain::Land {
+                // Territories by the rules of entering them (a friendly one in combat move only
+                // after a blitz); the sea only by boarding, from the coast beside it.
+                let blitzer = t.blitz || t.blitz_with.is_some();
+                let mut reach = movement::land_ends(rules, s, power, from, left.max(1), blitzer, combat);
+                reach.extend(board.space(from).adjacent.iter().copied().filter(|to| {
+                    board.space(*to).is_sea() && movement::may_board(rules, s, power, from, *to)
+                }));
+                reach.sort();
                 reach
+            } else {
+                within(rules, s, power, from, t.domain, left.max(1))
             };
             let one = vec![Pick::Kind { kind, count: 1 }];
             for &to in &targets {
@@ -338,6 +341,15 @@ fn push_move(
                 bombing: true,
                 ..m.clone()
             }));
+        }
+        // Air units alone attack only where there is something to fight (a bombing raid is
+        // the form above).
+        let air_only = m.units.iter().all(|p| match p {
+            Pick::Kind { kind, .. } | Pick::All(kind) => rules.unit(*kind).domain == Domain::Air,
+            Pick::Id(_) => false,
+        });
+        if air_only && !movement::air_attack_ends(rules, s, power, from, to) {
+            return;
         }
     }
     out.push(Command::Move(m));

@@ -29,7 +29,7 @@ mod transports;
 
 pub use air::{carriers_meet_fighters, land_air_units, strand_defending_air, unlanded_air, Unlanded};
 pub use combat_move_end::{declare_standing_battles, end_combat_move};
-pub(crate) use paths::{canal_closed, stays_for_battle, warships_block};
+pub(crate) use paths::{air_attack_ends, canal_closed, land_ends, stays_for_battle, warships_block};
 pub(crate) use pick::movable;
 pub use transports::land_assault_cargo;
 pub(crate) use transports::may_board;

@@ -614,3 +614,79 @@ pub(crate) fn canal_closed(rules: &RuleSet, s: &State, power: PowerId, a: SpaceI
 pub(crate) fn warships_block(rules: &RuleSet, s: &State, power: PowerId, zone: SpaceId) -> bool {
     Board { rules, s, power }.blocked(zone)
 }
+
+/// The territories a land unit moving from `from` with `left` movement could end this phase's
+/// move in, by the rules `enter_by_land` and `check_path_end` apply on the way: in combat move
+/// through friendly territories and at most one blitz (`blitzer`: the unit, or it with its
+/// partner, may blitz), ending in a hostile territory or after the blitz; in noncombat move
+/// through and into friendly territories only. A necessary condition, never more: every path
+/// `check_path` accepts ends in one of them (`legal_actions.rs` holds the listing to that).
+pub(crate) fn land_ends(
+    rules: &RuleSet,
+    s: &State,
+    power: PowerId,
+    from: SpaceId,
+    left: u32,
+    blitzer: bool,
+    combat: bool,
+) -> Vec<SpaceId> {
+    let b = Board { rules, s, power };
+    let n = rules.board.spaces.len();
+    // Fewest steps to each territory without a blitz ([0]) and after one ([1]).
+    let mut seen = [vec![false; n], vec![false; n]];
+    let mut ends = vec![false; n];
+    seen[0][from.index()] = true;
+    let mut queue = VecDeque::from([(from, false, 0u32)]);
+    while let Some((at, blitzed, d)) = queue.pop_front() {
+        if d >= left {
+            continue;
+        }
+        for &next in &rules.board.space(at).adjacent {
+            if next == from || b.is_sea(next) || b.impassable(next) || b.off_limits(next) {
+                continue;
+            }
+            let onward = if b.hostile_territory(next) {
+                if !combat {
+                    continue;
+                }
+                ends[next.index()] = true;
+                let facilities =
+                    !s.space(next).facilities.is_empty() && rules.switches.blitz_blocked_by_facilities;
+                (blitzer && !blitzed && !b.has_enemies(next) && !facilities).then_some(true)
+            } else if b.peace_holder(next).is_some() || !b.friendly_territory(next) {
+                None
+            } else {
+                if blitzed || !combat {
+                    ends[next.index()] = true;
+                }
+                Some(blitzed)
+            };
+            if let Some(blitzed) = onward {
+                if !std::mem::replace(&mut seen[blitzed as usize][next.index()], true) {
+                    queue.push_back((next, blitzed, d + 1));
+                }
+            }
+        }
+    }
+    ends.iter()
+        .enumerate()
+        .filter(|(_, e)| **e)
+        .map(|(i, _)| SpaceId(i as u16))
+        .collect()
+}
+
+/// An air unit's combat move from `from` to `to` could end there (`check_path_end`): against
+/// enemy units, into a land battle, or escaping enemy warships at sea. Bombing raids and land
+/// units dropped from the air are judged apart.
+pub(crate) fn air_attack_ends(
+    rules: &RuleSet,
+    s: &State,
+    power: PowerId,
+    from: SpaceId,
+    to: SpaceId,
+) -> bool {
+    let b = Board { rules, s, power };
+    b.has_enemies(to)
+        || (!b.is_sea(to) && s.this_turn.battle(to).is_some())
+        || (b.is_sea(from) && b.blocked(from))
+}
