@@ -13,6 +13,12 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+// Random games, odds and replays allocate and free small vectors by the million (a command is
+// tried on a copy of the state); mimalloc serves them about twice as fast as the system
+// allocator, which was a fifth of the soak's time.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "warroom",
