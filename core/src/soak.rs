@@ -13,7 +13,7 @@
 
 use crate::game::command::{Command, Pick};
 use crate::game::dice::Dice;
-use crate::game::state::{Relation, SpaceState, State};
+use crate::game::state::{Relation, State};
 use crate::game::Game;
 use crate::rules::{Domain, OnCapture, PhaseKind, Piece, PowerId, RuleSet};
 use std::sync::Arc;
@@ -620,7 +620,7 @@ pub struct Snapshot {
     turn: (u32, usize),
     /// The spaces as they were, shared with the state: a space the command changed is a new
     /// one after it (the snapshot's share forces the copy), so only those need comparing.
-    spaces: Vec<Arc<SpaceState>>,
+    spaces: crate::game::spaces::Spaces,
     purchased: Vec<Vec<(Piece, u32)>>,
 }
 
@@ -655,7 +655,7 @@ pub fn check_state(
     }
     // Spaces the command changed (the others hold the same units as before, already checked).
     let changed: Vec<usize> = (0..s.spaces.len())
-        .filter(|&i| !Arc::ptr_eq(&s.spaces[i], &before.spaces[i]))
+        .filter(|&i| !s.spaces.same(&before.spaces, i))
         .collect();
     units_conserved(rules, before, s, cmd, &changed)?;
     for &i in &changed {

@@ -51,8 +51,8 @@ impl Game {
         let rules = self.rules.clone();
         let mut s = self.state.clone();
         if a.empty_board {
-            for sp in &mut s.spaces {
-                let sp = super::state::edit_space(sp);
+            for i in 0..s.spaces.len() {
+                let sp = s.spaces.edit(i);
                 sp.units.clear();
                 sp.facilities.clear();
             }

@@ -341,18 +341,14 @@ pub fn conclude_battles(
             capture(rules, s, b.space, power, out);
         }
     }
-    for sp in &mut s.spaces {
+    for i in 0..s.spaces.len() {
         // Spaces with nothing to change stay shared with the state before the command.
-        if sp
+        if s.spaces[i]
             .units
             .iter()
             .any(|u| u.owner == power && u.marks.assault.is_some())
         {
-            for u in super::state::edit_space(sp)
-                .units
-                .iter_mut()
-                .filter(|u| u.owner == power)
-            {
+            for u in s.spaces.edit(i).units.iter_mut().filter(|u| u.owner == power) {
                 u.marks.assault = None;
             }
         }

@@ -442,9 +442,9 @@ fn conclude(
         }
     }
     for c in &b.bombarding {
-        for sp in &mut s.spaces {
-            if let Some(i) = sp.units.iter().position(|u| u.id == c.id) {
-                super::state::edit_space(sp).units[i].marks.fought = true;
+        for at in 0..s.spaces.len() {
+            if let Some(i) = s.spaces[at].units.iter().position(|u| u.id == c.id) {
+                s.spaces.edit(at).units[i].marks.fought = true;
             }
         }
     }

@@ -18,6 +18,7 @@ pub mod reload;
 pub mod research;
 pub mod save;
 pub mod seats;
+pub mod spaces;
 pub mod state;
 
 pub use crate::rules::possessive;
@@ -781,12 +782,18 @@ fn enter_step(rules: &RuleSet, sc: &Scenario, s: &mut State, mut holder: PowerId
 fn begin_turn(rules: &RuleSet, sc: &Scenario, s: &mut State) {
     let powers = rules.powers_of_turn(sc.turn_order[s.turn]);
     s.choices = 0;
-    for sp in &mut s.spaces {
+    for i in 0..s.spaces.len() {
         let fresh = |u: &Unit| u.moved == 0 && u.marks == state::Marks::default();
-        if sp.units.iter().all(|u| !powers.contains(&u.owner) || fresh(u)) {
+        if s.spaces[i]
+            .units
+            .iter()
+            .all(|u| !powers.contains(&u.owner) || fresh(u))
+        {
             continue;
         }
-        for u in state::edit_space(sp)
+        for u in s
+            .spaces
+            .edit(i)
             .units
             .iter_mut()
             .filter(|u| powers.contains(&u.owner))

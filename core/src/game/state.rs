@@ -1,8 +1,8 @@
 //! Game state: everything that changes during play, and nothing that does not.
 
 use super::dice::Dice;
+use super::spaces::Spaces;
 use crate::rules::{FacilityTypeId, Piece, PowerId, RuleSet, Scenario, SpaceId, UnitTypeId};
-use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Unit {
@@ -113,7 +113,7 @@ pub struct Mobilized {
 }
 
 impl TurnState {
-    pub fn begin(spaces: &[Arc<SpaceState>]) -> TurnState {
+    pub fn begin(spaces: &Spaces) -> TurnState {
         TurnState {
             start_control: spaces.iter().map(|s| s.controller).collect(),
             ..TurnState::default()
@@ -194,7 +194,7 @@ impl SpaceState {
 }
 
 /// A space's cached hash (0: not computed). A copy starts without one, and so does a space
-/// handed out for change ([`State::space_mut`], [`edit_space`]), so a stale value is never read.
+/// handed out for change ([`State::space_mut`], [`Spaces::edit`]), so a stale value is never read.
 #[derive(Debug, Default)]
 struct SpaceHash(std::sync::atomic::AtomicU64);
 
@@ -204,12 +204,11 @@ impl Clone for SpaceHash {
     }
 }
 
-/// A space of a state, to change: copied first if another state still shares it, its cached
-/// hash dropped. Every change to a space goes through here or [`State::space_mut`].
-pub fn edit_space(sp: &mut Arc<SpaceState>) -> &mut SpaceState {
-    let sp = Arc::make_mut(sp);
-    sp.hash = SpaceHash::default();
-    sp
+impl SpaceState {
+    /// Called on every change: the cached hash would be stale.
+    pub(super) fn forget_hash(&mut self) {
+        self.hash = SpaceHash::default();
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -244,7 +243,7 @@ pub struct State {
     pub choices: u32,
     /// Shared with the copies a command runs on (copy on write): a command copies only the
     /// spaces it changes, so trying one costs little more than the checks it makes.
-    pub spaces: Vec<Arc<SpaceState>>,
+    pub spaces: Spaces,
     pub treasuries: Vec<i64>,
     /// Techs each power holds, in the order gained.
     pub techs: Vec<Vec<crate::rules::TechId>>,
@@ -392,7 +391,7 @@ impl State {
                     .collect()
             })
             .collect();
-        let spaces: Vec<Arc<SpaceState>> = spaces.into_iter().map(Arc::new).collect();
+        let spaces = Spaces::new(spaces);
         let this_turn = TurnState::begin(&spaces);
         State {
             this_turn,
@@ -445,7 +444,7 @@ impl State {
 
     /// The space to change (copied first if another state still shares it).
     pub fn space_mut(&mut self, id: SpaceId) -> &mut SpaceState {
-        edit_space(&mut self.spaces[id.index()])
+        self.spaces.edit(id.index())
     }
 
     /// Take the units of a space that match, in order, out of it.
@@ -546,10 +545,8 @@ impl State {
     /// must equal (the random games check it).
     pub fn hash_uncached(&self) -> u64 {
         let mut copy = self.clone();
-        for sp in &mut copy.spaces {
-            // A copy of a space starts without a cached hash.
-            *sp = Arc::new(SpaceState::clone(sp));
-        }
+        // A copy of a space starts without a cached hash.
+        copy.spaces = self.spaces.unshared();
         copy.hash()
     }
 
