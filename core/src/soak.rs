@@ -156,7 +156,11 @@ pub fn play(
                 None,
             ));
         };
-        watch.applied(&game, &cmd.to_text(rules), &out);
+        // `apply` recorded the command's text (writing it again cost more than checking it).
+        match game.history().last() {
+            Some(r) => watch.applied(&game, &r.text, &out),
+            None => watch.applied(&game, &cmd.to_text(rules), &out),
+        }
         played.commands += 1;
         // `apply` recorded the hash after the command.
         let after = game.history().last().map_or_else(|| game.hash(), |r| r.hash);

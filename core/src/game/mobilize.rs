@@ -142,7 +142,9 @@ fn factories(rules: &RuleSet, s: &State, power: PowerId) -> Vec<(SpaceId, u32)> 
     rules
         .board
         .ids()
-        .filter(|t| !rules.board.space(*t).is_sea() && !s.space(*t).facilities.is_empty())
+        // `factory` refuses every territory the power does not hold: not asked (its refusal
+        // would be written out and thrown away).
+        .filter(|t| s.space(*t).controller == Some(power) && !s.space(*t).facilities.is_empty())
         .filter_map(|t| factory(rules, s, power, t).ok().map(|c| (t, c)))
         .collect()
 }

@@ -317,6 +317,13 @@ pub(super) fn find_path(
         let this = i;
         i += 1;
         if here == to {
+            // Breadth first: once a path without a blitz is found, none after it is better.
+            if best
+                .as_ref()
+                .is_some_and(|(_, p)| p.blitzed.is_empty() && p.path.len() <= len as usize)
+            {
+                continue;
+            }
             path_of(&steps, this, &mut path);
             match blitzed_on(b, units, &path, leg) {
                 Ok(blitzed) => {
