@@ -1,4 +1,4 @@
-//! The state hash: each space keeps its own hash while it is unchanged (hash scheme 2), so the
+//! The state hash: each space keeps its own hash while it is unchanged (hash schemes 2 and 3), so the
 //! cache must follow every change, and states sharing a space must not see each other's.
 
 mod support;
@@ -69,45 +69,64 @@ fn the_hash_after_commands_is_the_hash_computed_afresh() {
 }
 
 #[test]
-fn scheme_1_hashes_are_still_computed_for_older_files() {
+fn older_hash_schemes_are_still_computed_for_older_files() {
     let g = game();
-    // Scheme 1 is FNV-1a over the whole state's encoding; scheme 2 differs by construction.
+    // Scheme 1 is FNV-1a over the whole state's encoding; scheme 2 differs by construction,
+    // and scheme 3 packs the start of turn control scheme 2 mixes a space at a time.
     assert_ne!(g.hash_in_scheme(1), g.hash_in_scheme(2));
-    assert_eq!(g.hash_in_scheme(2), g.hash());
+    assert_ne!(g.hash_in_scheme(2), g.hash_in_scheme(3));
+    assert_eq!(g.hash_in_scheme(3), g.hash());
     assert_eq!(g.state().hash_v1(), g.state().clone().hash_v1());
 }
 
 /// A recording written before hash scheme 2 has no `hash_scheme` key and holds scheme 1
-/// hashes: it still replays clean. The same hashes declared as scheme 2 diverge at once.
+/// hashes; one written by a build of save format 2 says `hash_scheme = 2`. Both still replay
+/// clean; the same hashes declared as the next scheme diverge at once.
 #[test]
-fn a_recording_of_scheme_1_hashes_replays_clean() {
+fn recordings_of_older_hash_schemes_replay_clean() {
     use warroom_core::scenario::{self, RulesCache};
-    let mut g = game();
-    let mut steps = String::new();
-    for cmd in ["buy 2 infantry", "end phase", "end phase", "end phase"] {
-        let out = g.execute(cmd).expect(cmd);
-        let out: Vec<String> = out.iter().map(|l| format!("{l:?}")).collect();
-        steps.push_str(&format!(
-            "  {{ command = {cmd:?}, hash = \"{:016x}\", output = [{}] }},\n",
-            g.hash_in_scheme(1),
-            out.join(", ")
-        ));
-    }
     let dir = std::env::temp_dir().join(format!("warroom-hash-scheme-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let cache = RulesCache::new(support::editions());
-    let replayed = |header: &str, name: &str| {
-        let file = dir.join(name);
-        let text = format!("edition = \"1941\"\nseed = 7\n{header}steps = [\n{steps}]\n");
-        std::fs::write(&file, text).unwrap();
-        let case = scenario::load(&file, &[], &|h| cache.get(h))
-            .unwrap_or_else(|(_, p)| panic!("{:?}", p.iter().map(|p| &p.message).collect::<Vec<_>>()));
-        scenario::replay(&case, None)
-    };
-    let old = replayed("", "scheme-1.toml");
-    assert_eq!((old.replayed, old.steps), (4, 4), "{:?}", old.error);
-    assert!(old.divergence.is_none());
-    let mislabelled = replayed("hash_scheme = 2\n", "scheme-2.toml");
-    assert_eq!(mislabelled.replayed, 0, "scheme 1 hashes are not scheme 2 hashes");
+    for scheme in [1, 2] {
+        let mut g = game();
+        let mut steps = String::new();
+        for cmd in ["buy 2 infantry", "end phase", "end phase", "end phase"] {
+            let out = g.execute(cmd).expect(cmd);
+            let out: Vec<String> = out.iter().map(|l| format!("{l:?}")).collect();
+            steps.push_str(&format!(
+                "  {{ command = {cmd:?}, hash = \"{:016x}\", output = [{}] }},\n",
+                g.hash_in_scheme(scheme),
+                out.join(", ")
+            ));
+        }
+        let replayed = |header: &str, name: &str| {
+            let file = dir.join(name);
+            let text = format!("edition = \"1941\"\nseed = 7\n{header}steps = [\n{steps}]\n");
+            std::fs::write(&file, text).unwrap();
+            let case = scenario::load(&file, &[], &|h| cache.get(h))
+                .unwrap_or_else(|(_, p)| panic!("{:?}", p.iter().map(|p| &p.message).collect::<Vec<_>>()));
+            scenario::replay(&case, None)
+        };
+        let header = if scheme == 1 {
+            String::new()
+        } else {
+            format!("hash_scheme = {scheme}\n")
+        };
+        let old = replayed(&header, &format!("scheme-{scheme}.toml"));
+        assert_eq!(
+            (old.replayed, old.steps),
+            (4, 4),
+            "scheme {scheme}: {:?}",
+            old.error
+        );
+        assert!(old.divergence.is_none(), "scheme {scheme}");
+        let next = scheme + 1;
+        let mislabelled = replayed(&format!("hash_scheme = {next}\n"), &format!("as-{next}.toml"));
+        assert_eq!(
+            mislabelled.replayed, 0,
+            "scheme {scheme} hashes are not scheme {next} hashes"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -236,17 +236,19 @@ impl Game {
     pub fn log(&self) -> &[LogEntry] {
         &self.log
     }
-    /// The hash of the state and of the scripts' stored data (hash scheme 2, what this build
+    /// The hash of the state and of the scripts' stored data (hash scheme 3, what this build
     /// records).
     pub fn hash(&self) -> u64 {
         self.with_store(self.state.hash())
     }
 
-    /// The hash as a save or recording of the given hash scheme holds it (1: the first, kept so
-    /// files written before scheme 2 still check; anything else: the current one).
+    /// The hash as a save or recording of the given hash scheme holds it (1 and 2: earlier
+    /// ones, kept so files written before scheme 3 still check; anything else: the current
+    /// one).
     pub fn hash_in_scheme(&self, scheme: i64) -> u64 {
         match scheme {
             1 => self.with_store(self.state.hash_v1()),
+            2 => self.with_store(self.state.hash_v2()),
             _ => self.hash(),
         }
     }

@@ -20,9 +20,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub const FORMAT: &str = "warroom-save";
-/// The format version this build writes. Version 2: the hashes are of hash scheme 2
-/// ([`crate::game::state::State::hash`]); version 1 saves hold scheme 1 hashes, checked as such.
-pub const VERSION: i64 = 2;
+/// The format version this build writes. Version 3: the hashes are of hash scheme 3
+/// ([`crate::game::state::State::hash`]); version 1 and 2 saves hold scheme 1 and 2 hashes,
+/// checked as such.
+pub const VERSION: i64 = 3;
 /// The first format version ever written; a save of any version from it to [`VERSION`] loads.
 pub const OLDEST: i64 = 1;
 
@@ -105,7 +106,7 @@ pub type Migration = fn(&mut Save) -> Result<(), String>;
 /// `MIGRATIONS[i]` turns a save of version `OLDEST + i` into one of version `OLDEST + i + 1`.
 /// The array's length is tied to [`VERSION`], so bumping it without a migration does not
 /// compile.
-pub const MIGRATIONS: [Migration; (VERSION - OLDEST) as usize] = [v1_to_v2];
+pub const MIGRATIONS: [Migration; (VERSION - OLDEST) as usize] = [v1_to_v2, v2_to_v3];
 
 /// Version 2 changed how the state is hashed, nothing a save says: the commands read the same.
 /// The hashes a version 1 save holds stay scheme 1 hashes, and the replay checks them as such
@@ -114,13 +115,15 @@ fn v1_to_v2(_: &mut Save) -> Result<(), String> {
     Ok(())
 }
 
-/// The hash scheme of the hashes a save of this format version holds.
+/// Version 3 changed how the state is hashed again (scheme 3 packs who held each space at the
+/// start of the turn), nothing a save says; version 2 hashes are checked as scheme 2.
+fn v2_to_v3(_: &mut Save) -> Result<(), String> {
+    Ok(())
+}
+
+/// The hash scheme of the hashes a save of this format version holds: scheme N since version N.
 pub fn hash_scheme(version: i64) -> i64 {
-    if version < 2 {
-        1
-    } else {
-        2
-    }
+    version.clamp(1, 3)
 }
 
 /// A save that was read: the game, replayed, and what the load noticed on the way.

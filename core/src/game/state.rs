@@ -113,6 +113,41 @@ pub struct Mobilized {
 }
 
 impl TurnState {
+    /// Hash scheme 3's encoding: the derived one, but with who held each space packed four
+    /// spaces to a word (16 bits each: 0 for none, else the power's index + 1).
+    fn mix(&self, h: &mut Mix) {
+        use std::hash::{Hash, Hasher};
+        let TurnState {
+            start_control,
+            battles,
+            captured,
+            carrier_promises,
+            mobilized,
+            new_facilities,
+            raids,
+            outcomes,
+            researched,
+            rockets_fired,
+        } = self;
+        h.write_usize(start_control.len());
+        for four in start_control.chunks(4) {
+            let mut word = 0u64;
+            for (i, c) in four.iter().enumerate() {
+                word |= c.map_or(0, |p| u64::from(p.0) + 1) << (16 * i);
+            }
+            h.add(word);
+        }
+        battles.hash(h);
+        captured.hash(h);
+        carrier_promises.hash(h);
+        mobilized.hash(h);
+        new_facilities.hash(h);
+        raids.hash(h);
+        outcomes.hash(h);
+        researched.hash(h);
+        rockets_fired.hash(h);
+    }
+
     pub fn begin(spaces: &Spaces) -> TurnState {
         TurnState {
             start_control: spaces.iter().map(|s| s.controller).collect(),
@@ -175,7 +210,7 @@ impl PartialEq for SpaceState {
 impl Eq for SpaceState {}
 
 impl SpaceState {
-    /// The space's hash (scheme 2's mix over its encoding), computed once per version of the
+    /// The space's hash (the [`Mix`] of its encoding, in schemes 2 and 3), computed once per version of the
     /// space.
     fn own_hash(&self) -> u64 {
         use std::sync::atomic::Ordering;
@@ -481,14 +516,25 @@ impl State {
         gone
     }
 
-    /// A stable 64-bit hash of the whole state (hash scheme 2): every field but the spaces, then
+    /// A stable 64-bit hash of the whole state (hash scheme 3): every field but the spaces, then
     /// each space's own hash, which a space keeps while it is unchanged (a command changes a few
     /// spaces; hashing all of them again was a quarter of a random game's time), mixed a word at
-    /// a time ([`Mix`]).
+    /// a time ([`Mix`]). Who held each space at the start of the turn is packed four spaces to a
+    /// word (scheme 2 mixed one or two words per space, half the hash's time).
     ///
     /// Architecture invariant: every field of `State` takes part. The destructuring below
     /// names them all, so a new field does not compile until it is hashed here too.
     pub fn hash(&self) -> u64 {
+        self.mix(true)
+    }
+
+    /// The hash as saves and recordings of hash scheme 2 hold it: [`State::hash`] with the
+    /// turn records' start of turn control mixed as their derived encoding.
+    pub fn hash_v2(&self) -> u64 {
+        self.mix(false)
+    }
+
+    fn mix(&self, packed: bool) -> u64 {
         use std::hash::{Hash, Hasher};
         let State {
             round,
@@ -527,8 +573,17 @@ impl State {
         next_unit_id.hash(&mut h);
         dice.hash(&mut h);
         winner.hash(&mut h);
-        this_turn.hash(&mut h);
-        other_turns.hash(&mut h);
+        if packed {
+            this_turn.mix(&mut h);
+            h.write_usize(other_turns.len());
+            for (p, t) in other_turns {
+                p.hash(&mut h);
+                t.mix(&mut h);
+            }
+        } else {
+            this_turn.hash(&mut h);
+            other_turns.hash(&mut h);
+        }
         combat.hash(&mut h);
         dice_queue.hash(&mut h);
         manual_dice.hash(&mut h);
@@ -559,7 +614,7 @@ impl State {
     }
 }
 
-/// Hash scheme 2's hasher: one multiply per integer written (FxHash's mix) rather than FNV's
+/// Hash schemes 2 and 3's hasher: one multiply per integer written (FxHash's mix) rather than FNV's
 /// one per byte; integers are taken as little-endian words whatever their width, so every
 /// machine agrees.
 struct Mix(u64);
