@@ -3,6 +3,7 @@
 use super::dice::Dice;
 use super::spaces::Spaces;
 use crate::rules::{FacilityTypeId, Piece, PowerId, RuleSet, Scenario, SpaceId, UnitTypeId};
+use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Unit {
@@ -78,7 +79,7 @@ pub struct Battle {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TurnState {
     /// Who controlled each space when the turn began.
-    pub start_control: Vec<Option<PowerId>>,
+    pub start_control: StartControl,
     /// Battles announced in combat move, in the order they were first entered.
     pub battles: Vec<Battle>,
     /// Territories that changed hands this turn, in order.
@@ -104,6 +105,50 @@ pub struct TurnState {
     pub rockets_fired: Vec<u32>,
 }
 
+/// Who controlled each space when the turn began: set once per turn, read by index, shared by
+/// every copy of the state made during the turn, with its digest for the state hash computed
+/// once (mixing it space by space was half the hash's time).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StartControl {
+    owners: Arc<Vec<Option<PowerId>>>,
+    /// The [`Mix`] of the controllers' length, then four to a word (16 bits each: 0 for none,
+    /// else the power's index + 1): what hash scheme 3 mixes for them.
+    digest: u64,
+}
+
+impl StartControl {
+    pub fn new(owners: Vec<Option<PowerId>>) -> StartControl {
+        use std::hash::Hasher;
+        let mut h = Mix::new();
+        h.write_usize(owners.len());
+        for four in owners.chunks(4) {
+            let mut word = 0u64;
+            for (i, c) in four.iter().enumerate() {
+                word |= c.map_or(0, |p| u64::from(p.0) + 1) << (16 * i);
+            }
+            h.add(word);
+        }
+        StartControl {
+            owners: Arc::new(owners),
+            digest: h.0,
+        }
+    }
+}
+
+impl std::ops::Deref for StartControl {
+    type Target = [Option<PowerId>];
+    fn deref(&self) -> &[Option<PowerId>] {
+        &self.owners
+    }
+}
+
+// The encoding of the list it replaced, so hash schemes 1 and 2 are unchanged.
+impl std::hash::Hash for StartControl {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.owners.hash(h);
+    }
+}
+
 /// Units mobilized this turn through one factory into one space.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Mobilized {
@@ -113,10 +158,10 @@ pub struct Mobilized {
 }
 
 impl TurnState {
-    /// Hash scheme 3's encoding: the derived one, but with who held each space packed four
-    /// spaces to a word (16 bits each: 0 for none, else the power's index + 1).
+    /// Hash scheme 3's encoding: the derived one, but with who held each space at the start of
+    /// the turn as its digest.
     fn mix(&self, h: &mut Mix) {
-        use std::hash::{Hash, Hasher};
+        use std::hash::Hash;
         let TurnState {
             start_control,
             battles,
@@ -129,14 +174,7 @@ impl TurnState {
             researched,
             rockets_fired,
         } = self;
-        h.write_usize(start_control.len());
-        for four in start_control.chunks(4) {
-            let mut word = 0u64;
-            for (i, c) in four.iter().enumerate() {
-                word |= c.map_or(0, |p| u64::from(p.0) + 1) << (16 * i);
-            }
-            h.add(word);
-        }
+        h.add(start_control.digest);
         battles.hash(h);
         captured.hash(h);
         carrier_promises.hash(h);
@@ -150,7 +188,7 @@ impl TurnState {
 
     pub fn begin(spaces: &Spaces) -> TurnState {
         TurnState {
-            start_control: spaces.iter().map(|s| s.controller).collect(),
+            start_control: StartControl::new(spaces.iter().map(|s| s.controller).collect()),
             ..TurnState::default()
         }
     }
@@ -519,8 +557,8 @@ impl State {
     /// A stable 64-bit hash of the whole state (hash scheme 3): every field but the spaces, then
     /// each space's own hash, which a space keeps while it is unchanged (a command changes a few
     /// spaces; hashing all of them again was a quarter of a random game's time), mixed a word at
-    /// a time ([`Mix`]). Who held each space at the start of the turn is packed four spaces to a
-    /// word (scheme 2 mixed one or two words per space, half the hash's time).
+    /// a time ([`Mix`]). Who held each space at the start of the turn is mixed as its digest,
+    /// computed once a turn (scheme 2 mixed it space by space, half the hash's time).
     ///
     /// Architecture invariant: every field of `State` takes part. The destructuring below
     /// names them all, so a new field does not compile until it is hashed here too.
