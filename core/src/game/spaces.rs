@@ -10,7 +10,9 @@
 //! Architecture invariant: every change to a space goes through [`Spaces::edit`], which also
 //! drops the space's cached hash.
 
-use super::state::SpaceState;
+use super::state::{Mix, SpaceState};
+use std::hash::Hasher;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Spaces per shared chunk.
@@ -18,8 +20,42 @@ const CHUNK: usize = 16;
 
 #[derive(Clone, Debug, Default)]
 pub struct Spaces {
-    chunks: Vec<Arc<Vec<Arc<SpaceState>>>>,
+    chunks: Vec<Arc<Chunk>>,
     len: usize,
+}
+
+/// Up to [`CHUNK`] spaces, with the [`Mix`] of their own hashes once computed (0: not yet; a
+/// copy, made to change one of them, starts without it).
+#[derive(Debug, Default)]
+struct Chunk {
+    spaces: Vec<Arc<SpaceState>>,
+    hash: AtomicU64,
+}
+
+impl Clone for Chunk {
+    fn clone(&self) -> Chunk {
+        Chunk {
+            spaces: self.spaces.clone(),
+            hash: AtomicU64::new(0),
+        }
+    }
+}
+
+impl Chunk {
+    fn hash(&self) -> u64 {
+        match self.hash.load(Ordering::Relaxed) {
+            0 => {
+                let mut h = Mix::new();
+                for sp in &self.spaces {
+                    h.write_u64(sp.own_hash());
+                }
+                let v = h.0.max(1);
+                self.hash.store(v, Ordering::Relaxed);
+                v
+            }
+            v => v,
+        }
+    }
 }
 
 impl Spaces {
@@ -28,7 +64,10 @@ impl Spaces {
         let mut chunks = Vec::with_capacity(len.div_ceil(CHUNK));
         let mut all = spaces.into_iter().map(Arc::new).peekable();
         while all.peek().is_some() {
-            chunks.push(Arc::new(all.by_ref().take(CHUNK).collect()));
+            chunks.push(Arc::new(Chunk {
+                spaces: all.by_ref().take(CHUNK).collect(),
+                hash: AtomicU64::new(0),
+            }));
         }
         Spaces { chunks, len }
     }
@@ -53,7 +92,8 @@ impl Spaces {
     /// shares them, its cached hash dropped.
     pub fn edit(&mut self, i: usize) -> &mut SpaceState {
         let chunk = Arc::make_mut(&mut self.chunks[i / CHUNK]);
-        let sp = Arc::make_mut(&mut chunk[i % CHUNK]);
+        *chunk.hash.get_mut() = 0;
+        let sp = Arc::make_mut(&mut chunk.spaces[i % CHUNK]);
         sp.forget_hash();
         sp
     }
@@ -62,7 +102,22 @@ impl Spaces {
     /// touched since `other` was copied from `self`, or `self` from `other`.
     pub fn same(&self, other: &Spaces, i: usize) -> bool {
         let (a, b) = (&self.chunks[i / CHUNK], &other.chunks[i / CHUNK]);
-        Arc::ptr_eq(a, b) || Arc::ptr_eq(&a[i % CHUNK], &b[i % CHUNK])
+        Arc::ptr_eq(a, b) || Arc::ptr_eq(&a.spaces[i % CHUNK], &b.spaces[i % CHUNK])
+    }
+
+    /// Hash schemes 2's and 3's part for the spaces: scheme 2 mixes each space's own hash,
+    /// scheme 3 each chunk's hash of them (which a chunk keeps while no space of it changes).
+    pub(super) fn mix_into(&self, h: &mut Mix, chunked: bool) {
+        h.write_usize(self.len);
+        if chunked {
+            for c in &self.chunks {
+                h.write_u64(c.hash());
+            }
+        } else {
+            for sp in self {
+                h.write_u64(sp.own_hash());
+            }
+        }
     }
 
     /// A copy sharing nothing with `self` (and so holding no cached hash).
@@ -74,7 +129,7 @@ impl Spaces {
 impl std::ops::Index<usize> for Spaces {
     type Output = SpaceState;
     fn index(&self, i: usize) -> &SpaceState {
-        &self.chunks[i / CHUNK][i % CHUNK]
+        &self.chunks[i / CHUNK].spaces[i % CHUNK]
     }
 }
 
@@ -91,7 +146,7 @@ impl<'a> IntoIterator for &'a Spaces {
 }
 
 pub struct Iter<'a> {
-    chunks: std::slice::Iter<'a, Arc<Vec<Arc<SpaceState>>>>,
+    chunks: std::slice::Iter<'a, Arc<Chunk>>,
     chunk: std::slice::Iter<'a, Arc<SpaceState>>,
     left: usize,
 }
@@ -104,7 +159,7 @@ impl<'a> Iterator for Iter<'a> {
                 self.left -= 1;
                 return Some(sp);
             }
-            self.chunk = self.chunks.next()?.iter();
+            self.chunk = self.chunks.next()?.spaces.iter();
         }
     }
     fn size_hint(&self) -> (usize, Option<usize>) {

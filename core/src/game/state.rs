@@ -250,7 +250,7 @@ impl Eq for SpaceState {}
 impl SpaceState {
     /// The space's hash (the [`Mix`] of its encoding, in schemes 2 and 3), computed once per version of the
     /// space.
-    fn own_hash(&self) -> u64 {
+    pub(super) fn own_hash(&self) -> u64 {
         use std::sync::atomic::Ordering;
         match self.hash.0.load(Ordering::Relaxed) {
             0 => {
@@ -555,10 +555,11 @@ impl State {
     }
 
     /// A stable 64-bit hash of the whole state (hash scheme 3): every field but the spaces, then
-    /// each space's own hash, which a space keeps while it is unchanged (a command changes a few
-    /// spaces; hashing all of them again was a quarter of a random game's time), mixed a word at
-    /// a time ([`Mix`]). Who held each space at the start of the turn is mixed as its digest,
-    /// computed once a turn (scheme 2 mixed it space by space, half the hash's time).
+    /// the hash of each chunk of spaces ([`Spaces`]) over each space's own hash, both kept while
+    /// unchanged (a command changes a few spaces; hashing all of them again was a quarter of a
+    /// random game's time), mixed a word at a time ([`Mix`]). Who held each space at the start
+    /// of the turn is mixed as its digest, computed once a turn. (Scheme 2 mixed every space's
+    /// hash and the start of turn control space by space: most of the hash's time.)
     ///
     /// Architecture invariant: every field of `State` takes part. The destructuring below
     /// names them all, so a new field does not compile until it is hashed here too.
@@ -567,12 +568,13 @@ impl State {
     }
 
     /// The hash as saves and recordings of hash scheme 2 hold it: [`State::hash`] with the
-    /// turn records' start of turn control mixed as their derived encoding.
+    /// turn records' start of turn control mixed as their derived encoding and each space's
+    /// own hash mixed in turn.
     pub fn hash_v2(&self) -> u64 {
         self.mix(false)
     }
 
-    fn mix(&self, packed: bool) -> u64 {
+    fn mix(&self, scheme_3: bool) -> u64 {
         use std::hash::{Hash, Hasher};
         let State {
             round,
@@ -611,7 +613,7 @@ impl State {
         next_unit_id.hash(&mut h);
         dice.hash(&mut h);
         winner.hash(&mut h);
-        if packed {
+        if scheme_3 {
             this_turn.mix(&mut h);
             h.write_usize(other_turns.len());
             for (p, t) in other_turns {
@@ -627,10 +629,7 @@ impl State {
         manual_dice.hash(&mut h);
         casualty_orders.hash(&mut h);
         phase_acted.hash(&mut h);
-        h.write_usize(spaces.len());
-        for sp in spaces {
-            h.write_u64(sp.own_hash());
-        }
+        spaces.mix_into(&mut h, scheme_3);
         h.0
     }
 
@@ -655,10 +654,10 @@ impl State {
 /// Hash schemes 2 and 3's hasher: one multiply per integer written (FxHash's mix) rather than FNV's
 /// one per byte; integers are taken as little-endian words whatever their width, so every
 /// machine agrees.
-struct Mix(u64);
+pub(super) struct Mix(pub(super) u64);
 
 impl Mix {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         // Not FNV's basis: no state hashes the same under both schemes by construction.
         Mix(0x2d35_8dcc_aa6c_78a5)
     }
