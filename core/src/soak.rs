@@ -625,7 +625,7 @@ pub struct Snapshot {
     /// The spaces as they were, shared with the state: a space the command changed is a new
     /// one after it (the snapshot's share forces the copy), so only those need comparing.
     spaces: crate::game::spaces::Spaces,
-    purchased: Vec<Vec<(Piece, u32)>>,
+    purchased: Arc<Vec<Vec<(Piece, u32)>>>,
 }
 
 impl Snapshot {
@@ -658,9 +658,7 @@ pub fn check_state(
         }
     }
     // Spaces the command changed (the others hold the same units as before, already checked).
-    let changed: Vec<usize> = (0..s.spaces.len())
-        .filter(|&i| !s.spaces.same(&before.spaces, i))
-        .collect();
+    let changed = s.spaces.changed_since(&before.spaces);
     units_conserved(rules, before, s, cmd, &changed)?;
     for &i in &changed {
         units_where_they_may_be_in(rules, s, i)?;

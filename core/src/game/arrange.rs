@@ -8,6 +8,7 @@
 use super::state::{Facility, Relation, State, Unit};
 use super::Game;
 use crate::rules::{Piece, PowerId, RuleSet, Scenario, SpaceId};
+use std::sync::Arc;
 
 /// Where in the turn a position starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,23 +75,23 @@ impl Game {
             s.space_mut(*space).controller = *power;
         }
         for (power, ipcs) in &a.treasury {
-            s.treasuries[power.index()] = *ipcs;
+            Arc::make_mut(&mut s.treasuries)[power.index()] = *ipcs;
         }
         for (x, y, relation) in &a.relations {
             if x == y {
                 return Err("a power has no relation with itself".into());
             }
-            s.relations[x.index()][y.index()] = *relation;
-            s.relations[y.index()][x.index()] = *relation;
+            Arc::make_mut(&mut s.relations)[x.index()][y.index()] = *relation;
+            Arc::make_mut(&mut s.relations)[y.index()][x.index()] = *relation;
         }
         for (power, techs) in &a.techs {
-            s.techs[power.index()] = techs.clone();
+            Arc::make_mut(&mut s.techs)[power.index()] = techs.clone();
         }
         for (space, piece, damage) in &a.damage {
             set_damage(&rules, &mut s, *space, *piece, *damage)?;
         }
         for (power, pieces) in &a.purchased {
-            s.purchased[power.index()] = pieces.clone();
+            Arc::make_mut(&mut s.purchased)[power.index()] = pieces.clone();
         }
         if let Some(faces) = &a.dice {
             s.manual_dice = true;

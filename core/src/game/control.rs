@@ -5,6 +5,7 @@ use super::Rejection;
 use crate::rules::{
     FacilityCapture, OnCapture, PhaseKind, PowerId, RuleSet, Scenario, SpaceId, VictoryCheck,
 };
+use std::sync::Arc;
 
 pub fn capital_of(rules: &RuleSet, power: PowerId) -> Option<SpaceId> {
     rules.board.ids().find(|id| {
@@ -43,7 +44,7 @@ pub fn income(rules: &RuleSet, state: &State, power: PowerId) -> i64 {
 
 pub fn collect_income(rules: &RuleSet, s: &mut State, power: PowerId, out: &mut Vec<String>) {
     let income = income(rules, s, power);
-    s.treasuries[power.index()] += income;
+    Arc::make_mut(&mut s.treasuries)[power.index()] += income;
     out.push(format!("{} collects {income} IPCs", rules.power_info(power).name));
 }
 
@@ -240,8 +241,8 @@ fn facilities_change_hands(
 /// The capturer of an enemy capital takes its original owner's unspent IPCs (even if the
 /// capturer's own capital is enemy-held).
 fn plunder(rules: &RuleSet, s: &mut State, owner: PowerId, capturer: PowerId, out: &mut Vec<String>) {
-    let ipcs = std::mem::take(&mut s.treasuries[owner.index()]);
-    s.treasuries[capturer.index()] += ipcs;
+    let ipcs = std::mem::take(&mut Arc::make_mut(&mut s.treasuries)[owner.index()]);
+    Arc::make_mut(&mut s.treasuries)[capturer.index()] += ipcs;
     out.push(format!(
         "{} takes {ipcs} IPCs from {}'s treasury",
         name(rules, capturer),

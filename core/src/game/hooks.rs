@@ -534,7 +534,7 @@ fn apply_request(rules: &RuleSet, s: &mut State, cmd: &Value) -> Result<String, 
                 },
                 _ => return Err("add_ipcs needs either amount = N or dice = N".into()),
             };
-            let t = &mut s.treasuries[p.index()];
+            let t = &mut Arc::make_mut(&mut s.treasuries)[p.index()];
             if *t + amount < 0 {
                 return Err(format!(
                     "add_ipcs of {amount} would leave {} with {} IPCs",
@@ -561,7 +561,7 @@ fn apply_request(rules: &RuleSet, s: &mut State, cmd: &Value) -> Result<String, 
                 Some(n @ 1..=99) => n as u32,
                 _ => return Err("grant needs count = a whole number from 1 to 99".into()),
             };
-            let list = &mut s.purchased[p.index()];
+            let list = &mut Arc::make_mut(&mut s.purchased)[p.index()];
             match list.iter_mut().find(|(k, _)| *k == Piece::Unit(kind)) {
                 Some((_, n)) => *n += count,
                 None => list.push((Piece::Unit(kind), count)),

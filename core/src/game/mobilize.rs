@@ -17,6 +17,7 @@ use super::Rejection;
 use crate::rules::{
     AlliedFactories, Domain, FacilityTypeId, MobilizeAt, Piece, PowerId, RuleSet, SpaceId, UnitTypeId,
 };
+use std::sync::Arc;
 
 pub const RULE_PURCHASED: &str = "mobilize-purchased-units";
 pub const RULE_AT_FACTORY: &str = "mobilize-at-factory";
@@ -367,7 +368,7 @@ pub fn place(
         Piece::Facility(f) => place_facility(rules, s, power, f, count, space)?,
         Piece::Unit(u) => place_units(rules, s, power, u, count, space)?,
     }
-    let list = &mut s.purchased[power.index()];
+    let list = &mut Arc::make_mut(&mut s.purchased)[power.index()];
     if let Some(i) = list.iter().position(|(p, _)| *p == piece) {
         list[i].1 -= count;
         if list[i].1 == 0 {

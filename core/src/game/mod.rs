@@ -627,10 +627,13 @@ fn buy(
         )));
     }
     mobilize::check_purchase(rules, s, power, piece, count)?;
-    s.treasuries[power.index()] -= total;
-    match s.purchased[power.index()].iter_mut().find(|(p, _)| *p == piece) {
+    Arc::make_mut(&mut s.treasuries)[power.index()] -= total;
+    match Arc::make_mut(&mut s.purchased)[power.index()]
+        .iter_mut()
+        .find(|(p, _)| *p == piece)
+    {
         Some((_, n)) => *n += count,
-        None => s.purchased[power.index()].push((piece, count)),
+        None => Arc::make_mut(&mut s.purchased)[power.index()].push((piece, count)),
     }
     out.push(format!(
         "{pname} buys {count} {} for {total} IPCs",
@@ -662,7 +665,7 @@ fn set_casualty_order(
     first: &[crate::rules::UnitTypeId],
     out: &mut Vec<String>,
 ) {
-    s.casualty_orders[who.index()] = first.to_vec();
+    Arc::make_mut(&mut s.casualty_orders)[who.index()] = first.to_vec();
     let names: Vec<&str> = first.iter().map(|u| rules.unit(*u).name.as_str()).collect();
     out.push(format!(
         "{} gives up {} first, then the cheapest",
@@ -979,7 +982,7 @@ pub const RULE_TURN_ORDER: &str = "turn-order";
 
 /// A power's turn ends: what it bought and could not place is refunded or kept.
 fn end_turn(rules: &RuleSet, s: &mut State, power: PowerId, out: &mut Vec<String>) {
-    let left = std::mem::take(&mut s.purchased[power.index()]);
+    let left = std::mem::take(&mut Arc::make_mut(&mut s.purchased)[power.index()]);
     if left.is_empty() {
         return;
     }
@@ -989,13 +992,13 @@ fn end_turn(rules: &RuleSet, s: &mut State, power: PowerId, out: &mut Vec<String
                 .iter()
                 .map(|(p, n)| i64::from(piece_cost(rules, s, power, *p).unwrap_or(0)) * i64::from(*n))
                 .sum();
-            s.treasuries[power.index()] += refund;
+            Arc::make_mut(&mut s.treasuries)[power.index()] += refund;
             out.push(format!(
                 "{} is refunded {refund} IPCs for units not mobilized",
                 rules.power_info(power).name
             ));
         }
-        Unplaceable::Keep => s.purchased[power.index()] = left,
+        Unplaceable::Keep => Arc::make_mut(&mut s.purchased)[power.index()] = left,
     }
 }
 
@@ -1017,7 +1020,7 @@ fn edit(rules: &RuleSet, s: &mut State, e: &Edit, out: &mut Vec<String>) -> Resu
             )));
         }
         Edit::Treasury { power, ipcs } => {
-            s.treasuries[power.index()] = *ipcs;
+            Arc::make_mut(&mut s.treasuries)[power.index()] = *ipcs;
             out.push(format!(
                 "edit: {} treasury set to {ipcs}",
                 rules.power_info(*power).name
@@ -1097,8 +1100,8 @@ fn edit(rules: &RuleSet, s: &mut State, e: &Edit, out: &mut Vec<String>) -> Resu
             if a == b {
                 return Err(Rejection::new("a power has no relation with itself"));
             }
-            s.relations[a.index()][b.index()] = *relation;
-            s.relations[b.index()][a.index()] = *relation;
+            Arc::make_mut(&mut s.relations)[a.index()][b.index()] = *relation;
+            Arc::make_mut(&mut s.relations)[b.index()][a.index()] = *relation;
             out.push(format!(
                 "edit: {} and {} now {}",
                 rules.power_info(*a).name,

@@ -10,6 +10,7 @@ use super::command::quote;
 use super::state::{Relation, State};
 use super::Rejection;
 use crate::rules::{PhaseKind, PowerId, RuleSet};
+use std::sync::Arc;
 
 /// A declaration that makes no sense between these powers (itself, an ally, an enemy already).
 pub const RULE_DECLARE: &str = "declare-war";
@@ -137,8 +138,8 @@ pub fn declare(
     for d in rules.war_partners(power) {
         for t in rules.war_partners(target) {
             if relation(s, d, t) == Relation::Peace {
-                s.relations[d.index()][t.index()] = Relation::War;
-                s.relations[t.index()][d.index()] = Relation::War;
+                Arc::make_mut(&mut s.relations)[d.index()][t.index()] = Relation::War;
+                Arc::make_mut(&mut s.relations)[t.index()][d.index()] = Relation::War;
                 pairs.push((d, t));
             }
         }

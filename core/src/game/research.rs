@@ -12,6 +12,7 @@
 use super::state::State;
 use super::Rejection;
 use crate::rules::{PhaseKind, PowerId, RuleSet, SpaceId, TechId};
+use std::sync::Arc;
 
 pub const RULE_RESEARCH: &str = "research";
 pub const RULE_REPAIR: &str = "repair";
@@ -98,7 +99,7 @@ pub fn research(
     for _ in 0..tokens {
         faces.push(die(s, &format!("{tokens} research dice"))?);
     }
-    s.treasuries[power.index()] -= i64::from(cost);
+    Arc::make_mut(&mut s.treasuries)[power.index()] -= i64::from(cost);
     s.this_turn.researched = true;
     let success = faces.iter().any(|&f| f >= r.breakthrough);
     let shown: Vec<String> = faces.iter().map(u32::to_string).collect();
@@ -109,7 +110,7 @@ pub fn research(
     };
     out.push(format!("{bought} {tokens} research dice: {}", shown.join(" ")));
     if success {
-        s.research_tokens[power.index()] = 0;
+        Arc::make_mut(&mut s.research_tokens)[power.index()] = 0;
         let open = r
             .charts
             .iter()
@@ -126,7 +127,7 @@ pub fn research(
             ));
         }
     } else {
-        s.research_tokens[power.index()] = tokens;
+        Arc::make_mut(&mut s.research_tokens)[power.index()] = tokens;
         out.push(format!(
             "no {}: {pname} keeps its {tokens} researcher token(s) for a later turn",
             r.breakthrough
@@ -186,7 +187,7 @@ pub fn breakthrough(
         }
     };
     s.breakthrough_pending = false;
-    s.techs[power.index()].push(tech);
+    Arc::make_mut(&mut s.techs)[power.index()].push(tech);
     let t = &rules.techs[tech.index()];
     let shown: Vec<String> = faces.iter().map(u32::to_string).collect();
     let rerolled = if faces.len() > 1 {
@@ -276,7 +277,7 @@ pub fn repair(
                 .by(RULE_REPAIR),
         );
     }
-    s.treasuries[power.index()] -= i64::from(cost);
+    Arc::make_mut(&mut s.treasuries)[power.index()] -= i64::from(cost);
     s.space_mut(at).facilities[f].damage -= count;
     let kind = &rules.facilities[s.spaces[at.index()].facilities[f].kind.index()].name;
     out.push(format!(

@@ -105,6 +105,22 @@ impl Spaces {
         Arc::ptr_eq(a, b) || Arc::ptr_eq(&a.spaces[i % CHUNK], &b.spaces[i % CHUNK])
     }
 
+    /// The spaces not [`Spaces::same`] in both, in order: a chunk shared whole is passed over.
+    pub fn changed_since(&self, other: &Spaces) -> Vec<usize> {
+        let mut changed = Vec::new();
+        for (c, (a, b)) in self.chunks.iter().zip(&other.chunks).enumerate() {
+            if Arc::ptr_eq(a, b) {
+                continue;
+            }
+            for (i, (x, y)) in a.spaces.iter().zip(&b.spaces).enumerate() {
+                if !Arc::ptr_eq(x, y) {
+                    changed.push(c * CHUNK + i);
+                }
+            }
+        }
+        changed
+    }
+
     /// Hash schemes 2's and 3's part for the spaces: scheme 2 mixes each space's own hash,
     /// scheme 3 each chunk's hash of them (which a chunk keeps while no space of it changes).
     pub(super) fn mix_into(&self, h: &mut Mix, chunked: bool) {
@@ -209,6 +225,8 @@ mod tests {
         b.edit(17).facilities.clear();
         assert!(a[17].facilities.len() == 1 && b[17].facilities.is_empty());
         assert!(!a.same(&b, 17));
+        assert_eq!(b.changed_since(&a), vec![17]);
+        assert!(a.changed_since(&a.clone()).is_empty());
         // The edited space's chunk mates, and other chunks, are still the same spaces.
         assert!(a.same(&b, 16) && a.same(&b, 18) && a.same(&b, 0) && a.same(&b, 39));
         assert_eq!(b.iter().map(|s| s.facilities.len()).sum::<usize>(), 39);

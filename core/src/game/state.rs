@@ -317,17 +317,20 @@ pub struct State {
     /// Shared with the copies a command runs on (copy on write): a command copies only the
     /// spaces it changes, so trying one costs little more than the checks it makes.
     pub spaces: Spaces,
-    pub treasuries: Vec<i64>,
+    // The tables below change a few times a turn and are read by every command: each is shared
+    // with the copies commands run on (`Arc::make_mut` to change one), so copying the state
+    // allocates nothing for them.
+    pub treasuries: Arc<Vec<i64>>,
     /// Techs each power holds, in the order gained.
-    pub techs: Vec<Vec<crate::rules::TechId>>,
+    pub techs: Arc<Vec<Vec<crate::rules::TechId>>>,
     /// Researcher tokens each power holds (kept after a failed research roll).
-    pub research_tokens: Vec<u32>,
+    pub research_tokens: Arc<Vec<u32>>,
     /// The power rolled a breakthrough this turn and must still choose a chart.
     pub breakthrough_pending: bool,
     /// `relations[a][b]`, symmetric.
-    pub relations: Vec<Vec<Relation>>,
+    pub relations: Arc<Vec<Vec<Relation>>>,
     /// Units bought this turn and waiting for mobilization, per power.
-    pub purchased: Vec<Vec<(Piece, u32)>>,
+    pub purchased: Arc<Vec<Vec<(Piece, u32)>>>,
     pub next_unit_id: u32,
     pub dice: Dice,
     pub winner: Option<String>,
@@ -343,7 +346,7 @@ pub struct State {
     /// Dice come only from the table: a battle waits for faces instead of rolling.
     pub manual_dice: bool,
     /// Per power, unit types it gives up first when taking the suggested casualties.
-    pub casualty_orders: Vec<Vec<UnitTypeId>>,
+    pub casualty_orders: Arc<Vec<Vec<UnitTypeId>>>,
     /// Something was done in the current phase (a purchase, a move, a battle...): a
     /// declaration of war, made at the start of a phase, is too late now.
     pub phase_acted: bool,
@@ -474,19 +477,19 @@ impl State {
             choices: 0,
             other_turns: Vec::new(),
             spaces,
-            treasuries,
-            techs: vec![Vec::new(); n],
-            research_tokens: vec![0; n],
+            treasuries: Arc::new(treasuries),
+            techs: Arc::new(vec![Vec::new(); n]),
+            research_tokens: Arc::new(vec![0; n]),
             breakthrough_pending: false,
-            relations,
-            purchased: vec![Vec::new(); n],
+            relations: Arc::new(relations),
+            purchased: Arc::new(vec![Vec::new(); n]),
             next_unit_id,
             dice: Dice::seeded(seed),
             winner: None,
             combat: None,
             dice_queue: Vec::new(),
             manual_dice: false,
-            casualty_orders: vec![Vec::new(); n],
+            casualty_orders: Arc::new(vec![Vec::new(); n]),
             phase_acted: false,
         }
     }
