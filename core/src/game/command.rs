@@ -159,6 +159,40 @@ pub fn tokenize(line: &str) -> Result<Vec<String>, String> {
 }
 
 /// A name as a command writes it: quoted when it has spaces.
+/// `s` onto `t`, in double quotes when it holds whitespace (as [`quote`]).
+fn push_quoted(t: &mut String, s: &str) {
+    if s.contains(char::is_whitespace) {
+        t.push('"');
+        t.push_str(s);
+        t.push('"');
+    } else {
+        t.push_str(s);
+    }
+}
+
+/// A list of unit picks onto `t`: `2 infantry, all tank, #12`.
+fn push_picks(t: &mut String, rules: &RuleSet, units: &[Pick]) {
+    use std::fmt::Write;
+    for (i, p) in units.iter().enumerate() {
+        if i > 0 {
+            t.push_str(", ");
+        }
+        match p {
+            Pick::Kind { kind, count } => {
+                let _ = write!(t, "{count} ");
+                t.push_str(&rules.unit(*kind).id);
+            }
+            Pick::All(kind) => {
+                t.push_str("all ");
+                t.push_str(&rules.unit(*kind).id);
+            }
+            Pick::Id(id) => {
+                let _ = write!(t, "#{id}");
+            }
+        }
+    }
+}
+
 pub fn quote(s: &str) -> String {
     if s.contains(char::is_whitespace) {
         format!("\"{s}\"")
@@ -353,15 +387,9 @@ impl Command {
         let sname = |s: SpaceId| quote(&rules.board.space(s).name);
         let uname = |u: UnitTypeId| rules.unit(u).id.clone();
         let picks = |units: &[Pick]| -> String {
-            units
-                .iter()
-                .map(|p| match p {
-                    Pick::Kind { kind, count } => format!("{count} {}", uname(*kind)),
-                    Pick::All(kind) => format!("all {}", uname(*kind)),
-                    Pick::Id(id) => format!("#{id}"),
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
+            let mut t = String::new();
+            push_picks(&mut t, rules, units);
+            t
         };
         match self {
             Command::Fight(None) => "fight".into(),
@@ -404,16 +432,20 @@ impl Command {
             Command::Place { piece, count, space } => {
                 format!("place {count} {} in {}", piece_id(rules, *piece), sname(*space))
             }
+            // The commonest command, written straight into one string (the soak writes one per
+            // command it plays).
             Command::Move(m) => {
-                let mut t = format!(
-                    "move {} from {} to {}",
-                    picks(&m.units),
-                    sname(m.from),
-                    sname(m.to)
-                );
-                if !m.via.is_empty() {
-                    let via: Vec<String> = m.via.iter().map(|s| sname(*s)).collect();
-                    t.push_str(&format!(" via {}", via.join(", ")));
+                let space = |s: SpaceId| rules.board.space(s).name.as_str();
+                let mut t = String::with_capacity(64);
+                t.push_str("move ");
+                push_picks(&mut t, rules, &m.units);
+                t.push_str(" from ");
+                push_quoted(&mut t, space(m.from));
+                t.push_str(" to ");
+                push_quoted(&mut t, space(m.to));
+                for (i, s) in m.via.iter().enumerate() {
+                    t.push_str(if i == 0 { " via " } else { ", " });
+                    push_quoted(&mut t, space(*s));
                 }
                 if m.ignore {
                     t.push_str(" ignoring");

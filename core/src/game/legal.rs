@@ -198,32 +198,48 @@ fn moves(
     only: Option<SpaceId>,
     out: &mut Vec<Command>,
 ) {
+    match only {
+        Some(from) => moves_from(rules, s, power, combat, from, out),
+        None => {
+            for from in rules.board.ids() {
+                moves_from(rules, s, power, combat, from, out);
+            }
+        }
+    }
+}
+
+/// [`moves`] of the units in one space.
+fn moves_from(
+    rules: &RuleSet,
+    s: &State,
+    power: PowerId,
+    combat: bool,
+    from: SpaceId,
+    out: &mut Vec<Command>,
+) {
     let board = &rules.board;
-    for (i, sp) in s.spaces.iter().enumerate() {
-        let from = SpaceId(i as u16);
-        if only.is_some_and(|o| o != from) {
+    let sp = s.space(from);
+    let at_sea = board.space(from).is_sea();
+    // Per unit type: the most movement any unit of it has left, whether some are cargo.
+    let mut kinds: Vec<(UnitTypeId, u32, bool)> = Vec::new();
+    for u in sp.units.iter().filter(|u| u.owner == power) {
+        let t = rules.unit(u.kind);
+        let cargo = u.aboard.is_some() && t.domain == Domain::Land;
+        let Some(left) = movement::movable(rules, s, u, combat) else {
+            continue;
+        };
+        if combat && !cargo && movement::stays_for_battle(rules, s, power, from, u) {
             continue;
         }
-        let at_sea = board.space(from).is_sea();
-        // Per unit type: the most movement any unit of it has left, whether some are cargo.
-        let mut kinds: Vec<(UnitTypeId, u32, bool)> = Vec::new();
-        for u in sp.units.iter().filter(|u| u.owner == power) {
-            let t = rules.unit(u.kind);
-            let cargo = u.aboard.is_some() && t.domain == Domain::Land;
-            let Some(left) = movement::movable(rules, s, u, combat) else {
-                continue;
-            };
-            if combat && !cargo && movement::stays_for_battle(rules, s, power, from, u) {
-                continue;
-            }
-            match kinds.iter_mut().find(|k| k.0 == u.kind && k.2 == cargo) {
-                Some(k) => k.1 = k.1.max(left),
-                None => kinds.push((u.kind, left, cargo)),
-            }
+        match kinds.iter_mut().find(|k| k.0 == u.kind && k.2 == cargo) {
+            Some(k) => k.1 = k.1.max(left),
+            None => kinds.push((u.kind, left, cargo)),
         }
-        for &(kind, left, cargo) in &kinds {
-            let t = rules.unit(kind);
-            let targets: Vec<SpaceId> = if cargo {
+    }
+    for &(kind, left, cargo) in &kinds {
+        let t = rules.unit(kind);
+        let targets: Vec<SpaceId> =
+            if cargo {
                 // Cargo leaves its transport only by offloading into a territory next to it.
                 board
                     .space(from)
@@ -247,37 +263,36 @@ fn moves(
             } else {
                 within(rules, s, power, from, t.domain, left.max(1))
             };
-            let one = vec![Pick::Kind { kind, count: 1 }];
-            for &to in &targets {
-                push_move(rules, s, power, combat, one.clone(), from, to, out);
-            }
-            // Partners that move together: mechanized infantry with a tank, a land unit
-            // carried by an air unit.
-            if cargo {
+        let one = vec![Pick::Kind { kind, count: 1 }];
+        for &to in &targets {
+            push_move(rules, s, power, combat, one.clone(), from, to, out);
+        }
+        // Partners that move together: mechanized infantry with a tank, a land unit
+        // carried by an air unit.
+        if cargo {
+            continue;
+        }
+        for &(other, ..) in kinds.iter().filter(|k| !k.2 && k.0 != kind) {
+            let o = rules.unit(other);
+            let paired = t.move_with.map(|m| m.0) == Some(other) || t.blitz_with == Some(other);
+            let flown = o.air_transport.as_ref().is_some_and(|a| a.carries(t));
+            if !(paired || flown) {
                 continue;
             }
-            for &(other, ..) in kinds.iter().filter(|k| !k.2 && k.0 != kind) {
-                let o = rules.unit(other);
-                let paired = t.move_with.map(|m| m.0) == Some(other) || t.blitz_with == Some(other);
-                let flown = o.air_transport.as_ref().is_some_and(|a| a.carries(t));
-                if !(paired || flown) {
-                    continue;
-                }
-                let reach = if flown {
-                    within(rules, s, power, from, Domain::Air, rules.unit(other).movement)
-                } else {
-                    targets.clone()
-                };
-                for &to in &reach {
-                    let picks = vec![
-                        Pick::Kind {
-                            kind: other,
-                            count: 1,
-                        },
-                        Pick::Kind { kind, count: 1 },
-                    ];
-                    push_move(rules, s, power, combat, picks, from, to, out);
-                }
+            let reach = if flown {
+                within(rules, s, power, from, Domain::Air, rules.unit(other).movement)
+            } else {
+                targets.clone()
+            };
+            for &to in &reach {
+                let picks = vec![
+                    Pick::Kind {
+                        kind: other,
+                        count: 1,
+                    },
+                    Pick::Kind { kind, count: 1 },
+                ];
+                push_move(rules, s, power, combat, picks, from, to, out);
             }
         }
     }
