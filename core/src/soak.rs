@@ -383,8 +383,8 @@ impl Player {
         loop {
             // Another stack's moves when none is left to try.
             while !candidates.iter().any(|c| matches!(c, Command::Move(_))) {
-                let Some(from) = sources.pop() else { break };
-                for c in game.candidate_moves_from(from) {
+                let Some((from, unit)) = sources.pop() else { break };
+                for c in game.candidate_moves_of(from, unit) {
                     weights.push(at.weight(game, &c));
                     candidates.push(c);
                 }
@@ -415,18 +415,19 @@ impl Player {
 }
 
 impl Player {
-    /// The spaces holding units of the power to act, in a random order (the last is tried
-    /// first).
-    fn stacks(&mut self, game: &Game) -> Vec<crate::rules::SpaceId> {
+    /// Each space holding units of the power to act with each type of them, in a random order
+    /// (the last is tried first): the moves of one type in one space are built at a time.
+    fn stacks(&mut self, game: &Game) -> Vec<(crate::rules::SpaceId, crate::rules::UnitTypeId)> {
         let power = game.current_power();
-        let mut stacks: Vec<crate::rules::SpaceId> = game
-            .state()
-            .spaces
-            .iter()
-            .enumerate()
-            .filter(|(_, sp)| sp.units.iter().any(|u| u.owner == power))
-            .map(|(i, _)| crate::rules::SpaceId(i as u16))
-            .collect();
+        let mut stacks = Vec::new();
+        for (i, sp) in game.state().spaces.iter().enumerate() {
+            let first = stacks.len();
+            for u in sp.units.iter().filter(|u| u.owner == power) {
+                if !stacks[first..].iter().any(|(_, k)| *k == u.kind) {
+                    stacks.push((crate::rules::SpaceId(i as u16), u.kind));
+                }
+            }
+        }
         for i in (1..stacks.len()).rev() {
             let j = (self.dice.uniform() * (i + 1) as f64) as usize;
             stacks.swap(i, j.min(i));

@@ -57,18 +57,30 @@ impl Game {
 
     /// The move candidates of [`Game::candidate_actions`] whose units start in `from`.
     pub fn candidate_moves_from(&self, from: SpaceId) -> Vec<Command> {
+        self.candidate_moves(from, None)
+    }
+
+    /// The move candidates of [`Game::candidate_moves_from`] led by units of one type (with
+    /// the partners they may take along): a random player picks a stack and a type, and then
+    /// only that type's moves are built.
+    pub fn candidate_moves_of(&self, from: SpaceId, unit: UnitTypeId) -> Vec<Command> {
+        self.candidate_moves(from, Some(unit))
+    }
+
+    fn candidate_moves(&self, from: SpaceId, unit: Option<UnitTypeId>) -> Vec<Command> {
         let kind = self.current_phase().kind;
         let mut out = Vec::new();
         if self.state.winner.is_none()
             && self.state.combat.is_none()
             && matches!(kind, PhaseKind::CombatMove | PhaseKind::NoncombatMove)
         {
-            moves(
+            moves_from(
                 &self.rules,
                 &self.state,
                 self.current_power(),
                 kind == PhaseKind::CombatMove,
-                Some(from),
+                from,
+                unit,
                 &mut out,
             );
         }
@@ -199,22 +211,23 @@ fn moves(
     out: &mut Vec<Command>,
 ) {
     match only {
-        Some(from) => moves_from(rules, s, power, combat, from, out),
+        Some(from) => moves_from(rules, s, power, combat, from, None, out),
         None => {
             for from in rules.board.ids() {
-                moves_from(rules, s, power, combat, from, out);
+                moves_from(rules, s, power, combat, from, None, out);
             }
         }
     }
 }
 
-/// [`moves`] of the units in one space.
+/// [`moves`] of the units in one space (`unit`: led by units of that type only).
 fn moves_from(
     rules: &RuleSet,
     s: &State,
     power: PowerId,
     combat: bool,
     from: SpaceId,
+    unit: Option<UnitTypeId>,
     out: &mut Vec<Command>,
 ) {
     let board = &rules.board;
@@ -237,6 +250,9 @@ fn moves_from(
         }
     }
     for &(kind, left, cargo) in &kinds {
+        if unit.is_some_and(|u| u != kind) {
+            continue;
+        }
         let t = rules.unit(kind);
         let targets: Vec<SpaceId> =
             if cargo {

@@ -296,6 +296,14 @@ pub(super) fn find_path(
                 Domain::Air => !b.impassable(next),
             })
     };
+    // Next door: the one path of two spaces is the shortest, and passes no space to blitz, so
+    // if it is legal no other is better (most moves are of one step).
+    if from != to && range >= 1 && b.adjacent(from, to) && passable(to) {
+        let path = vec![from, to];
+        if let Ok(blitzed) = blitzed_on(b, units, &path, leg) {
+            return Ok(PathPlan { path, blitzed });
+        }
+    }
     // Steps from each space to `to` over passable spaces: a path that cannot reach `to` within
     // range is not followed (the paths to try would otherwise grow with range to the power of
     // the board's degree).
