@@ -190,10 +190,10 @@ pub fn play(
             undo_hashes.push(hash);
         }
         hash = after;
-        // Each space keeps its hash while unchanged: a change that slipped past the cache would
-        // leave a stale one (every 64th command: hashing afresh costs a whole state's hash,
-        // several commands' worth).
-        if played.commands % 64 == 0 && game.state().hash() != game.state().hash_uncached() {
+        // Each space (and chunk of spaces) keeps its hash while unchanged: a change that slipped
+        // past the cache would leave a stale one, there until the space changes again (every
+        // 256th command: hashing a copy of every space afresh costs more than a command).
+        if played.commands % 256 == 0 && game.state().hash() != game.state().hash_uncached() {
             return Err(fail(
                 &game,
                 "hash-cache-current",
