@@ -797,8 +797,9 @@ fn units_conserved(
                 ));
             }
         }
-        // Rule scripts may grant units as a phase ends or begins.
-        Command::EndPhase if !rules.scripts.is_empty() => {}
+        // Rule scripts may grant or add units as a phase ends or begins, or as a battle takes a
+        // territory (`territory_captured`).
+        _ if (*cmd == Command::EndPhase || cmd.is_battle()) && !rules.scripts.is_empty() => {}
         _ if !created.is_empty() => {
             return Err((
                 NAME,

@@ -2,6 +2,7 @@
 //! payload, and what a veto or a script error does to the command (it fails; nothing changes).
 
 use super::command::Command;
+use super::requests::apply_request;
 use super::state::State;
 use super::Rejection;
 use crate::combat::{Battle, Gate, Observer, Report, ScriptAction, Side, ValueChange};
@@ -97,7 +98,7 @@ impl Hooks {
                 lines.extend(self.dispatch_all(std::slice::from_ref(ev), &view, Some(ev.kind))?);
                 let asked = std::mem::take(&mut self.pending);
                 for r in asked {
-                    let line = apply_request(rules, next, &r.command).map_err(|why| {
+                    let line = apply_request(rules, next, &r.command, ev.kind).map_err(|why| {
                         Rejection::new(format!("handler `{}`: {why}", r.by)).by(r.by.clone())
                     })?;
                     lines.push(format!("[{}] {line}", r.by));
@@ -177,7 +178,7 @@ impl Hooks {
             .dispatch_all(std::slice::from_ref(&ev), &view, Some(EventKind::GameSetup))
             .map_err(|e| e.to_string())?;
         for r in std::mem::take(&mut self.pending) {
-            let line = apply_request(rules, state, &r.command)
+            let line = apply_request(rules, state, &r.command, EventKind::GameSetup)
                 .map_err(|why| format!("handler `{}`: {why}", r.by))?;
             log.push(format!("[{}] {line}", r.by));
         }
@@ -481,100 +482,6 @@ impl<'a> Change<'a> {
                     .with("power", self.name(p).as_str())
             })
             .collect()
-    }
-}
-
-/// Apply a command a script asked for outside battles; the line to log, or why it is refused
-/// (the whole command then fails: nothing is half applied).
-///
-/// - `add_ipcs`: `power`, and `amount` (may be negative, not below an empty treasury) or `dice`
-///   (that many dice from the engine, faces typed at the table first), optional `reason`.
-/// - `grant`: `power`, `unit` (a unit type id), `count`, optional `reason`: units given free,
-///   waiting to be placed like purchased ones.
-fn apply_request(rules: &RuleSet, s: &mut State, cmd: &Value) -> Result<String, String> {
-    let what = cmd.get("command").and_then(Value::as_str).unwrap_or("");
-    if let Some(doc) = crate::script::api::request(what) {
-        doc.check_fields(cmd)?;
-    }
-    let power = || {
-        cmd.get("power")
-            .and_then(Value::as_str)
-            .and_then(|p| rules.power(p))
-            .ok_or_else(|| format!("{what} needs power = the name of a power of this edition"))
-    };
-    let reason = match cmd.get("reason") {
-        None => String::new(),
-        Some(r) => match r.as_str() {
-            Some(r) if !r.is_empty() => format!(" ({r})"),
-            _ => return Err(format!("{what}: reason must be a non-empty string")),
-        },
-    };
-    match what {
-        "add_ipcs" => {
-            let p = power()?;
-            let (amount, rolled) = match (cmd.get("amount"), cmd.get("dice")) {
-                (Some(a), None) => match a.as_int() {
-                    Some(a) if a.abs() <= 1000 => (a, String::new()),
-                    _ => return Err("add_ipcs needs amount = a whole number from -1000 to 1000".into()),
-                },
-                (None, Some(d)) => match d.as_int() {
-                    Some(n @ 1..=10) => {
-                        let Some(faces) = s.roll_table(n as usize) else {
-                            return Err(format!(
-                                "dice come from the table: type {n} face(s) first (`roll 4`), then the command again"
-                            ));
-                        };
-                        let text = faces.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
-                        (
-                            faces.iter().map(|&f| i64::from(f)).sum(),
-                            format!(", rolled {text}"),
-                        )
-                    }
-                    _ => return Err("add_ipcs needs dice = a whole number from 1 to 10".into()),
-                },
-                _ => return Err("add_ipcs needs either amount = N or dice = N".into()),
-            };
-            let t = &mut Arc::make_mut(&mut s.treasuries)[p.index()];
-            if *t + amount < 0 {
-                return Err(format!(
-                    "add_ipcs of {amount} would leave {} with {} IPCs",
-                    rules.power_info(p).name,
-                    *t + amount
-                ));
-            }
-            *t += amount;
-            let verb = if amount < 0 { "loses" } else { "receives" };
-            Ok(format!(
-                "{} {verb} {} IPCs{reason}{rolled}",
-                rules.power_info(p).name,
-                amount.abs()
-            ))
-        }
-        "grant" => {
-            let p = power()?;
-            let kind = cmd
-                .get("unit")
-                .and_then(Value::as_str)
-                .and_then(|u| rules.unit_type(u))
-                .ok_or("grant needs unit = a unit type id of this edition")?;
-            let count = match cmd.get("count").and_then(Value::as_int) {
-                Some(n @ 1..=99) => n as u32,
-                _ => return Err("grant needs count = a whole number from 1 to 99".into()),
-            };
-            let list = &mut Arc::make_mut(&mut s.purchased)[p.index()];
-            match list.iter_mut().find(|(k, _)| *k == Piece::Unit(kind)) {
-                Some((_, n)) => *n += count,
-                None => list.push((Piece::Unit(kind), count)),
-            }
-            Ok(format!(
-                "{} receives {count} {}{reason}, to place",
-                rules.power_info(p).name,
-                rules.unit(kind).name
-            ))
-        }
-        _ => Err(format!(
-            "asked for a command ({cmd:?}); outside battles scripts may ask for `add_ipcs` or `grant`"
-        )),
     }
 }
 

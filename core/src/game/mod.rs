@@ -15,6 +15,7 @@ pub mod mobilize;
 pub mod movement;
 pub mod politics;
 pub mod reload;
+mod requests;
 pub mod research;
 pub mod save;
 pub mod seats;

@@ -525,6 +525,90 @@ pub const REQUESTS: &[RequestDoc] = &[
         doc: "the units are given free, waiting to be mobilized like purchased ones",
     },
     RequestDoc {
+        command: "set_control",
+        fields: &[
+            req("space", "string", "a territory (not a sea zone, not a neutral)"),
+            req("power", "string", "who holds it from now on"),
+            opt("reason", "string", "a non-empty text for the log"),
+        ],
+        allowed: OUTSIDE_BATTLES,
+        doc: "the territory changes hands and nothing else does: no IPCs are taken, the units \
+              there stay",
+    },
+    RequestDoc {
+        command: "add_units",
+        fields: &[
+            req("power", "string", "whose units"),
+            req("unit", "string", "a unit type id"),
+            req("count", "number", "1 to 99"),
+            req(
+                "space",
+                "string",
+                "where they stand: land units in a territory, sea units at sea",
+            ),
+            opt("reason", "string", "a non-empty text for the log"),
+        ],
+        allowed: OUTSIDE_BATTLES,
+        doc: "new units of the power stand in the space at once (not bought, not placed)",
+    },
+    RequestDoc {
+        command: "remove_units",
+        fields: &[
+            req("power", "string", "whose units"),
+            req("unit", "string", "a unit type id"),
+            req("count", "number", "1 to 99, no more than are there"),
+            req("space", "string", "where they are"),
+            opt("reason", "string", "a non-empty text for the log"),
+        ],
+        allowed: OUTSIDE_BATTLES,
+        doc: "the units leave the board, with whatever they carry (those carrying nothing go \
+              first)",
+    },
+    RequestDoc {
+        command: "move_units",
+        fields: &[
+            req("power", "string", "whose units"),
+            req("unit", "string", "a unit type id"),
+            req("count", "number", "1 to 99, no more than are there"),
+            req("from", "string", "where they are"),
+            req(
+                "to",
+                "string",
+                "where they go: land units to a territory, sea units to sea",
+            ),
+            opt("reason", "string", "a non-empty text for the log"),
+        ],
+        allowed: OUTSIDE_BATTLES,
+        doc: "the units (with whatever they carry) are set down in `to`, by no path and \
+              whatever their movement: a transfer, not a move; they keep what they did this turn",
+    },
+    RequestDoc {
+        command: "set_relation",
+        fields: &[
+            req("power", "string", "one power"),
+            req("other", "string", "another power"),
+            req(
+                "relation",
+                "\"war\" | \"peace\" | \"allied\"",
+                "how they stand from now on",
+            ),
+            opt("reason", "string", "a non-empty text for the log"),
+        ],
+        allowed: OUTSIDE_BATTLES,
+        doc: "the two powers stand so both ways (no `war_declared` event: that is the \
+              `declare war` command's)",
+    },
+    RequestDoc {
+        command: "declare_winner",
+        fields: &[
+            req("side", "string", "a side of this edition (`Axis`, `Allies`)"),
+            opt("reason", "string", "a non-empty text for the log"),
+        ],
+        allowed: "`victory_check`",
+        doc: "the game ends with that side's victory; refused when the engine's victory \
+              conditions already named the other side this turn",
+    },
+    RequestDoc {
         command: "combat_value",
         fields: &[
             req("side", "\"attacker\" | \"defender\"", "whose units"),
