@@ -475,3 +475,78 @@ fn values_that_lua_cannot_hold_exactly_are_refused() {
     assert_eq!(err.kind, ScriptErrorKind::Data);
     assert!(err.message.contains("too large"), "{err}");
 }
+
+/// A script written to a fresh folder and loaded as a layer of its own: the load's error.
+fn load_error(script: &str) -> ScriptError {
+    let dir = std::env::temp_dir().join(format!("warroom-typo-{}-{}", std::process::id(), script.len()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("typo.lua"), script).unwrap();
+    let mut host = ScriptHost::new(ScriptLimits::default()).unwrap();
+    let err = host
+        .load_layer(
+            "typo",
+            &dir,
+            &dir,
+            &["typo.lua".to_string()],
+            &root().join("tests/fixtures/scripts/shared"),
+        )
+        .expect_err(script);
+    std::fs::remove_dir_all(&dir).unwrap();
+    err
+}
+
+/// A handler's return value, dispatched: the error.
+fn return_error(value: &str) -> ScriptError {
+    let dir = std::env::temp_dir().join(format!("warroom-return-{}-{}", std::process::id(), value.len()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("ret.lua"),
+        format!("warroom.on(\"validate_purchase\", {{ id = \"typo.ret\" }}, function(ev, game)\n  return {value}\nend)\n"),
+    )
+    .unwrap();
+    let mut host = ScriptHost::new(ScriptLimits::default()).unwrap();
+    host.load_layer(
+        "typo",
+        &dir,
+        &dir,
+        &["ret.lua".to_string()],
+        &root().join("tests/fixtures/scripts/shared"),
+    )
+    .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    host.dispatch(&purchase(10, 20), &Game).expect_err(value)
+}
+
+#[test]
+fn a_misspelt_name_gets_the_nearest_one() {
+    for (script, hint) in [
+        (
+            "warroom.on(\"turn_begni\", { id = \"t.a\" }, function() end)",
+            "(did you mean 'turn_begin'?)",
+        ),
+        (
+            "warroom.on(\"turn_begin\", { id = \"t.a\", fitler = {} }, function() end)",
+            "(did you mean 'filter'?)",
+        ),
+        (
+            "warroom.on(\"turn_begin\", { id = \"t.a\", filter = { powr = \"Germany\" } }, function() end)",
+            "(did you mean 'power'?)",
+        ),
+    ] {
+        let err = load_error(script);
+        assert_eq!(err.kind, ScriptErrorKind::Registration, "{script}");
+        assert!(err.message.contains(hint), "{script}: {err}");
+    }
+    for (value, hint) in [
+        ("{ vetoo = \"no\" }", "(did you mean 'veto'?)"),
+        ("\"handeld\"", "(did you mean 'handled'?)"),
+    ] {
+        let err = return_error(value);
+        assert_eq!(err.kind, ScriptErrorKind::BadReturn, "{value}");
+        assert!(err.message.contains(hint), "{value}: {err}");
+    }
+    // Nothing near: no guess.
+    assert!(!load_error("warroom.on(\"x\", { id = \"t.a\" }, function() end)")
+        .message
+        .contains("did you mean"));
+}

@@ -113,6 +113,24 @@ pub fn check(editions: &Path, targets: &[String]) -> ExitCode {
         } else {
             t.trim_end_matches('/').to_string()
         };
+        // The layer is checked alone and with each option of its edition: a problem of the
+        // layer's own shows in every one of those loads, and is reported once.
+        let mut shown: std::collections::HashSet<String> = std::collections::HashSet::new();
+        let mut report = |label: &str, reports: Vec<String>| {
+            let fresh: Vec<String> = reports.iter().filter(|r| !shown.contains(*r)).cloned().collect();
+            let again = reports.len() - fresh.len();
+            let note = if again > 0 {
+                format!(" ({again} reported above)")
+            } else {
+                String::new()
+            };
+            println!("FAIL {label}: {} problem(s){note}", reports.len());
+            for r in fresh {
+                eprintln!("{r}");
+                shown.insert(r);
+            }
+            reports.len() - again
+        };
         for req in requests_for(editions, &target) {
             let label = if req.with.is_empty() {
                 t.clone()
@@ -123,9 +141,7 @@ pub fn check(editions: &Path, targets: &[String]) -> ExitCode {
                 Ok(rs) if warroom_core::game::check_scripts(&rs).is_err() => {
                     let e = warroom_core::game::check_scripts(&rs).unwrap_err();
                     failed += 1;
-                    total_problems += 1;
-                    println!("FAIL {label}: 1 problem(s)");
-                    eprintln!("{}", render::report(&e));
+                    total_problems += report(&label, vec![render::report(&e)]);
                 }
                 Ok(rs) => println!(
                     "ok   {label}: {} powers, {} spaces, {} unit types, {} scenarios",
@@ -136,11 +152,7 @@ pub fn check(editions: &Path, targets: &[String]) -> ExitCode {
                 ),
                 Err(e) => {
                     failed += 1;
-                    total_problems += e.problems.len();
-                    println!("FAIL {label}: {} problem(s)", e.problems.len());
-                    for p in e.problems.iter() {
-                        eprintln!("{}", render::report(p));
-                    }
+                    total_problems += report(&label, e.problems.iter().map(|p| render::report(p)).collect());
                 }
             }
         }

@@ -527,3 +527,40 @@ fn status_shows_chinas_part_of_the_us_turn_and_a_save_there_loads_back() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A layer outside the project with a script error: checked alone and with each of its
+/// edition's options, the error is shown once, at the path as written (one leading slash).
+#[test]
+fn check_reports_a_layers_own_problem_once_at_its_path() {
+    let ed = fixtures().join("editions");
+    let dir = std::env::temp_dir().join(format!("warroom-check-once-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("layer.toml"),
+        format!(
+            "[layer]\nname = \"once\"\nkind = \"house\"\nextends = [{:?}]\nscripts = [\"bad.lua\"]\n",
+            ed.join("mini").display().to_string()
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("bad.lua"),
+        "warroom.on(\"turn_begni\", { id = \"once.a\" }, function() end)\n",
+    )
+    .unwrap();
+    let o = warroom(
+        &["--editions", ed.to_str().unwrap(), "check", dir.to_str().unwrap()],
+        "",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let t = text(&o);
+    let shown = format!("{}:1: unknown event 'turn_begni'", dir.join("bad.lua").display());
+    assert_eq!(t.matches(&shown).count(), 1, "{t}");
+    assert!(t.contains("(did you mean 'turn_begin'?)"), "{t}");
+    assert!(
+        t.contains("--with cheap-tanks: 1 problem(s) (1 reported above)"),
+        "{t}"
+    );
+    assert!(!t.contains("//"), "{t}");
+}

@@ -502,7 +502,11 @@ impl ScriptHost {
                     return Err(raise(
                         lua,
                         R,
-                        format!("unknown event '{name}'; known events: {}", known.join(", ")),
+                        format!(
+                            "unknown event '{name}'{}; known events: {}",
+                            did_you_mean(&name, known.iter().copied()),
+                            known.join(", ")
+                        ),
                     ));
                 };
                 let mlua::Value::Table(opts) = opts else {
@@ -1058,6 +1062,13 @@ impl ScriptHost {
     }
 }
 
+/// ` (did you mean `NAME`?)` when a known name is a plausible typo of `name`, else nothing.
+fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    crate::tree::closest_key(name, known)
+        .map(|k| format!(" (did you mean '{k}'?)"))
+        .unwrap_or_default()
+}
+
 /// The return protocol: nothing or "continue", "handled", or `{ veto = "reason" }` (only on
 /// events that can be vetoed). `Err` is the message for anything else.
 fn interpret_return(v: &mlua::Value, kind: EventKind) -> Result<Outcome, String> {
@@ -1068,8 +1079,9 @@ fn interpret_return(v: &mlua::Value, kind: EventKind) -> Result<Outcome, String>
             Ok("continue") => Ok(Outcome::Continue),
             Ok("handled") => Ok(Outcome::Handled { by: String::new() }),
             _ => Err(format!(
-                "bad return value \"{}\" from handler; {EXPECTED}",
-                s.to_string_lossy()
+                "bad return value \"{}\" from handler{}; {EXPECTED}",
+                s.to_string_lossy(),
+                did_you_mean(&s.to_string_lossy(), ["continue", "handled"])
             )),
         },
         mlua::Value::Table(t) => {
@@ -1099,7 +1111,8 @@ fn interpret_return(v: &mlua::Value, kind: EventKind) -> Result<Outcome, String>
                 }
                 (Some(_), None) => Err("bad return value: a veto needs a non-empty reason".into()),
                 (_, Some(key)) => Err(format!(
-                    "bad return value: unexpected field '{key}' in the returned table; {EXPECTED}"
+                    "bad return value: unexpected field '{key}' in the returned table{}; {EXPECTED}",
+                    did_you_mean(&key, ["veto"])
                 )),
                 (None, None) => Err(format!("bad return value: an empty table; {EXPECTED}")),
             }
@@ -1135,7 +1148,8 @@ fn parse_options(opts: &mlua::Table, kind: EventKind) -> Result<(String, i64, Fi
                         for (field, want) in m {
                             if !kind.payload_fields().contains(&field.as_str()) {
                                 problems.push(format!(
-                                    "filter field '{field}' is not in the payload of {kind} (fields: {})",
+                                    "filter field '{field}' is not in the payload of {kind}{} (fields: {})",
+                                    did_you_mean(&field, kind.payload_fields().iter().copied()),
                                     kind.payload_fields().join(", ")
                                 ));
                                 continue;
@@ -1154,7 +1168,11 @@ fn parse_options(opts: &mlua::Table, kind: EventKind) -> Result<(String, i64, Fi
             ("filter", _) => problems.push("`filter` must be a table".to_owned()),
             (other, _) => {
                 let known: Vec<&str> = api::HANDLER_OPTIONS.iter().map(|o| o.name).collect();
-                problems.push(format!("unknown option '{other}' (known: {})", known.join(", ")))
+                problems.push(format!(
+                    "unknown option '{other}'{} (known: {})",
+                    did_you_mean(other, known.iter().copied()),
+                    known.join(", ")
+                ))
             }
         }
         Ok(())
@@ -1239,10 +1257,15 @@ fn display_name(root: &Path, path: &Path) -> String {
             p.strip_prefix(r).ok().map(Path::to_path_buf)
         })
         .unwrap_or_else(|| path.to_path_buf());
+    // The root of an absolute path (a script outside the project) is the empty first part, so
+    // the path prints with one leading `/`, as the author wrote it.
     let parts: Vec<String> = rel
         .components()
         .filter(|c| !matches!(c, Component::CurDir))
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .map(|c| match c {
+            Component::RootDir => String::new(),
+            c => c.as_os_str().to_string_lossy().into_owned(),
+        })
         .collect();
     parts.join("/")
 }
@@ -1276,6 +1299,11 @@ mod tests {
         assert_eq!(
             display_name(root, Path::new("/r/editions/a/rules.lua")),
             "editions/a/rules.lua"
+        );
+        // Outside the project: the path as written, one leading slash.
+        assert_eq!(
+            display_name(root, Path::new("/elsewhere/house/rules.lua")),
+            "/elsewhere/house/rules.lua"
         );
     }
 }
