@@ -15,6 +15,11 @@ fn mini() -> PathBuf {
 
 /// A game of the mini edition with a layer whose one handler, on `event`, asks for `request`.
 fn game_asking(event: &str, request: &str) -> Game {
+    game_asking_with(event, request, None)
+}
+
+/// [`game_asking`], the layer also holding `victory.toml` (when given).
+fn game_asking_with(event: &str, request: &str, victory: Option<&str>) -> Game {
     let dir = std::env::temp_dir().join(format!(
         "warroom-requests-{}-{}",
         std::process::id(),
@@ -24,11 +29,19 @@ fn game_asking(event: &str, request: &str) -> Game {
     std::fs::write(
         dir.join("layer.toml"),
         format!(
-            "[layer]\nname = \"asks\"\nkind = \"house\"\nextends = [{:?}]\nscripts = [\"ask.lua\"]\n",
-            mini().display().to_string()
+            "[layer]\nname = \"asks\"\nkind = \"house\"\nextends = [{:?}]\nscripts = [\"ask.lua\"]\n{}",
+            mini().display().to_string(),
+            if victory.is_some() {
+                "files = [\"victory.toml\"]\n"
+            } else {
+                ""
+            }
         ),
     )
     .unwrap();
+    if let Some(v) = victory {
+        std::fs::write(dir.join("victory.toml"), v).unwrap();
+    }
     std::fs::write(
         dir.join("ask.lua"),
         format!("warroom.on({event:?}, {{ id = \"house.ask\" }}, function(ev, game)\n  game:request({request})\nend)\n"),
@@ -81,7 +94,11 @@ fn accepted(request: &str, line: &str, then: impl Fn(&Game)) {
 /// Ask `request` in `event` (reached by the commands `steps`, the last of which fires it): the
 /// last command must fail naming the handler, with `why` in its message, and change nothing.
 fn refused_in(event: &str, steps: &[&str], request: &str, why: &str) {
-    let mut g = game_asking(event, request);
+    refused_in_with(event, steps, request, why, None);
+}
+
+fn refused_in_with(event: &str, steps: &[&str], request: &str, why: &str, victory: Option<&str>) {
+    let mut g = game_asking_with(event, request, victory);
     let (last, before_it) = steps.split_last().unwrap();
     for s in before_it {
         g.execute(s).unwrap();
@@ -253,11 +270,56 @@ fn declare_winner_ends_the_game_in_victory_check_only() {
         "victory_check",
         RED_TURN,
         r#"{ command = "declare_winner", side = "Martians" }"#,
-        "declare_winner needs side = a side of this edition (Allies, Axis)",
+        "declare_winner needs side = a side of this edition (Allies, Axis) or \"none\"",
     );
     refused(
         r#"{ command = "declare_winner", side = "Allies" }"#,
         "declare_winner is asked in `victory_check`, not in `phase_end`",
+    );
+}
+
+/// Red wins by the edition's own condition when its turn ends holding Redland.
+const RED_WINS: &str = "[victory.red]\nside = \"Allies\"\nafter_turn_of = \"Red\"\nspaces = [\"Redland\"]\n";
+
+#[test]
+fn declare_winner_none_sets_the_engines_verdict_aside() {
+    let mut plain = game_asking_with(
+        "victory_check",
+        r#"{ command = "add_ipcs", power = "Red", amount = 0 }"#,
+        Some(RED_WINS),
+    );
+    for s in RED_TURN {
+        plain.execute(s).unwrap();
+    }
+    assert_eq!(
+        plain.state().winner.as_deref(),
+        Some("Allies"),
+        "the condition holds"
+    );
+    let mut g = game_asking_with(
+        "victory_check",
+        r#"{ command = "declare_winner", side = "none", reason = "no victory in round 1" }"#,
+        Some(RED_WINS),
+    );
+    let mut out = Vec::new();
+    for s in RED_TURN {
+        out = g.execute(s).unwrap();
+    }
+    assert_eq!(g.state().winner, None);
+    assert!(
+        out.iter().any(|l| l.contains(
+            "[house.ask] the Allies' victory is set aside: the game goes on (no victory in round 1)"
+        )),
+        "{out:#?}"
+    );
+    g.execute("end phase").expect("the game goes on");
+    // Another side cannot be declared over the engine's verdict.
+    refused_in_with(
+        "victory_check",
+        RED_TURN,
+        r#"{ command = "declare_winner", side = "Axis" }"#,
+        "the game is already won by the Allies",
+        Some(RED_WINS),
     );
 }
 

@@ -372,7 +372,8 @@ fn set_relation(r: &Asked, s: &mut State, reason: &str) -> Result<String, String
 }
 
 /// `declare_winner`: `side`, in `victory_check` only: the game ends with that side's victory
-/// (the engine's own verdict, if it gave one this turn, stands unless it names the same side).
+/// (the engine's own verdict, if it gave one this turn, stands unless it names the same side);
+/// `side = "none"` sets the engine's verdict of this turn aside, and the game goes on.
 fn declare_winner(r: &Asked, s: &mut State, reason: &str, event: EventKind) -> Result<String, String> {
     if event != EventKind::VictoryCheck {
         return Err(format!(
@@ -381,6 +382,12 @@ fn declare_winner(r: &Asked, s: &mut State, reason: &str, event: EventKind) -> R
         ));
     }
     let side = r.cmd.get("side").and_then(Value::as_str).unwrap_or("");
+    if side.eq_ignore_ascii_case("none") {
+        return Ok(match s.winner.take() {
+            Some(w) => format!("the {w}' victory is set aside: the game goes on{reason}"),
+            None => format!("no side has won yet; the game goes on{reason}"),
+        });
+    }
     let Some(side) = r
         .rules
         .powers
@@ -392,7 +399,7 @@ fn declare_winner(r: &Asked, s: &mut State, reason: &str, event: EventKind) -> R
         sides.sort_unstable();
         sides.dedup();
         return Err(format!(
-            "declare_winner needs side = a side of this edition ({})",
+            "declare_winner needs side = a side of this edition ({}) or \"none\"",
             sides.join(", ")
         ));
     };

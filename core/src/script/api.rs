@@ -601,12 +601,17 @@ pub const REQUESTS: &[RequestDoc] = &[
     RequestDoc {
         command: "declare_winner",
         fields: &[
-            req("side", "string", "a side of this edition (`Axis`, `Allies`)"),
+            req(
+                "side",
+                "string",
+                "a side of this edition (`Axis`, `Allies`), or `none`",
+            ),
             opt("reason", "string", "a non-empty text for the log"),
         ],
         allowed: "`victory_check`",
-        doc: "the game ends with that side's victory; refused when the engine's victory \
-              conditions already named the other side this turn",
+        doc: "the game ends with that side's victory (refused when the engine's victory \
+              conditions already named the other side this turn); `none` sets the engine's \
+              verdict of this turn aside and the game goes on",
     },
     RequestDoc {
         command: "combat_value",
