@@ -1,7 +1,8 @@
 //! What rule scripts may ask for outside battles: each request changes the game as documented
 //! and logs its line with the handler's id, or fails the whole command with the handler's name
 //! and leaves the game as it was. Each case is a request (a Lua table) asked in an event of the
-//! mini edition, and what must come of it.
+//! mini edition, and what must come of it. The queries such rules read (`start_owner`,
+//! `units_of`) are here too.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -20,6 +21,15 @@ fn game_asking(event: &str, request: &str) -> Game {
 
 /// [`game_asking`], the layer also holding `victory.toml` (when given).
 fn game_asking_with(event: &str, request: &str, victory: Option<&str>) -> Game {
+    game_with_lua(
+        &format!("warroom.on({event:?}, {{ id = \"house.ask\" }}, function(ev, game)\n  game:request({request})\nend)\n"),
+        victory,
+    )
+}
+
+/// A game of the mini edition with a layer running `lua` (and holding `victory.toml`, when
+/// given).
+fn game_with_lua(lua: &str, victory: Option<&str>) -> Game {
     let dir = std::env::temp_dir().join(format!(
         "warroom-requests-{}-{}",
         std::process::id(),
@@ -42,11 +52,7 @@ fn game_asking_with(event: &str, request: &str, victory: Option<&str>) -> Game {
     if let Some(v) = victory {
         std::fs::write(dir.join("victory.toml"), v).unwrap();
     }
-    std::fs::write(
-        dir.join("ask.lua"),
-        format!("warroom.on({event:?}, {{ id = \"house.ask\" }}, function(ev, game)\n  game:request({request})\nend)\n"),
-    )
-    .unwrap();
+    std::fs::write(dir.join("ask.lua"), lua).unwrap();
     let mut req = LoadRequest::new(mini().parent().unwrap().to_path_buf(), "mini");
     req.with = vec![dir.display().to_string()];
     let rules = rules::load(&req).unwrap_or_else(|e| panic!("{:#?}", e.problems));
@@ -332,5 +338,34 @@ fn an_unknown_request_is_refused_with_the_nearest_name() {
     refused(
         r#"{ command = "add_units", power = "Red", unit = "infantry", cuont = 1, space = "Middle" }"#,
         "add_units takes no field `cuont`",
+    );
+}
+
+/// What the queries say, logged by a handler: who held a space when the turn began (Middle,
+/// changed by `edit` during the turn, still reads as Red's) and every unit of a power.
+#[test]
+fn scripts_read_the_start_of_turn_and_a_powers_units() {
+    let mut g = game_with_lua(
+        r#"warroom.on("phase_end", { id = "house.read" }, function(ev, game)
+  local parts = {}
+  for _, u in ipairs(game:units_of("Red")) do
+    table.insert(parts, u.space .. ":" .. u.unit .. "=" .. u.count)
+  end
+  warroom.log("start", game:start_owner("Middle"), "now", game:owner("Middle"), table.concat(parts, " "))
+  warroom.log("unknown", tostring(game:start_owner("Atlantis")), #game:units_of("Green"))
+end)
+"#,
+        None,
+    );
+    g.execute("edit control Middle Blue").unwrap();
+    let out = g.execute("end phase").unwrap();
+    assert!(
+        out.iter().any(|l| l
+            .contains("[house.read] start Red now Blue Redland:infantry=3 Redland:tank=1 SZ 1:transport=1")),
+        "{out:#?}"
+    );
+    assert!(
+        out.iter().any(|l| l.contains("[house.read] unknown nil 0")),
+        "{out:#?}"
     );
 }

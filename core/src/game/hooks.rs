@@ -542,6 +542,30 @@ impl crate::script::GameView for View<'_> {
     fn treasury(&self, power: &str) -> Option<i64> {
         self.rules.power(power).map(|p| self.state.treasuries[p.index()])
     }
+    fn start_owner(&self, space: &str) -> Option<String> {
+        let id = self.rules.board.find(space)?;
+        let held = *self.state.this_turn.start_control.get(id.index())?;
+        held.map(|p| self.rules.power_info(p).name.clone())
+    }
+    fn units_of(&self, power: &str) -> Vec<(String, String, u32)> {
+        let Some(p) = self.rules.power(power) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(String, String, u32)> = Vec::new();
+        for (i, sp) in self.state.spaces.iter().enumerate() {
+            let mut here: Vec<(String, String, u32)> = Vec::new();
+            for u in sp.units.iter().filter(|u| u.owner == p) {
+                let kind = &self.rules.unit(u.kind).id;
+                match here.iter_mut().find(|(_, k, _)| k == kind) {
+                    Some((_, _, n)) => *n += 1,
+                    None => here.push((self.rules.board.spaces[i].name.clone(), kind.clone(), 1)),
+                }
+            }
+            here.sort();
+            out.extend(here);
+        }
+        out
+    }
     fn relation(&self, a: &str, b: &str) -> Option<&'static str> {
         let (a, b) = (self.rules.power(a)?, self.rules.power(b)?);
         (a != b).then(|| self.state.relations[a.index()][b.index()].name())

@@ -278,6 +278,14 @@ pub const GAME: &[Member] = &[
         doc: "who controls the space; nil for an unknown space or one nobody holds",
     },
     Member {
+        name: "start_owner",
+        kind: MemberKind::Method,
+        params: "space: string",
+        returns: "string?",
+        doc: "who controlled the space when the turn began (as the acting power's record of the \
+              turn has it); nil for an unknown space or one nobody held",
+    },
+    Member {
         name: "treasury",
         kind: MemberKind::Method,
         params: "power: string",
@@ -297,6 +305,14 @@ pub const GAME: &[Member] = &[
         params: "space: string",
         returns: "{ UnitStack }",
         doc: "the units in a space, in the engine's stable order",
+    },
+    Member {
+        name: "units_of",
+        kind: MemberKind::Method,
+        params: "power: string",
+        returns: "{ PowerStack }",
+        doc: "every unit of the power on the board, by space in board order; empty for an \
+              unknown power",
     },
     Member {
         name: "spaces",
@@ -363,6 +379,15 @@ pub const RECORDS: &[Record] = &[
         doc: "units of one type and owner in a space (`game:units`)",
         fields: &[
             field("owner", FieldType::String, "the power owning them"),
+            field("unit", FieldType::String, "the unit type's id"),
+            field("count", FieldType::Integer, "how many"),
+        ],
+    },
+    Record {
+        name: "PowerStack",
+        doc: "units of one type of a power in a space (`game:units_of`)",
+        fields: &[
+            field("space", FieldType::String, "where they are"),
             field("unit", FieldType::String, "the unit type's id"),
             field("count", FieldType::Integer, "how many"),
         ],

@@ -28,6 +28,16 @@ pub trait GameView {
     /// How two powers stand: `"war"`, `"peace"` or `"allied"` (`None` for an unknown power or a
     /// power and itself).
     fn relation(&self, a: &str, b: &str) -> Option<&'static str>;
+    /// Who controlled `space` when the turn began (`None` for an unknown space or one nobody
+    /// held).
+    fn start_owner(&self, _space: &str) -> Option<String> {
+        None
+    }
+    /// Every unit of `power` on the board as `(space, unit type, count)`, by space in board
+    /// order (empty for an unknown power).
+    fn units_of(&self, _power: &str) -> Vec<(String, String, u32)> {
+        Vec::new()
+    }
     /// Every space of the board, by name, in board order.
     fn spaces(&self) -> Vec<String> {
         Vec::new()
@@ -61,8 +71,8 @@ pub(crate) struct GameHandle<'a> {
 }
 
 /// Registers exactly the members of `game` the catalogue lists (`api::GAME`: `round`, `power`,
-/// `phase` and the methods `owner`, `treasury`, `relation`, `units`, `spaces`, `powers`,
-/// `space`, `power_info`, `unit_type`, `request`). No setters: assigning a field of `game` is an
+/// `phase` and the methods `owner`, `start_owner`, `treasury`, `relation`, `units`,
+/// `units_of`, `spaces`, `powers`, `space`, `power_info`, `unit_type`, `request`). No setters: assigning a field of `game` is an
 /// error.
 pub(crate) fn register(reg: &mut mlua::UserDataRegistry<GameHandle<'_>>) {
     // A table the view returns, checked (in debug builds) against the record the catalogue
@@ -85,6 +95,19 @@ pub(crate) fn register(reg: &mut mlua::UserDataRegistry<GameHandle<'_>>) {
             "power" => reg.add_field_method_get(m.name, |_, h| Ok(h.view.power().to_owned())),
             "phase" => reg.add_field_method_get(m.name, |_, h| Ok(h.view.phase().to_owned())),
             "owner" => reg.add_method(m.name, |_, h, space: String| Ok(h.view.owner(&space))),
+            "start_owner" => reg.add_method(m.name, |_, h, space: String| Ok(h.view.start_owner(&space))),
+            "units_of" => reg.add_method(m.name, |lua, h, power: String| {
+                let units = h.view.units_of(&power);
+                let list = lua.create_table_with_capacity(units.len(), 0)?;
+                for (i, (space, unit, count)) in units.into_iter().enumerate() {
+                    let entry = lua.create_table_with_capacity(0, 3)?;
+                    entry.raw_set("space", space)?;
+                    entry.raw_set("unit", unit)?;
+                    entry.raw_set("count", count)?;
+                    list.raw_set(i + 1, entry)?;
+                }
+                Ok(list)
+            }),
             "treasury" => reg.add_method(m.name, |_, h, power: String| Ok(h.view.treasury(&power))),
             "relation" => reg.add_method(m.name, |_, h, (a, b): (String, String)| {
                 Ok(h.view.relation(&a, &b))
