@@ -112,6 +112,9 @@ pub struct Game {
     /// can go instead). Programs that try many commands and read no messages (the random
     /// games) switch it off: listing the alternatives costs more than the refusal.
     explain: bool,
+    /// Where the game's scenario (`origin.scenario`) is in `rules.scenarios`: asked for by
+    /// every question about whose turn it is.
+    scenario_at: usize,
 }
 
 /// A command run on a copy of the state, not yet committed.
@@ -140,10 +143,11 @@ impl Game {
             .or_else(|| rules.default_scenario.clone())
             .or_else(|| rules.scenarios.first().map(|s| s.id.clone()))
             .ok_or("the edition has no scenario")?;
-        let sc = rules.scenario(&id).ok_or_else(|| {
+        let scenario_at = rules.scenarios.iter().position(|s| s.id == id).ok_or_else(|| {
             let names: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
             format!("no scenario `{id}`; scenarios: {}", names.join(", "))
         })?;
+        let sc = &rules.scenarios[scenario_at];
         if sc.turn_order.is_empty() {
             return Err(format!("scenario `{id}` has an empty turn order"));
         }
@@ -184,6 +188,7 @@ impl Game {
             seats: None,
             store_before: None,
             explain: true,
+            scenario_at,
         })
     }
 
@@ -266,9 +271,7 @@ impl Game {
     }
 
     pub fn scenario(&self) -> &crate::rules::Scenario {
-        self.rules
-            .scenario(&self.origin.scenario)
-            .expect("a game's scenario exists in its rule set")
+        &self.rules.scenarios[self.scenario_at]
     }
 
     /// The power acting now: whose turn it is, or a power playing its part within that turn

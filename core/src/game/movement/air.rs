@@ -309,6 +309,13 @@ fn doomed_air(rules: &RuleSet, s: &State, power: PowerId, last: bool) -> Vec<(Sp
     for space in rules.board.ids() {
         let b = Board { rules, s, power };
         let units = &s.space(space).units;
+        // Most spaces hold none of the power's air units: nothing to judge there.
+        if !units
+            .iter()
+            .any(|u| u.owner == power && rules.unit(u.kind).domain == Domain::Air)
+        {
+            continue;
+        }
         if !b.is_sea(space) {
             let safe = b.friendly_at_start(space) && b.friendly_territory(space);
             for u in units
