@@ -771,6 +771,12 @@ mod tests {
         fn owner(&self, _: &str) -> Option<String> {
             Some("Red".into())
         }
+        fn start_owner(&self, _: &str) -> Option<String> {
+            Some("Red".into())
+        }
+        fn units_of(&self, _: &str) -> Vec<(String, String, u32)> {
+            vec![("Alpha".into(), "infantry".into(), 2)]
+        }
         fn treasury(&self, _: &str) -> Option<i64> {
             Some(30)
         }
