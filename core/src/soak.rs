@@ -82,6 +82,8 @@ pub struct Checks {
 /// What the caller hears as a game goes (for `warroom soak --trace`).
 pub trait Watch {
     fn applied(&mut self, _game: &Game, _cmd: &str, _output: &[String]) {}
+    /// A candidate the game refused (for `warroom soak --refusals`: what the draw wastes).
+    fn refused(&mut self, _game: &Game, _cmd: &Command, _why: &crate::game::Rejection) {}
 }
 
 /// Hears nothing.
@@ -130,6 +132,7 @@ pub fn play(
         let mut refused = None;
         let applied = player.draw(&mut game, |game, cmd, r| {
             played.rejected += 1;
+            watch.refused(game, cmd, r);
             // The full state hash costs more than the refusal itself: every refusal is checked
             // for a trace in the history and the log, every 8th for one in the state.
             let traced = game.history().len() != before.history

@@ -51,17 +51,50 @@ pub struct Args {
     /// Print every command of every game as it is applied (with --jobs 1, a readable game).
     #[arg(long)]
     trace: bool,
+    /// At the end, list the refused candidates by command and rule, most first: where the
+    /// random player's draws are wasted (candidates the rules surely refuse should not be
+    /// proposed).
+    #[arg(long)]
+    refusals: bool,
 }
 
-/// Prints each command applied, with the round, power and phase it was given in.
-struct Trace;
-impl soak::Watch for Trace {
+/// What a game's watcher does: print each command applied (`--trace`), count refusals by
+/// command and rule (`--refusals`).
+struct Listen {
+    trace: bool,
+    refusals: Option<std::collections::HashMap<String, u64>>,
+}
+
+impl soak::Watch for Listen {
     fn applied(&mut self, game: &warroom_core::game::Game, cmd: &str, output: &[String]) {
+        if !self.trace {
+            return;
+        }
         let s = game.state();
         eprintln!("[seed {} round {}] {cmd}", game.origin().seed, s.round);
         for l in output {
             eprintln!("    {l}");
         }
+    }
+    fn refused(
+        &mut self,
+        game: &warroom_core::game::Game,
+        cmd: &warroom_core::game::command::Command,
+        why: &warroom_core::game::Rejection,
+    ) {
+        let Some(counts) = &mut self.refusals else { return };
+        let text = cmd.to_text(game.rules());
+        let verb = if text.starts_with("end phase") {
+            "end phase"
+        } else {
+            text.split(' ').next().unwrap_or("")
+        };
+        let key = format!(
+            "`{verb}` in {} [{}]",
+            game.current_phase().id,
+            why.rule.as_deref().unwrap_or("no rule named")
+        );
+        *counts.entry(key).or_default() += 1;
     }
 }
 
@@ -145,6 +178,7 @@ pub fn run(editions: &Path, a: Args) -> ExitCode {
     let done = AtomicU64::new(0);
     let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let failures: Mutex<Vec<(GameSpec, Vec<String>)>> = Mutex::new(Vec::new());
+    let refusals: Mutex<std::collections::HashMap<String, u64>> = Mutex::new(Default::default());
     let start = Instant::now();
     let threads = jobs(a.jobs).max(1).min(a.games.max(1) as usize);
     std::thread::scope(|scope| {
@@ -168,10 +202,18 @@ pub fn run(editions: &Path, a: Args) -> ExitCode {
                         .map(|l| (l.game, l.warnings.iter().map(|w| w.to_string()).collect()))
                         .map_err(|e| format!("{:?}", miette::Report::new(e)))
                 };
-                let mut quiet = soak::Unwatched;
-                let mut trace = Trace;
-                let watch: &mut dyn soak::Watch = if a.trace { &mut trace } else { &mut quiet };
-                match soak::play(&config.rules, &spec, checks, &load, watch) {
+                let mut listen = Listen {
+                    trace: a.trace,
+                    refusals: a.refusals.then(Default::default),
+                };
+                let played = soak::play(&config.rules, &spec, checks, &load, &mut listen);
+                if let Some(counts) = listen.refusals {
+                    let mut all = refusals.lock().unwrap_or_else(|e| e.into_inner());
+                    for (k, n) in counts {
+                        *all.entry(k).or_default() += n;
+                    }
+                }
+                match played {
                     Ok(p) => {
                         commands.fetch_add(p.commands, Ordering::Relaxed);
                         refused.fetch_add(p.rejected, Ordering::Relaxed);
@@ -224,6 +266,22 @@ pub fn run(editions: &Path, a: Args) -> ExitCode {
         commands as f64 / secs,
         games as f64 / secs,
     );
+    if a.refusals {
+        let all = refusals.into_inner().unwrap_or_else(|e| e.into_inner());
+        let mut by: Vec<(String, u64)> = all.into_iter().collect();
+        by.sort_by(|x, y| y.1.cmp(&x.1).then_with(|| x.0.cmp(&y.0)));
+        println!("refused candidates, by command, phase and rule (most first):");
+        for (k, n) in by.iter().take(20) {
+            println!("{n:>10}  {k}");
+        }
+        if by.len() > 20 {
+            println!(
+                "{:>10}  ({} more kinds)",
+                by.iter().skip(20).map(|(_, n)| n).sum::<u64>(),
+                by.len() - 20
+            );
+        }
+    }
     println!(
         "{} passed, {} failed",
         games - failures.len() as u64,

@@ -82,3 +82,44 @@ fn options_lists_every_legal_command_by_kind() {
         "the Soviet treasury does not buy a battleship: {v:#?}"
     );
 }
+
+/// `--refusals` ends with the refused candidates counted by command, phase and rule; the counts
+/// add up to the figure of refused candidates.
+#[test]
+fn soak_lists_the_refused_candidates_by_rule() {
+    let o = warroom(
+        &[
+            "soak",
+            "1941",
+            "--games",
+            "2",
+            "--rounds",
+            "2",
+            "--jobs",
+            "1",
+            "--refusals",
+            "--no-replay",
+            "--no-save-check",
+        ],
+        "",
+    );
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    let refused: u64 = t
+        .lines()
+        .find_map(|l| l.split(" commands (").nth(1)?.split(' ').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("{t}"));
+    let listed: Vec<&str> = t
+        .lines()
+        .skip_while(|l| !l.starts_with("refused candidates, by command, phase and rule"))
+        .skip(1)
+        .take_while(|l| !l.contains("passed,"))
+        .collect();
+    assert!(!listed.is_empty(), "{t}");
+    assert!(listed.iter().any(|l| l.contains("` in combat_move [")), "{t}");
+    let sum: u64 = listed
+        .iter()
+        .map(|l| l.split_whitespace().next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, refused, "{t}");
+}
