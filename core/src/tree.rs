@@ -661,16 +661,23 @@ pub fn closest_key<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>
 }
 
 pub fn edit_distance(a: &str, b: &str) -> usize {
+    // Insertions, deletions, substitutions and swaps of two neighbouring letters (`gfit` is
+    // one typo from `gift`, not two), each counting one.
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    let mut before: Vec<usize> = Vec::new();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
+    for (i, ca) in a.iter().enumerate() {
         let mut cur = vec![i + 1; b.len() + 1];
         for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != *cb))
+            cur[j + 1] = (prev[j] + usize::from(ca != cb))
                 .min(prev[j + 1] + 1)
                 .min(cur[j] + 1);
+            if i > 0 && j > 0 && *ca == b[j - 1] && a[i - 1] == *cb {
+                cur[j + 1] = cur[j + 1].min(before[j - 1] + 1);
+            }
         }
-        prev = cur;
+        before = std::mem::replace(&mut prev, cur);
     }
     prev[b.len()]
 }

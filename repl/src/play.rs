@@ -505,7 +505,7 @@ impl Shell {
         let power =
             |rules: &RuleSet| command::resolve_power(rules, &rest).map(|p| rules.power_info(p).name.clone());
         match verb.as_str() {
-            "help" | "?" => Outcome::Ok(help(&rest)),
+            "help" | "?" => Outcome::Ok(help(&rest, &self.rules().commands)),
             "status" => Outcome::Ok(self.status()),
             "players" => self.players(&rest),
             "seat" => self.seat(&words[1..]),
@@ -569,8 +569,9 @@ impl Shell {
                 Err(e) => Outcome::Rejected(e),
             },
             "quit" | "exit" => Outcome::Quit,
-            v if !command::is_verb(v) => {
-                let shell: Vec<&str> = HELP.iter().map(|(n, _, _)| *n).collect();
+            v if !command::is_verb(v) && !self.rules().commands.iter().any(|c| c.name == v) => {
+                let mut shell: Vec<&str> = HELP.iter().map(|(n, _, _)| *n).collect();
+                shell.extend(self.rules().commands.iter().map(|c| c.name.as_str()));
                 Outcome::Rejected(command::unknown_verb(&words[0], &shell))
             }
             _ => {
@@ -1365,9 +1366,20 @@ fn side_text(
         .join(" + ")
 }
 
-fn help(topic: &str) -> String {
+/// The commands' help (the layers' commands after the engine's), or one command's.
+fn help(topic: &str, layers: &[warroom_core::rules::LayerCommand]) -> String {
     let topic = topic.trim().to_lowercase();
     if !topic.is_empty() {
+        if let Some(c) = layers.iter().find(|c| c.name == topic) {
+            let args: Vec<String> = c.args.iter().map(|a| a.name.to_uppercase()).collect();
+            return format!(
+                "{} {}: {} (a command of a layer in play)\n  e.g. {}",
+                c.name,
+                args.join(" "),
+                c.help,
+                c.example
+            );
+        }
         if let Some((name, ex, what)) = HELP.iter().find(|(n, _, _)| *n == topic) {
             let mut text = format!("{name}: {what}\n  e.g. {ex}");
             if *name == "dice" {
@@ -1375,7 +1387,8 @@ fn help(topic: &str) -> String {
             }
             return text;
         }
-        let names: Vec<&str> = HELP.iter().map(|(n, _, _)| *n).collect();
+        let mut names: Vec<&str> = HELP.iter().map(|(n, _, _)| *n).collect();
+        names.extend(layers.iter().map(|c| c.name.as_str()));
         let hint = warroom_core::tree::closest_key(&topic, names.iter().copied())
             .map(|n| format!("; did you mean `{n}`?"))
             .unwrap_or_else(|| "; `help` lists them".to_string());
@@ -1386,6 +1399,12 @@ fn help(topic: &str) -> String {
         .map(|(n, ex, what)| format!("  {n:<10} {what:<60} e.g. {ex}"))
         .collect::<Vec<_>>()
         .join("\n");
+    if !layers.is_empty() {
+        text.push_str("\nCommands of the layers in play:");
+        for c in layers {
+            text.push_str(&format!("\n  {:<10} {:<60} e.g. {}", c.name, c.help, c.example));
+        }
+    }
     text.push_str(
         "\nNames: any case; unit abbreviations (inf, arm, ftr) and plurals; sea zones as `sz 5`; \
          a space, power or unit by an unambiguous prefix (`kar`, `eastern eu`, `w rus`, `ger`).",

@@ -45,6 +45,8 @@ pub enum Command {
     CasualtyOrder { power: PowerId, first: Vec<UnitTypeId> },
     /// The current power declares war on a power it is at peace with (`[politics]`).
     DeclareWar(PowerId),
+    /// A command a layer declares (`[commands]`), carried out by its rule scripts.
+    Layer(super::layer_commands::LayerCall),
     /// Buy this many researcher tokens and roll one die per token held (`[research]`).
     Research(u32),
     /// After a research success: roll on this chart (1-based) for a new tech.
@@ -348,7 +350,13 @@ impl Command {
             "repair" => parse_repair(rules, rest),
             "play" => parse_play_first(rules, rest),
             "declare" => parse_declare_war(rules, rest),
-            _ => Err(unknown_verb(verb, &[])),
+            other => match rules.commands.iter().find(|c| c.name == other) {
+                Some(def) => super::layer_commands::parse(rules, def, rest).map(Command::Layer),
+                None => {
+                    let layers: Vec<&str> = rules.commands.iter().map(|c| c.name.as_str()).collect();
+                    Err(unknown_verb(verb, &layers))
+                }
+            },
         }
     }
 
@@ -417,6 +425,7 @@ impl Command {
                 format!("order {} {}", pname(*power), names.join(", "))
             }
             Command::DeclareWar(p) => format!("declare war on {}", pname(*p)),
+            Command::Layer(c) => super::layer_commands::text(rules, c),
             Command::PlayFirst(p) => format!("play {} first", pname(*p)),
             Command::Research(n) => format!("research {n}"),
             Command::Breakthrough(c) => format!("breakthrough {c}"),

@@ -140,7 +140,7 @@ impl Hooks {
                 return Err(Rejection::new(reason).by(by));
             }
             if let Some(r) = d.requests.first() {
-                if asking.is_none_or(|k| k.can_veto()) {
+                if asking.is_none_or(|k| !k.may_request()) {
                     return Err(Rejection::new(format!(
                         "handler `{}` asked for a command ({:?}) in `{}`, which only asks whether something may happen; ask in an event that reports it instead",
                         r.by,
@@ -183,6 +183,11 @@ impl Hooks {
             log.push(format!("[{}] {line}", r.by));
         }
         Ok(log)
+    }
+
+    /// Whether any handler listens for `kind`.
+    pub fn listens(&self, kind: EventKind) -> bool {
+        self.host.listens(kind)
     }
 
     /// Put the scripts' saved data back as it was (undo).
@@ -259,6 +264,7 @@ impl<'a> Change<'a> {
                 (Vec::new(), vec![self.placement(*piece, *count, *space)])
             }
             Command::Research(bought) => (Vec::new(), vec![self.research(*bought)]),
+            Command::Layer(c) => (Vec::new(), vec![self.layer_command(c)]),
             Command::Breakthrough(chart) => (Vec::new(), self.breakthrough(*chart).into_iter().collect()),
             Command::Repair { .. }
             | Command::Rocket { .. }
@@ -415,6 +421,36 @@ impl<'a> Change<'a> {
             .with("power", self.pname.as_str())
             .with("space", self.rules.board.space(space).name.as_str())
             .with("units", unit_list(self.rules, [(piece, count)]))
+    }
+
+    /// `command`: a layer's command as given, its arguments by name.
+    fn layer_command(&self, c: &super::layer_commands::LayerCall) -> Event {
+        use super::layer_commands::LayerArg;
+        let rules = self.rules;
+        let names = super::layer_commands::def(rules, c)
+            .map(|d| d.args.as_slice())
+            .unwrap_or(&[]);
+        let args = Value::Map(
+            names
+                .iter()
+                .zip(&c.args)
+                .map(|(a, v)| {
+                    let v = match v {
+                        LayerArg::Number(n) => Value::Int(*n),
+                        LayerArg::Power(p) => Value::from(rules.power_info(*p).name.clone()),
+                        LayerArg::Space(s) => Value::from(rules.board.space(*s).name.clone()),
+                        LayerArg::Unit(u) => Value::from(rules.unit(*u).id.clone()),
+                    };
+                    (a.name.clone(), v)
+                })
+                .collect(),
+        );
+        Event::new(EventKind::Command)
+            .with("command", c.name.as_str())
+            .with("power", self.pname.as_str())
+            .with("round", i64::from(self.before.round))
+            .with("phase", rules.phases[self.at.phase.index()].id.as_str())
+            .with("args", args)
     }
 
     /// `research`: the tokens rolled, what they cost, and whether one broke through.

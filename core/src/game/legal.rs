@@ -135,6 +135,14 @@ impl Game {
             PhaseKind::Mobilize => placements(&rules, s, power, &mut out),
             PhaseKind::CollectIncome | PhaseKind::Script => {}
         }
+        // Layers' commands of this phase, with each value of their arguments (the scripts
+        // judge them: `legal_actions` keeps those `dry_run` accepts).
+        let phase = super::step(&rules, self.scenario(), s).phase;
+        out.extend(
+            super::layer_commands::candidates(&rules, phase)
+                .into_iter()
+                .map(Command::Layer),
+        );
         if s.manual_dice {
             out.extend((1..=6).map(|f| Command::Roll(vec![f])));
         }

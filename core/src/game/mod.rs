@@ -10,6 +10,7 @@ pub mod control;
 pub mod dice;
 pub mod fight;
 mod hooks;
+pub mod layer_commands;
 pub mod legal;
 pub mod mobilize;
 pub mod movement;
@@ -395,6 +396,20 @@ impl Game {
     /// scripts' stores hold what they stored meanwhile (`store_before` keeps what they held
     /// before); on failure they are as they were.
     fn attempt(&mut self, cmd: &Command) -> Result<Attempt, Rejection> {
+        // A layer's command is carried out by its scripts: with none listening it would be
+        // accepted doing nothing.
+        if let Command::Layer(c) = cmd {
+            let heard = self
+                .scripts
+                .as_ref()
+                .is_some_and(|h| h.listens(crate::script::EventKind::Command));
+            if !heard {
+                return Err(Rejection::new(format!(
+                    "no rule script carries out `{}`: its layer needs a `command` handler",
+                    c.name
+                )));
+            }
+        }
         let mut next = self.state.clone();
         let mut out = Vec::new();
         let at = step(&self.rules, self.scenario(), &self.state);
@@ -549,6 +564,7 @@ fn run(
         .by(fight::RULE_ONE_BATTLE));
     }
     match cmd {
+        Command::Layer(c) => out.push(layer_commands::run(rules, c, at.phase)?),
         Command::DeclareWar(target) => politics::declare(rules, s, power, at.phase, *target, out)?,
         Command::PlayFirst(first) => play_first(rules, sc, s, *first, out)?,
         Command::Research(n) => {

@@ -66,6 +66,11 @@ pub(crate) static ROOT: SchemaTable = SchemaTable {
             "how a side wins, as named conditions: `victory.<condition>`",
         ),
         Field::opt(
+            "commands",
+            "<command> → table",
+            "commands a layer adds to the game's language, carried out by its scripts: `commands.<command>`",
+        ),
+        Field::opt(
             "players",
             "table",
             "how many may play and which powers one player plays together: `players`",
@@ -497,6 +502,7 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
     check_turn_orders(&mut ctx, section("scenarios"), &scenarios, &guests, &powers);
     let switches = read_switches(&mut ctx, section("rules"));
     let victory = super::victory::read_victory(&mut ctx, section("victory"), &powers, &board);
+    let commands = super::commands::read_commands(&mut ctx, section("commands"), &phases);
     let players = super::players::read_players(&mut ctx, section("players").map(|e| &e.node), &powers);
     let combat = super::combat::read_combat(&mut ctx, section("combat"));
     check_limits(&mut ctx, &section);
@@ -534,6 +540,7 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         plans,
         players,
         phases,
+        commands,
         units,
         facilities,
         board,

@@ -5,6 +5,7 @@
 
 mod build;
 mod combat;
+mod commands;
 mod players;
 mod politics;
 pub mod read;
@@ -12,6 +13,8 @@ pub mod schema;
 mod tech;
 mod turn;
 mod victory;
+
+pub use commands::{ArgKind, CommandArg, LayerCommand, BUILT_IN_VERBS};
 
 use crate::diag::{Problems, Sources};
 use crate::layers::{Layer, LoadRequest};
@@ -614,6 +617,8 @@ pub struct RuleSet {
     /// `[players]`: how many may play, and which powers one player plays together.
     pub players: Players,
     pub phases: Vec<Phase>,
+    /// Commands layers add to the game's language (`[commands]`), by verb.
+    pub commands: Vec<LayerCommand>,
     pub units: Vec<UnitType>,
     pub facilities: Vec<FacilityType>,
     pub board: Board,

@@ -179,6 +179,8 @@ pub static DOCUMENTS: &[Document] = &[
             &super::build::RULES,
             &super::combat::COMBAT,
             &super::victory::VICTORY,
+            &super::commands::COMMAND,
+            &super::commands::ARG,
             &super::players::PLAYERS,
             &super::players::TOGETHER,
             &super::politics::POLITICS,

@@ -27,10 +27,11 @@ pub enum EventKind {
     Research,
     Breakthrough,
     VictoryCheck,
+    Command,
 }
 
 impl EventKind {
-    pub const COUNT: usize = 18;
+    pub const COUNT: usize = 19;
 
     /// Every kind, in turn order (the order of docs/events.md).
     pub const ALL: [EventKind; Self::COUNT] = [
@@ -52,6 +53,7 @@ impl EventKind {
         EventKind::Research,
         EventKind::Breakthrough,
         EventKind::VictoryCheck,
+        EventKind::Command,
     ];
 
     /// The snake_case name scripts use in `warroom.on`.
@@ -75,6 +77,7 @@ impl EventKind {
             EventKind::Research => "research",
             EventKind::Breakthrough => "breakthrough",
             EventKind::VictoryCheck => "victory_check",
+            EventKind::Command => "command",
         }
     }
 
@@ -92,7 +95,14 @@ impl EventKind {
                 | EventKind::ValidateMove
                 | EventKind::ValidatePlacement
                 | EventKind::BeforeCombatStep
+                | EventKind::Command
         )
+    }
+
+    /// Whether its handlers may ask for commands (`game:request`): the events that report
+    /// something, and a layer's `command`, which its handlers carry out (or refuse).
+    pub fn may_request(self) -> bool {
+        !self.can_veto() || self == EventKind::Command
     }
 
     /// When the engine fires it, in a sentence.
@@ -143,6 +153,10 @@ impl EventKind {
                 "at the end of each power's turn, after the engine's `[victory]` check (in the order \
                  of `turn_end`)"
             }
+            EventKind::Command => {
+                "when the player gives a command a layer declares (`[commands]`): its handlers \
+                 carry it out with requests, or refuse it with a veto"
+            }
         }
     }
 
@@ -165,6 +179,7 @@ impl EventKind {
             EventKind::CollectIncome => "`end phase` in a collect-income phase",
             EventKind::Research => "`research N`",
             EventKind::Breakthrough => "`breakthrough CHART`",
+            EventKind::Command => "a layer's command (`[commands]`)",
         }
     }
 
@@ -308,6 +323,21 @@ impl EventKind {
                 }
             }
             EventKind::VictoryCheck => const { &[ROUND, f("power", String, "the power whose turn ended")] },
+            EventKind::Command => {
+                const {
+                    &[
+                        f("command", String, "the command's verb (`commands.<command>`)"),
+                        f("power", String, "the power giving it"),
+                        ROUND,
+                        f("phase", String, "the phase id"),
+                        f(
+                            "args",
+                            Arguments,
+                            "its arguments by name: numbers as numbers, powers, spaces and unit types by name (unit types by id)",
+                        ),
+                    ]
+                }
+            }
         }
     }
 
@@ -348,6 +378,8 @@ pub enum FieldType {
     Units,
     /// `"attacker"` or `"defender"`.
     Side,
+    /// A table of a layer command's arguments, by name: numbers and names.
+    Arguments,
 }
 
 impl FieldType {
@@ -360,6 +392,7 @@ impl FieldType {
             FieldType::Strings => "{ string }",
             FieldType::Units => "{ UnitCount }",
             FieldType::Side => "\"attacker\" | \"defender\"",
+            FieldType::Arguments => "{ [string]: number | string }",
         }
     }
 
@@ -377,6 +410,9 @@ impl FieldType {
             (FieldType::Side, Value::Str(s)) => s == "attacker" || s == "defender",
             (FieldType::Strings, Value::List(l)) => l.iter().all(|x| matches!(x, Value::Str(_))),
             (FieldType::Units, Value::List(l)) => l.iter().all(unit),
+            (FieldType::Arguments, Value::Map(m)) => {
+                m.values().all(|x| matches!(x, Value::Int(_) | Value::Str(_)))
+            }
             _ => false,
         }
     }
