@@ -108,14 +108,22 @@ pub struct Names {
     /// Unit and facility types: inserted as their id.
     pieces: Vec<Entry>,
     spaces: Vec<Entry>,
+    /// The layers' commands (`[commands]`) and what each argument is.
+    layer: Vec<(String, Vec<warroom_core::rules::ArgKind>)>,
 }
 
 impl Names {
     /// `help`: the shell's command table (verb, example, description).
     pub fn new(rules: &RuleSet, help: &[(&str, &str, &str)]) -> Names {
-        let verbs = help
+        let mut verbs: Vec<(String, String)> = help
             .iter()
             .map(|(v, ex, _)| (v.to_string(), ex.to_string()))
+            .collect();
+        verbs.extend(rules.commands.iter().map(|c| (c.name.clone(), c.example.clone())));
+        let layer = rules
+            .commands
+            .iter()
+            .map(|c| (c.name.clone(), c.args.iter().map(|a| a.kind).collect()))
             .collect();
         let powers = rules
             .powers
@@ -160,6 +168,7 @@ impl Names {
             powers,
             pieces,
             spaces,
+            layer,
         }
     }
 
@@ -365,7 +374,20 @@ pub fn candidates(line: &str, pos: usize, names: &Names) -> (usize, Vec<String>)
         return (partial_start, out);
     };
     let verb = head[first.start..first.end].to_lowercase();
-    let ctx = offer(&verb, done.len() - 1);
+    // A layer's command offers what its next argument names.
+    let ctx = match names.layer.iter().find(|(n, _)| *n == verb) {
+        Some((_, kinds)) => {
+            use warroom_core::rules::ArgKind;
+            let kind = kinds.get(done.len() - 1).or(kinds.last());
+            Offer {
+                powers: kind == Some(&ArgKind::Power),
+                spaces: kind == Some(&ArgKind::Space),
+                pieces: kind == Some(&ArgKind::Unit),
+                ..Offer::default()
+            }
+        }
+        None => offer(&verb, done.len() - 1),
+    };
     let gather = |typed: &Typed, quote_open: bool| -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         if ctx.verbs {
@@ -614,6 +636,20 @@ mod tests {
 
     fn hinted(input: &str) -> Option<String> {
         hint(input, input.len(), names()).map(|h| h.display)
+    }
+
+    /// A layer's command completes as a verb, and its arguments as what they name.
+    #[test]
+    fn a_layers_command_completes_with_its_arguments() {
+        let editions = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../editions");
+        let mut req = warroom_core::layers::LoadRequest::new(editions, "anniversary");
+        req.with = vec!["house/aid".into()];
+        let rules = warroom_core::rules::load(&req).unwrap_or_else(|e| panic!("{:?}", e.problems));
+        let names = Names::new(&rules, HELP);
+        let at = |input: &str| candidates(input, input.len(), &names).1;
+        assert_eq!(at("len"), ["lend"]);
+        assert_eq!(at("lend 5 Sov"), ["\"Soviet Union\""]);
+        assert!(at("lend ").is_empty(), "a number is typed, not chosen");
     }
 
     #[test]
