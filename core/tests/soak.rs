@@ -177,3 +177,50 @@ fn a_failure_is_written_as_a_save_and_a_scenario() {
     assert!(f.scenario.contains("buy 1 infantry"), "{}", f.scenario);
     assert_eq!(f.to_string(), "units-conserved broken: a test");
 }
+
+/// Counts the commands applied whose text starts with a verb.
+struct Counting {
+    verb: &'static str,
+    seen: u64,
+}
+
+impl soak::Watch for Counting {
+    fn applied(&mut self, _: &warroom_core::game::Game, cmd: &str, _: &[String]) {
+        if cmd.starts_with(self.verb) {
+            self.seen += 1;
+        }
+    }
+}
+
+/// House rules built on scripts' requests and a layer's own command: the random games walk
+/// them (the Lend-Lease command is given and accepted) and keep every invariant.
+#[test]
+fn random_games_with_house_rules_of_requests_and_commands_keep_every_invariant() {
+    let with = ["house/partisans", "house/ten-cities", "house/aid"];
+    let mut req = LoadRequest::new(support::editions(), "anniversary");
+    req.with = with.iter().map(|s| s.to_string()).collect();
+    let rules = Arc::new(rules::load(&req).unwrap_or_else(|e| panic!("{:#?}", e.problems)));
+    let editions = support::editions();
+    let load = |text: &str| {
+        save::open(Path::new("soak.toml"), text.as_bytes(), &editions)
+            .map(|l| (l.game, l.warnings.iter().map(|w| w.to_string()).collect()))
+            .map_err(|e| e.to_string())
+    };
+    let mut lend = Counting {
+        verb: "lend ",
+        seen: 0,
+    };
+    for seed in 1..4 {
+        let spec = GameSpec {
+            edition: "anniversary".into(),
+            with: req.with.clone(),
+            scenario: Some("1942".into()),
+            seed,
+            rounds: 2,
+        };
+        if let Err(f) = soak::play(&rules, &spec, Checks::default(), &load, &mut lend) {
+            panic!("seed {seed}: {f}\n--- save ---\n{}", f.save);
+        }
+    }
+    assert!(lend.seen > 0, "no `lend` was accepted in three games");
+}

@@ -812,6 +812,7 @@ mod tests {
                 FieldType::Strings => Value::list(["x"]),
                 FieldType::Units => Value::list([Value::map([("unit", "x")]).clone()]),
                 FieldType::String | FieldType::Side => Value::from("attacker"),
+                FieldType::Arguments => Value::map([("amount", Value::Int(1))]),
             };
             (f.name, v)
         }))
