@@ -256,8 +256,10 @@ fn a_bad_return_value_is_an_error() {
     assert_eq!(err.line, Some(45), "{err}");
 }
 
+/// The events that ask "may this happen?" (validate_*, before_*, a layer's `command`) may be
+/// vetoed; of those, only `command`'s handlers may also ask for commands.
 #[test]
-fn only_validate_and_before_events_can_veto() {
+fn only_the_events_that_ask_can_veto() {
     let vetoable: Vec<&str> = EventKind::ALL
         .iter()
         .filter(|k| k.can_veto())
@@ -270,9 +272,16 @@ fn only_validate_and_before_events_can_veto() {
             "validate_declaration",
             "validate_move",
             "validate_placement",
-            "before_combat_step"
+            "before_combat_step",
+            "command"
         ]
     );
+    let asking_and_requesting: Vec<&str> = EventKind::ALL
+        .iter()
+        .filter(|k| k.can_veto() && k.may_request())
+        .map(|k| k.name())
+        .collect();
+    assert_eq!(asking_and_requesting, ["command"]);
     for k in EventKind::ALL {
         assert_eq!(EventKind::from_name(k.name()), Some(k));
     }

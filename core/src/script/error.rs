@@ -66,7 +66,7 @@ impl ScriptErrorKind {
             }
             ScriptErrorKind::BadReturn => {
                 "a handler returns nothing, \"continue\", \"handled\" or { veto = \"reason\" } \
-                 (veto only on validate_* and before_* events)"
+                 (veto only on validate_*, before_* and `command` events)"
             }
             ScriptErrorKind::Registration => "see docs/events.md for the event catalogue and warroom.on",
             ScriptErrorKind::Data => {

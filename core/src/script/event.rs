@@ -85,8 +85,8 @@ impl EventKind {
         Self::ALL.iter().copied().find(|k| k.name() == name)
     }
 
-    /// Only validate_* and before_* events may be vetoed: they ask "may this happen?", while
-    /// the others report something that has already happened.
+    /// Only validate_* and before_* events (and a layer's `command`) may be vetoed: they ask
+    /// "may this happen?", while the others report something that has already happened.
     pub fn can_veto(self) -> bool {
         matches!(
             self,

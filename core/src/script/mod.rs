@@ -1105,7 +1105,7 @@ fn interpret_return(v: &mlua::Value, kind: EventKind) -> Result<Outcome, String>
                         })
                     } else {
                         Err(format!(
-                            "event {kind} cannot be vetoed (only validate_* and before_* events can); return nothing or \"handled\""
+                            "event {kind} cannot be vetoed (only validate_* and before_* events and a layer's `command` can); return nothing or \"handled\""
                         ))
                     }
                 }
