@@ -315,7 +315,14 @@ pub struct Player {
     in_phase: u32,
     /// Nothing but `undo` was accepted: the phase is being taken back until it can end.
     unwinding: bool,
+    /// `end phase` was refused at this command of the phase: it is not tried again for a few
+    /// commands (trying it at every draw, while a warship stays where combat move may not end,
+    /// was most of the refusals in Anniversary games).
+    end_refused: Option<u32>,
 }
+
+/// Commands of a phase between an `end phase` refused and the next try.
+const END_RETRY: u32 = 8;
 
 impl Player {
     pub fn seeded(seed: u64) -> Player {
@@ -324,6 +331,7 @@ impl Player {
             at_phase: (0, usize::MAX, 0),
             in_phase: 0,
             unwinding: false,
+            end_refused: None,
         }
     }
 
@@ -347,6 +355,7 @@ impl Player {
             self.at_phase = key;
             self.in_phase = 0;
             self.unwinding = false;
+            self.end_refused = None;
         }
         // In the move phases the player picks a stack, then a move for it: the moves of one
         // space at a time join the candidates (building every move of every stack for each
@@ -372,12 +381,16 @@ impl Player {
         }
         // Conduct combat ends only when every battle is fought.
         let battles_left = candidates.iter().any(|c| matches!(c, Command::Fight(_)));
+        let retry = self.end_refused.is_none_or(|at| self.in_phase >= at + END_RETRY);
         if let Some(i) = candidates.iter().position(|c| *c == Command::EndPhase) {
-            if !battles_left && self.dice.uniform() < end_chance(game, self.in_phase) {
+            if retry && !battles_left && self.dice.uniform() < end_chance(game, self.in_phase) {
                 let cmd = candidates.swap_remove(i);
                 match game.apply(&cmd) {
                     Ok(out) => return Some((cmd, out)),
-                    Err(r) => refused(game, &cmd, &r),
+                    Err(r) => {
+                        self.end_refused = Some(self.in_phase);
+                        refused(game, &cmd, &r)
+                    }
                 }
             }
         }
