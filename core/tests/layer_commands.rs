@@ -175,3 +175,12 @@ fn a_wrong_declaration_is_a_located_error() {
         assert!(problems.iter().any(|p| p.contains(why)), "{data}: {problems:#?}");
     }
 }
+
+/// Every verb the engine reads is one a layer may not take.
+#[test]
+fn the_engines_verbs_are_reserved() {
+    use warroom_core::game::command::{ALIASES, VERBS};
+    for v in VERBS.iter().chain(ALIASES) {
+        assert!(rules::BUILT_IN_VERBS.contains(v), "`{v}` is not reserved");
+    }
+}

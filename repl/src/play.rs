@@ -1477,3 +1477,18 @@ fn question(rules: &RuleSet, b: &warroom_core::combat::Battle) -> Option<String>
     };
     Some(format!("{}: {what}", rules.board.space(b.space).name))
 }
+
+#[cfg(test)]
+mod tests {
+    /// Every command `warroom play` reads before the game's (its `help` table) is one a layer
+    /// may not take.
+    #[test]
+    fn the_shells_verbs_are_reserved() {
+        for (v, _, _) in super::HELP {
+            assert!(
+                warroom_core::rules::BUILT_IN_VERBS.contains(v),
+                "`{v}` is not reserved"
+            );
+        }
+    }
+}

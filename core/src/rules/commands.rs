@@ -47,36 +47,17 @@ pub enum ArgKind {
     Unit,
 }
 
-/// The verbs of the engine's own commands (and their other spellings): a layer's command may
-/// not take one.
+/// The verbs of the engine's own commands (and their other spellings) and of `warroom play`'s
+/// (which it reads first): a layer's command may not take one. Tests hold both lists to it.
+#[rustfmt::skip]
 pub const BUILT_IN_VERBS: &[&str] = &[
-    "buy",
-    "end",
-    "done",
-    "end-phase",
-    "move",
-    "mv",
-    "place",
-    "mobilize",
-    "undo",
-    "edit",
-    "fight",
-    "battle",
-    "casualties",
-    "lose",
-    "press",
-    "disagree",
-    "retreat",
-    "submerge",
-    "roll",
-    "order",
-    "dice",
-    "research",
-    "breakthrough",
-    "rocket",
-    "repair",
-    "play",
-    "declare",
+    "buy", "end", "done", "end-phase", "move", "mv", "place", "mobilize", "undo", "edit", "fight",
+    "battle", "casualties", "lose", "press", "disagree", "retreat", "submerge", "roll", "order",
+    "dice", "research", "breakthrough", "rocket", "repair", "play", "declare",
+    // `warroom play`'s own.
+    "help", "?", "status", "players", "seat", "relations", "battles", "odds", "show", "moves",
+    "options", "units", "map", "log", "why", "layers", "save", "reload", "record", "load", "quit",
+    "exit",
 ];
 
 /// The widest range a number argument may span (the legal actions list each value).
