@@ -2,18 +2,11 @@
 //! form, given only in their phases, carried out or refused by the layer's `command` handler,
 //! listed by the legal actions, and declared with clear errors when the data is wrong.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+mod support;
+
 use warroom_core::game::command::Command;
 use warroom_core::game::Game;
-use warroom_core::layers::LoadRequest;
 use warroom_core::rules::{self, RuleSet};
-
-fn mini() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/editions/mini")
-}
-
-static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 /// Red may give Blue 1 to 3 IPCs in its purchase phase: `gift AMOUNT POWER`.
 const GIFT: &str = r#"
@@ -37,39 +30,20 @@ warroom.on("command", { id = "house.gift", filter = { command = "gift" } }, func
 end)
 "#;
 
+/// The layer's files: `data`, and `lua` when given.
+fn files<'a>(data: &'a str, lua: Option<&'a str>) -> Vec<(&'static str, &'a str)> {
+    let mut files = vec![("gift.toml", data)];
+    files.extend(lua.map(|l| ("gift.lua", l)));
+    files
+}
+
 /// The mini edition with a layer of `data` (and `lua`, when given); the load's result.
 fn load(data: &str, lua: Option<&str>) -> Result<RuleSet, Vec<String>> {
-    let dir = std::env::temp_dir().join(format!(
-        "warroom-layer-commands-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let scripts = if lua.is_some() {
-        "scripts = [\"gift.lua\"]\n"
-    } else {
-        ""
-    };
-    std::fs::write(
-        dir.join("layer.toml"),
-        format!(
-            "[layer]\nname = \"gifts\"\nkind = \"house\"\nextends = [{:?}]\nfiles = [\"gift.toml\"]\n{scripts}",
-            mini().display().to_string()
-        ),
-    )
-    .unwrap();
-    std::fs::write(dir.join("gift.toml"), data).unwrap();
-    if let Some(l) = lua {
-        std::fs::write(dir.join("gift.lua"), l).unwrap();
-    }
-    let mut req = LoadRequest::new(mini().parent().unwrap().to_path_buf(), "mini");
-    req.with = vec![dir.display().to_string()];
-    rules::load(&req).map_err(|e| e.problems.iter().map(|p| p.message.clone()).collect())
+    support::mini_with_layer(&files(data, lua))
 }
 
 fn game(data: &str, lua: Option<&str>) -> Game {
-    let rules = load(data, lua).unwrap_or_else(|p| panic!("{p:#?}"));
-    Game::new(Arc::new(rules), "mini", &[], None, 1).unwrap()
+    support::mini_game_with_layer(&files(data, lua))
 }
 
 #[test]

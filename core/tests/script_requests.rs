@@ -4,15 +4,10 @@
 //! mini edition, and what must come of it. The queries such rules read (`start_owner`,
 //! `units_of`) are here too.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use warroom_core::game::Game;
-use warroom_core::layers::LoadRequest;
-use warroom_core::rules::{self, SpaceId};
+mod support;
 
-fn mini() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/editions/mini")
-}
+use warroom_core::game::Game;
+use warroom_core::rules::SpaceId;
 
 /// A game of the mini edition with a layer whose one handler, on `event`, asks for `request`.
 fn game_asking(event: &str, request: &str) -> Game {
@@ -30,36 +25,10 @@ fn game_asking_with(event: &str, request: &str, victory: Option<&str>) -> Game {
 /// A game of the mini edition with a layer running `lua` (and holding `victory.toml`, when
 /// given).
 fn game_with_lua(lua: &str, victory: Option<&str>) -> Game {
-    let dir = std::env::temp_dir().join(format!(
-        "warroom-requests-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("layer.toml"),
-        format!(
-            "[layer]\nname = \"asks\"\nkind = \"house\"\nextends = [{:?}]\nscripts = [\"ask.lua\"]\n{}",
-            mini().display().to_string(),
-            if victory.is_some() {
-                "files = [\"victory.toml\"]\n"
-            } else {
-                ""
-            }
-        ),
-    )
-    .unwrap();
-    if let Some(v) = victory {
-        std::fs::write(dir.join("victory.toml"), v).unwrap();
-    }
-    std::fs::write(dir.join("ask.lua"), lua).unwrap();
-    let mut req = LoadRequest::new(mini().parent().unwrap().to_path_buf(), "mini");
-    req.with = vec![dir.display().to_string()];
-    let rules = rules::load(&req).unwrap_or_else(|e| panic!("{:#?}", e.problems));
-    Game::new(Arc::new(rules), "mini", &req.with, None, 1).unwrap()
+    let mut files = vec![("ask.lua", lua)];
+    files.extend(victory.map(|v| ("victory.toml", v)));
+    support::mini_game_with_layer(&files)
 }
-
-static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 fn space(g: &Game, name: &str) -> SpaceId {
     g.rules().board.find(name).unwrap()

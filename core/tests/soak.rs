@@ -11,6 +11,18 @@ use warroom_core::rules;
 use warroom_core::soak::{self, Checks, GameSpec, Unwatched};
 
 fn soak(edition: &str, with: &[&str], scenario: Option<&str>, seeds: std::ops::Range<u64>, rounds: u32) {
+    soak_watched(edition, with, scenario, seeds, rounds, &mut Unwatched);
+}
+
+/// [`soak`], with `watch` hearing every game.
+fn soak_watched(
+    edition: &str,
+    with: &[&str],
+    scenario: Option<&str>,
+    seeds: std::ops::Range<u64>,
+    rounds: u32,
+    watch: &mut dyn soak::Watch,
+) {
     let mut req = LoadRequest::new(support::editions(), edition);
     req.with = with.iter().map(|s| s.to_string()).collect();
     let rules = Arc::new(rules::load(&req).unwrap_or_else(|e| panic!("{:#?}", e.problems)));
@@ -29,7 +41,7 @@ fn soak(edition: &str, with: &[&str], scenario: Option<&str>, seeds: std::ops::R
             seed,
             rounds,
         };
-        match soak::play(&rules, &spec, Checks::default(), &load, &mut Unwatched) {
+        match soak::play(&rules, &spec, Checks::default(), &load, watch) {
             Ok(p) => {
                 assert!(p.rounds >= 1, "seed {seed}: the game did not get going");
                 commands += p.commands;
@@ -196,31 +208,17 @@ impl soak::Watch for Counting {
 /// them (the Lend-Lease command is given and accepted) and keep every invariant.
 #[test]
 fn random_games_with_house_rules_of_requests_and_commands_keep_every_invariant() {
-    let with = ["house/partisans", "house/ten-cities", "house/aid"];
-    let mut req = LoadRequest::new(support::editions(), "anniversary");
-    req.with = with.iter().map(|s| s.to_string()).collect();
-    let rules = Arc::new(rules::load(&req).unwrap_or_else(|e| panic!("{:#?}", e.problems)));
-    let editions = support::editions();
-    let load = |text: &str| {
-        save::open(Path::new("soak.toml"), text.as_bytes(), &editions)
-            .map(|l| (l.game, l.warnings.iter().map(|w| w.to_string()).collect()))
-            .map_err(|e| e.to_string())
-    };
     let mut lend = Counting {
         verb: "lend ",
         seen: 0,
     };
-    for seed in 1..4 {
-        let spec = GameSpec {
-            edition: "anniversary".into(),
-            with: req.with.clone(),
-            scenario: Some("1942".into()),
-            seed,
-            rounds: 2,
-        };
-        if let Err(f) = soak::play(&rules, &spec, Checks::default(), &load, &mut lend) {
-            panic!("seed {seed}: {f}\n--- save ---\n{}", f.save);
-        }
-    }
+    soak_watched(
+        "anniversary",
+        &["house/partisans", "house/ten-cities", "house/aid"],
+        Some("1942"),
+        1..4,
+        2,
+        &mut lend,
+    );
     assert!(lend.seen > 0, "no `lend` was accepted in three games");
 }

@@ -99,7 +99,8 @@ impl Game {
             battle_answers(&rules, s, b, &mut out);
             return out;
         }
-        let kind = self.current_phase().kind;
+        let phase = super::step(&rules, self.scenario(), s).phase;
+        let kind = rules.phases[phase.index()].kind;
         for (i, _) in rules.powers.iter().enumerate() {
             let other = PowerId(i as u8);
             if s.relations[power.index()][other.index()] == Relation::Peace {
@@ -137,7 +138,6 @@ impl Game {
         }
         // Layers' commands of this phase, with each value of their arguments (the scripts
         // judge them: `legal_actions` keeps those `dry_run` accepts).
-        let phase = super::step(&rules, self.scenario(), s).phase;
         out.extend(
             super::layer_commands::candidates(&rules, phase)
                 .into_iter()

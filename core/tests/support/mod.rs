@@ -100,3 +100,52 @@ pub fn clear(g: &mut Game, space: &str) {
 pub fn logged(out: &[String], fragment: &str) -> bool {
     out.iter().any(|l| l.contains(fragment))
 }
+
+/// The mini test edition (`tests/fixtures/editions/mini`).
+pub fn mini() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/editions/mini")
+}
+
+static LAYERS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// The mini edition's rules with a house layer of these files on top, written to a fresh
+/// folder: the data files (`*.toml`) and scripts (`*.lua`) are listed in its manifest in the
+/// order given. The load's problems, by message, if it fails.
+pub fn mini_with_layer(files: &[(&str, &str)]) -> Result<rules::RuleSet, Vec<String>> {
+    let dir = std::env::temp_dir().join(format!(
+        "warroom-layer-{}-{}",
+        std::process::id(),
+        LAYERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let list = |ext: &str| {
+        files
+            .iter()
+            .filter(|(n, _)| n.ends_with(ext))
+            .map(|(n, _)| format!("{n:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    std::fs::write(
+        dir.join("layer.toml"),
+        format!(
+            "[layer]\nname = \"test-house\"\nkind = \"house\"\nextends = [{:?}]\nfiles = [{}]\nscripts = [{}]\n",
+            mini().display().to_string(),
+            list(".toml"),
+            list(".lua")
+        ),
+    )
+    .unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let mut req = LoadRequest::new(mini().parent().unwrap().to_path_buf(), "mini");
+    req.with = vec![dir.display().to_string()];
+    rules::load(&req).map_err(|e| e.problems.iter().map(|p| p.message.clone()).collect())
+}
+
+/// A game of the mini edition with that layer (see [`mini_with_layer`]).
+pub fn mini_game_with_layer(files: &[(&str, &str)]) -> Game {
+    let rules = mini_with_layer(files).unwrap_or_else(|p| panic!("{p:#?}"));
+    Game::new(Arc::new(rules), "mini", &[], None, 1).unwrap()
+}

@@ -232,14 +232,12 @@ fn check_path_end(
         }
     }
     if combat {
-        let battle = b.s.this_turn.battle(end).is_some();
         let hostile = match t.domain {
             Domain::Land => b.hostile_territory(end),
             Domain::Sea => b.has_enemies(end) && !ignore,
             // Land units dropped with it attack a hostile territory even with nobody in it.
             Domain::Air => {
-                b.has_enemies(end)
-                    || (battle && !b.is_sea(end))
+                air_target(b, end)
                     || raid
                     || (leg.drop.is_some() && !b.is_sea(end) && b.hostile_territory(end))
             }
@@ -249,8 +247,7 @@ fn check_path_end(
                 Domain::Land => !blitzed.is_empty(),
                 // Checked when combat move ends: escorts of an amphibious assault, escapes.
                 Domain::Sea => true,
-                // Fighters leaving a sea zone shared with enemy warships escape like ships.
-                Domain::Air => b.is_sea(path[0]) && b.blocked(path[0]),
+                Domain::Air => air_escape(b, path[0]),
             };
             if let Some(p) = b.peace_units(end).filter(|_| !allowed) {
                 return Err(b.peace(p));
@@ -665,9 +662,7 @@ pub(crate) fn land_ends(
                     continue;
                 }
                 ends[next.index()] = true;
-                let facilities =
-                    !s.space(next).facilities.is_empty() && rules.switches.blitz_blocked_by_facilities;
-                (blitzer && !blitzed && !b.has_enemies(next) && !facilities).then_some(true)
+                (blitzer && !blitzed && open_for_blitz(rules, s, &b, next)).then_some(true)
             } else if b.peace_holder(next).is_some() || !b.friendly_territory(next) {
                 None
             } else {
@@ -701,7 +696,15 @@ pub(crate) fn air_attack_ends(
     to: SpaceId,
 ) -> bool {
     let b = Board { rules, s, power };
-    b.has_enemies(to)
-        || (!b.is_sea(to) && s.this_turn.battle(to).is_some())
-        || (b.is_sea(from) && b.blocked(from))
+    air_target(&b, to) || air_escape(&b, from)
+}
+
+/// Something an air unit's combat move may end against: enemy units, or a battle on land.
+fn air_target(b: &Board, end: SpaceId) -> bool {
+    b.has_enemies(end) || (!b.is_sea(end) && b.s.this_turn.battle(end).is_some())
+}
+
+/// Air units leaving a sea zone shared with enemy warships escape like ships.
+fn air_escape(b: &Board, from: SpaceId) -> bool {
+    b.is_sea(from) && b.blocked(from)
 }
