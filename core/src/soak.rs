@@ -167,46 +167,13 @@ pub fn play(
         played.commands += 1;
         // `apply` recorded the hash after the command.
         let after = game.history().last().map_or_else(|| game.hash(), |r| r.hash);
-        if cmd == Command::Undo {
-            match undo_hashes.pop() {
-                Some(h) if h == after => {}
-                Some(h) => {
-                    return Err(fail(
-                        &game,
-                        "undo-restores",
-                        format!("undo left hash {after:016x}; before the command it took back: {h:016x}"),
-                        Some(&cmd),
-                    ))
-                }
-                None => {
-                    return Err(fail(
-                        &game,
-                        "undo-restores",
-                        "undo was accepted with nothing of this phase to take back".into(),
-                        Some(&cmd),
-                    ))
-                }
-            }
-        } else if cmd == Command::EndPhase || cmd.is_battle() {
-            undo_hashes.clear();
-        } else {
-            undo_hashes.push(hash);
-        }
+        undo_restores(&game, &cmd, &mut undo_hashes, hash, after)?;
         hash = after;
         // Each space (and chunk of spaces) keeps its hash while unchanged: a change that slipped
         // past the cache would leave a stale one, there until the space changes again (every
         // 256th command: hashing a copy of every space afresh costs more than a command).
-        if played.commands % 256 == 0 && game.state().hash() != game.state().hash_uncached() {
-            return Err(fail(
-                &game,
-                "hash-cache-current",
-                format!(
-                    "the state's hash {:016x} differs from its hash computed afresh {:016x}: a space changed without dropping its cached hash",
-                    game.state().hash(),
-                    game.state().hash_uncached()
-                ),
-                Some(&cmd),
-            ));
+        if played.commands % 256 == 0 {
+            hash_cache_current(&game, &cmd)?;
         }
         if let Err((invariant, message)) = check_state(rules, &before, &game, &cmd) {
             return Err(fail(&game, invariant, message, Some(&cmd)));
@@ -215,16 +182,81 @@ pub fn play(
     played.rounds = game.state().round.min(spec.rounds);
     played.winner = game.state().winner.clone();
     played.final_hash = hash;
+    after_the_game(rules, spec, checks, load_save, &game)?;
+    Ok(played)
+}
+
+/// `undo` restores the hash before the command it takes back (`undo_hashes`: the hashes
+/// before each command of the phase it can still reach, `hash` before this command and
+/// `after` after it).
+fn undo_restores(
+    game: &Game,
+    cmd: &Command,
+    undo_hashes: &mut Vec<u64>,
+    hash: u64,
+    after: u64,
+) -> Result<(), Box<Failure>> {
+    if *cmd == Command::Undo {
+        match undo_hashes.pop() {
+            Some(h) if h == after => Ok(()),
+            Some(h) => Err(fail(
+                game,
+                "undo-restores",
+                format!("undo left hash {after:016x}; before the command it took back: {h:016x}"),
+                Some(cmd),
+            )),
+            None => Err(fail(
+                game,
+                "undo-restores",
+                "undo was accepted with nothing of this phase to take back".into(),
+                Some(cmd),
+            )),
+        }
+    } else {
+        if *cmd == Command::EndPhase || cmd.is_battle() {
+            undo_hashes.clear();
+        } else {
+            undo_hashes.push(hash);
+        }
+        Ok(())
+    }
+}
+
+/// The state's cached hash is the hash computed afresh.
+fn hash_cache_current(game: &Game, cmd: &Command) -> Result<(), Box<Failure>> {
+    let (cached, fresh) = (game.state().hash(), game.state().hash_uncached());
+    if cached == fresh {
+        return Ok(());
+    }
+    Err(fail(
+        game,
+        "hash-cache-current",
+        format!(
+            "the state's hash {cached:016x} differs from its hash computed afresh {fresh:016x}: a space changed without dropping its cached hash"
+        ),
+        Some(cmd),
+    ))
+}
+
+/// The checks of a whole game: it replays to the same hashes, and its save loads and saves to
+/// the same file.
+fn after_the_game(
+    rules: &Arc<RuleSet>,
+    spec: &GameSpec,
+    checks: Checks,
+    load_save: &LoadSave<'_>,
+    game: &Game,
+) -> Result<(), Box<Failure>> {
     // Loading the save replays the game from its commands and checks every saved hash: with
     // both checks on, that one replay serves both (it was half of a checked game's time).
     if checks.replay && !checks.save_round_trip {
-        replay(rules, spec, &game)?;
+        replay(rules, spec, game)?;
     }
     if checks.save_round_trip {
         let text = game.save_text();
         let (again, warnings) = load_save(&text).map_err(|e| {
             fail(
-                &game,
+                game,
                 "save-loads",
                 format!("the game's save does not load: {e}"),
                 None,
@@ -232,7 +264,7 @@ pub fn play(
         })?;
         if let (true, Some(w)) = (checks.replay, warnings.first()) {
             return Err(fail(
-                &game,
+                game,
                 "deterministic",
                 format!("replaying the game from its save: {w}"),
                 None,
@@ -246,14 +278,14 @@ pub fn play(
                 .position(|(a, b)| a != b)
                 .map_or(0, |i| i + 1);
             return Err(fail(
-                &game,
+                game,
                 "save-load-save",
                 format!("saving the loaded game gives another file (first difference at line {line})"),
                 None,
             ));
         }
     }
-    Ok(played)
+    Ok(())
 }
 
 fn start(rules: &Arc<RuleSet>, spec: &GameSpec) -> Result<Game, String> {
