@@ -223,6 +223,7 @@ fn outcome_name(o: Outcome) -> &'static str {
         Outcome::BothDestroyed => "both destroyed",
         Outcome::Stalemate => "stalemate",
         Outcome::Retreated => "retreated",
+        Outcome::Ended => "ended",
     }
 }
 

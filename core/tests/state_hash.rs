@@ -72,10 +72,23 @@ fn the_hash_after_commands_is_the_hash_computed_afresh() {
 fn older_hash_schemes_are_still_computed_for_older_files() {
     let g = game();
     // Scheme 1 is FNV-1a over the whole state's encoding; scheme 2 differs by construction,
-    // and scheme 3 packs the start of turn control scheme 2 mixes a space at a time.
+    // scheme 3 packs the start of turn control scheme 2 mixes a space at a time, and scheme 4
+    // adds what units carry since (the blitz mark, scripts' tags).
     assert_ne!(g.hash_in_scheme(1), g.hash_in_scheme(2));
     assert_ne!(g.hash_in_scheme(2), g.hash_in_scheme(3));
-    assert_eq!(g.hash_in_scheme(3), g.hash());
+    assert_ne!(g.hash_in_scheme(3), g.hash_in_scheme(4));
+    assert_eq!(g.hash_in_scheme(4), g.hash());
+    // The older schemes do not see what scheme 4 added, and read no hash it cached.
+    let mut tagged = g.state().clone();
+    let at = occupied(&g);
+    let v3 = tagged.hash_v3();
+    let v4 = tagged.hash();
+    tagged.space_mut(at).units[0].tags.set("veteran", 1);
+    tagged.space_mut(at).units[0].marks.blitzed = true;
+    assert_eq!(tagged.hash_v3(), v3, "scheme 3 ignores tags and blitzes");
+    assert_ne!(tagged.hash(), v4, "scheme 4 sees them");
+    assert_eq!(tagged.hash(), tagged.hash_uncached());
+    assert_eq!(tagged.hash_v3(), v3, "scheme 3 after scheme 4 cached its hashes");
     assert_eq!(g.state().hash_v1(), g.state().clone().hash_v1());
 }
 

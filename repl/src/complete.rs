@@ -15,7 +15,7 @@ use warroom_core::rules::RuleSet;
 
 /// Keywords that end a name in the command language: a name typed after one starts afresh.
 const SEPARATORS: &[&str] = &["from", "to", "via", "in", "bombing", "ignoring"];
-const EDIT_WHAT: &[&str] = &["treasury", "control", "add", "remove", "relation"];
+const EDIT_WHAT: &[&str] = &["treasury", "control", "add", "remove", "relation", "mark"];
 
 /// A name the completer can offer: the text inserted and the lowercase forms it is found by.
 struct Entry {
@@ -110,6 +110,9 @@ pub struct Names {
     spaces: Vec<Entry>,
     /// The layers' commands (`[commands]`) and what each argument is.
     layer: Vec<(String, Vec<warroom_core::rules::ArgKind>)>,
+    /// The answers of the question a rule script asked (`choose`), while it waits: the shell
+    /// sets them after each command.
+    pub answers: Vec<String>,
 }
 
 impl Names {
@@ -169,6 +172,7 @@ impl Names {
             pieces,
             spaces,
             layer,
+            answers: Vec::new(),
         }
     }
 
@@ -374,6 +378,22 @@ pub fn candidates(line: &str, pos: usize, names: &Names) -> (usize, Vec<String>)
         return (partial_start, out);
     };
     let verb = head[first.start..first.end].to_lowercase();
+    if verb == "answer" {
+        let typed = head[partial_start..].trim_start_matches('"').to_lowercase();
+        let out = names
+            .answers
+            .iter()
+            .filter(|a| a.to_lowercase().starts_with(&typed))
+            .map(|a| {
+                if a.contains(' ') {
+                    format!("\"{a}\"")
+                } else {
+                    a.clone()
+                }
+            })
+            .collect();
+        return (partial_start, out);
+    }
     // A layer's command offers what its next argument names.
     let ctx = match names.layer.iter().find(|(n, _)| *n == verb) {
         Some((_, kinds)) => {

@@ -209,6 +209,7 @@ fn outcome_name(o: Outcome) -> &'static str {
         Outcome::BothDestroyed => "both destroyed",
         Outcome::Stalemate => "stalemate",
         Outcome::Retreated => "attacker retreats",
+        Outcome::Ended => "ended by a rule",
     }
 }
 

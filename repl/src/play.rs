@@ -141,6 +141,11 @@ const HELP: &[(&str, &str, &str)] = &[
         "play \"United States\" first",
         "in a turn another power plays within (Anniversary China): who plays its part first",
     ),
+    (
+        "answer",
+        "answer strike",
+        "answer the question a rule asked (the answer, or its number); nothing else is played until then",
+    ),
     ("undo", "undo", "take back the last command of this phase"),
     (
         "end",
@@ -150,7 +155,7 @@ const HELP: &[(&str, &str, &str)] = &[
     (
         "edit",
         "edit treasury Germany 40",
-        "correct the game by hand (logged): treasury, control, add, remove, relation",
+        "correct the game by hand (logged): treasury, control, add, remove, relation, mark (a tag on units: `edit mark Karelia Germany 1 tank veteran`)",
     ),
     ("log", "log", "what happened so far"),
     ("why", "why units.tank.attack", "which layer and line set a value"),
@@ -348,6 +353,17 @@ fn interactive(shell: &mut Shell) -> ExitCode {
                         h.names = Names::new(&names_of, HELP);
                     }
                 }
+                // A question a rule script asked: Tab offers its answers.
+                if let Some(h) = rl.helper_mut() {
+                    h.names.answers = shell
+                        .game
+                        .state()
+                        .questions
+                        .0
+                        .first()
+                        .map(|q| q.answers.clone())
+                        .unwrap_or_default();
+                }
             }
             Err(rustyline::error::ReadlineError::Interrupted) => continue,
             Err(_) => break,
@@ -472,13 +488,23 @@ impl Shell {
 
     fn prompt(&self) -> String {
         let p = self.game.current_power();
-        let question = self
-            .game
-            .state()
-            .combat
-            .as_ref()
-            .and_then(|b| question(self.rules(), b))
-            .map(|q| format!(" | {q}"))
+        // A rule script's question comes first: nothing else is played until it is answered.
+        let asked = self.game.state().questions.0.first().map(|q| {
+            format!(
+                " | {} answers: {}",
+                self.rules().power_info(q.power).name,
+                q.answers.join("/")
+            )
+        });
+        let question = asked
+            .or_else(|| {
+                self.game
+                    .state()
+                    .combat
+                    .as_ref()
+                    .and_then(|b| question(self.rules(), b))
+                    .map(|q| format!(" | {q}"))
+            })
             .unwrap_or_default();
         format!(
             "[{} {} {}{question}]> ",
@@ -588,6 +614,13 @@ impl Shell {
                         // The turn passed to another player: say who takes over.
                         if self.playing() != before {
                             lines.extend(self.to_play());
+                        }
+                        // A rule script asked a question: say it, with how to answer.
+                        if let Some(q) = self.game.state().questions.0.first() {
+                            lines.push(format!(
+                                "? {}",
+                                warroom_core::game::questions::prompt(self.rules(), q)
+                            ));
                         }
                         Outcome::Ok(lines.join("\n"))
                     }
@@ -1130,7 +1163,28 @@ impl Shell {
                     line.push_str(&format!(" ({fresh} with movement left)"));
                 }
             }
+            // Values rule scripts set for the power's units of the type (`set_value`).
+            for v in self.game.state().standing_values.0.iter() {
+                if v.power == owner && v.kind == kind {
+                    line.push_str(&format!(
+                        " ({} {}{})",
+                        if v.defense { "defense" } else { "attack" },
+                        v.value,
+                        if v.this_turn { " this turn" } else { "" }
+                    ));
+                }
+            }
             out.push_str(&line);
+        }
+        // Tags rule scripts keep on units (`mark`): one line per unit carrying any.
+        for u in st.units.iter().filter(|u| !u.tags.is_empty()) {
+            out.push_str(&format!(
+                "\n    {} {} #{}: {}",
+                rules.power_info(u.owner).name,
+                rules.unit(u.kind).name,
+                u.id,
+                u.tags.describe()
+            ));
         }
         for carrier in &st.units {
             let cargo: Vec<warroom_core::game::state::Unit> = st

@@ -45,7 +45,7 @@ pub enum Status {
     Retreated,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Combatant {
     /// The game's unit id.
     pub id: u32,
@@ -62,6 +62,30 @@ pub struct Combatant {
     pub stays: bool,
     /// Fired already this round (submarines in the surprise strike).
     pub fired: bool,
+    /// The value a rule set for this very unit (`combat_value` naming units, or a power's
+    /// standing value for its type): it fires at this, support still adding; `true` for this
+    /// round only.
+    pub set_value: Option<(u8, bool)>,
+}
+
+// Written out: the derived encoding of the fields before `set_value`, then `set_value` only
+// when a rule set one, so battles saved before it existed hash as they did.
+impl std::hash::Hash for Combatant {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.id.hash(h);
+        self.kind.hash(h);
+        self.owner.hash(h);
+        self.side.hash(h);
+        self.hp.hash(h);
+        self.status.hash(h);
+        self.seaborne.hash(h);
+        self.stays.hash(h);
+        self.fired.hash(h);
+        if let Some(v) = self.set_value {
+            h.write_u8(0xa5);
+            v.hash(h);
+        }
+    }
 }
 
 impl Combatant {
@@ -76,6 +100,7 @@ impl Combatant {
             seaborne: false,
             stays: false,
             fired: false,
+            set_value: None,
         }
     }
     fn in_battle(&self) -> bool {
@@ -135,6 +160,8 @@ pub enum Outcome {
     Stalemate,
     /// The attacker retreated.
     Retreated,
+    /// A rule ended the battle (`end_battle`): both sides keep the units they have there.
+    Ended,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -186,6 +213,17 @@ pub enum Gate {
     Run,
     Skip,
     Abort,
+    /// A rule ends the battle here: both sides keep what they have ([`Outcome::Ended`]).
+    End,
+}
+
+/// A rule setting one unit's value (`combat_value` naming units).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct UnitValue {
+    pub id: u32,
+    pub value: u8,
+    /// For this round only.
+    pub round_only: bool,
 }
 
 /// A rule changing a unit type's value for one side, for the rest of the battle.
@@ -216,6 +254,14 @@ pub trait Observer {
     }
     /// What a script step does, asked for in its `before_step`.
     fn actions(&mut self) -> Vec<ScriptAction> {
+        Vec::new()
+    }
+    /// Values of single units asked for in `before_step`, applied before the step runs.
+    fn unit_values(&mut self) -> Vec<UnitValue> {
+        Vec::new()
+    }
+    /// Units a rule destroys (unit ids), asked for in `before_step`: gone before the step runs.
+    fn removals(&mut self) -> Vec<u32> {
         Vec::new()
     }
     fn after_step(&mut self, _b: &Battle, _step: Step) {}
@@ -534,7 +580,19 @@ impl Battle {
                             self.changed.retain(|x| !(x.side == c.side && x.kind == c.kind));
                             self.changed.push(c);
                         }
+                        self.set_values(&obs.unit_values());
+                        let removed = obs.removals();
+                        if !removed.is_empty() {
+                            self.destroy(&removed, step, p, obs);
+                            if self.outcome.is_some() {
+                                continue;
+                            }
+                        }
                         self.scripted = obs.actions();
+                    }
+                    Gate::End => {
+                        self.finish(Outcome::Ended, obs);
+                        continue;
                     }
                     Gate::Skip => {
                         obs.report(self, &Report::Skipped { step });
@@ -574,6 +632,37 @@ impl Battle {
         };
         for u in &mut self.units {
             u.fired = false;
+            if u.set_value.is_some_and(|(_, round_only)| round_only) {
+                u.set_value = None;
+            }
+        }
+    }
+
+    /// Units a rule destroys outright (by unit id; those gone already are passed over),
+    /// reported as each side's casualties; the battle may be over then.
+    fn destroy(&mut self, ids: &[u32], step: Step, p: &Profiles, obs: &mut dyn Observer) {
+        for side in [Side::Attacker, Side::Defender] {
+            let mut units = Vec::new();
+            for (i, u) in self.units.iter_mut().enumerate() {
+                if u.side == side && u.in_battle() && ids.contains(&u.id) {
+                    u.hp = 0;
+                    u.status = Status::Dead;
+                    units.push(i);
+                }
+            }
+            if !units.is_empty() {
+                obs.report(self, &Report::Casualties { side, step, units });
+            }
+        }
+        self.check_over(p, obs);
+    }
+
+    /// Values rules set for single units (unknown ids are the caller's to refuse).
+    pub fn set_values(&mut self, values: &[UnitValue]) {
+        for v in values {
+            if let Some(u) = self.units.iter_mut().find(|u| u.id == v.id) {
+                u.set_value = Some((v.value, v.round_only));
+            }
         }
     }
 
@@ -928,6 +1017,9 @@ impl Battle {
                 } else {
                     pr.defense
                 };
+                if let Some((v, _)) = u.set_value {
+                    return i16::from(v);
+                }
                 let changed = self.changed.iter().find(|c| c.side == side && c.kind == u.kind);
                 i16::from(changed.map_or(base, |c| c.value))
             })

@@ -13,7 +13,7 @@ pub mod roll;
 
 pub use battle::{
     Battle, CasualtyCall, Combatant, Gate, Need, Observer, Outcome, Progress, Quiet, Report, ScriptAction,
-    Side, Status, ValueChange,
+    Side, Status, UnitValue, ValueChange,
 };
 pub use casualties::{CasualtyOrder, HitGroup};
 pub use profile::{Profile, Profiles};

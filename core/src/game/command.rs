@@ -47,6 +47,9 @@ pub enum Command {
     DeclareWar(PowerId),
     /// A command a layer declares (`[commands]`), carried out by its rule scripts.
     Layer(super::layer_commands::LayerCall),
+    /// The answer to the question a rule script asked (`choose`): one of its answers, or its
+    /// number.
+    Answer(String),
     /// Buy this many researcher tokens and roll one die per token held (`[research]`).
     Research(u32),
     /// After a research success: roll on this chart (1-based) for a new tech.
@@ -124,6 +127,15 @@ pub enum Edit {
         a: PowerId,
         b: PowerId,
         relation: Relation,
+    },
+    /// A tag on units, as rule scripts keep them (`mark`): at the table, a veteran remembered.
+    Mark {
+        space: SpaceId,
+        owner: PowerId,
+        unit: UnitTypeId,
+        count: u32,
+        tag: String,
+        value: i64,
     },
 }
 
@@ -269,6 +281,7 @@ fn could_be(typed: &str, candidates: &[String]) -> String {
 
 /// The verbs [`Command::parse`] knows, each once (what a mistyped verb is matched against).
 pub const VERBS: &[&str] = &[
+    "answer",
     "buy",
     "end",
     "move",
@@ -350,6 +363,10 @@ impl Command {
             "repair" => parse_repair(rules, rest),
             "play" => parse_play_first(rules, rest),
             "declare" => parse_declare_war(rules, rest),
+            "answer" => match rest {
+                [] => Err("answer what? `answer ANSWER` (or its number), as the question lists them".into()),
+                words => Ok(Command::Answer(words.join(" "))),
+            },
             other => match rules.commands.iter().find(|c| c.name == other) {
                 Some(def) => super::layer_commands::parse(rules, def, rest).map(Command::Layer),
                 None => {
@@ -426,6 +443,8 @@ impl Command {
             }
             Command::DeclareWar(p) => format!("declare war on {}", pname(*p)),
             Command::Layer(c) => super::layer_commands::text(rules, c),
+            Command::Answer(a) if a.contains(' ') => format!("answer \"{a}\""),
+            Command::Answer(a) => format!("answer {a}"),
             Command::PlayFirst(p) => format!("play {} first", pname(*p)),
             Command::Research(n) => format!("research {n}"),
             Command::Breakthrough(c) => format!("breakthrough {c}"),
@@ -498,6 +517,19 @@ impl Command {
                 Edit::Relation { a, b, relation } => {
                     format!("edit relation {} {} {}", pname(*a), pname(*b), relation.name())
                 }
+                Edit::Mark {
+                    space,
+                    owner,
+                    unit,
+                    count,
+                    tag,
+                    value,
+                } => format!(
+                    "edit mark {} {} {count} {} {tag}={value}",
+                    sname(*space),
+                    pname(*owner),
+                    uname(*unit)
+                ),
             },
         }
     }
@@ -948,7 +980,7 @@ pub fn resolve_piece(rules: &RuleSet, name: &str) -> Result<Piece, String> {
 
 fn parse_edit(rules: &RuleSet, words: &[String]) -> Result<Edit, String> {
     let Some(what) = words.first() else {
-        return Err("edit what? treasury, control, add, remove or relation".into());
+        return Err("edit what? treasury, control, add, remove, relation or mark".into());
     };
     let rest = &words[1..];
     let (most_power, most_space) = (power_words(rules), space_words(rules));
@@ -1035,8 +1067,48 @@ fn parse_edit(rules: &RuleSet, words: &[String]) -> Result<Edit, String> {
             };
             Ok(Edit::Relation { a, b, relation })
         }
+        "mark" => {
+            const USAGE: &str = "usage: edit mark SPACE POWER [COUNT] UNIT TAG[=VALUE] (`edit mark Karelia Germany 1 tank veteran`; 0 clears)";
+            let (s, n) = space(rest)?;
+            let (p, m) = power(&rest[n..])?;
+            let tail = &rest[n + m..];
+            let (count, tail) = match tail.first().and_then(|w| count_word(w)) {
+                Some(c) => (c?, &tail[1..]),
+                None => (1, tail),
+            };
+            let Some((last, unit_words)) = tail.split_last() else {
+                return Err(USAGE.into());
+            };
+            if unit_words.is_empty() {
+                return Err(USAGE.into());
+            }
+            let Piece::Unit(unit) = find_piece(rules, &unit_words.join(" "))? else {
+                return Err("edit mark takes units, not facilities".into());
+            };
+            let (tag, value) = match last.split_once('=') {
+                Some((t, v)) => match v.parse::<i64>() {
+                    Ok(v) if v.abs() <= 1000 => (t, v),
+                    _ => return Err(format!("`{v}`: a tag holds a whole number from -1000 to 1000")),
+                },
+                None => (last.as_str(), 1),
+            };
+            if tag.is_empty() || tag.len() > 32 || !tag.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
+                return Err(format!(
+                    "`{tag}`: a tag is a name of letters, digits and `_` (at most 32); {USAGE}"
+                ));
+            }
+            Ok(Edit::Mark {
+                space: s,
+                owner: p,
+                unit,
+                count,
+                tag: tag.to_string(),
+                value,
+            })
+        }
         other => Err(format!(
-            "cannot edit `{other}`; try treasury, control, add, remove or relation"
+            "cannot edit `{other}`; try treasury, control, add, remove, relation or mark"
         )),
     }
 }

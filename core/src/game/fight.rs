@@ -248,6 +248,15 @@ fn setup(rules: &RuleSet, p: &Profiles, s: &State, power: PowerId, space: SpaceI
             units.push(Combatant::new(u.id, u.kind, u.owner, Side::Defender, hp));
         }
     }
+    // Values rule scripts set for a power's units of a type.
+    if !s.standing_values.0.is_empty() {
+        for c in &mut units {
+            let defense = c.side == Side::Defender;
+            if let Some(v) = s.standing_values.of(c.owner, c.kind, defense) {
+                c.set_value = Some((v, false));
+            }
+        }
+    }
     let mut b = Battle::new(space, sea, power, units);
     // Each side loses units in its owner's order; defenders of several powers follow the one
     // with most units there.
@@ -481,6 +490,9 @@ fn conclude(
             "the battle in {name} ends: the units left cannot hit each other"
         )),
         Outcome::Retreated => out.push(format!("{pname} retreats from {name}")),
+        Outcome::Ended => out.push(format!(
+            "a rule ends the battle in {name}: both sides stay, the defender keeps it"
+        )),
     }
     if outcome == Outcome::AttackerWon && !b.sea {
         let capturer = b.units.iter().any(|c| {
@@ -814,6 +826,12 @@ impl Observer for Log<'_, '_> {
     fn actions(&mut self) -> Vec<crate::combat::ScriptAction> {
         self.inner.actions()
     }
+    fn unit_values(&mut self) -> Vec<crate::combat::UnitValue> {
+        self.inner.unit_values()
+    }
+    fn removals(&mut self) -> Vec<u32> {
+        self.inner.removals()
+    }
     fn after_step(&mut self, b: &Battle, step: Step) {
         self.inner.after_step(b, step)
     }
@@ -1047,7 +1065,8 @@ impl<'a> Raid<'a> {
     fn announce(&self, obs: &mut dyn Observer, step: Step) -> Result<Option<Vec<ValueChange>>, Rejection> {
         match obs.before_step(&self.seen, step) {
             Gate::Abort => Err(Rejection::new("a rule script stopped the raid")),
-            Gate::Skip => Ok(None),
+            // A raid has no battle to end: the step is skipped.
+            Gate::Skip | Gate::End => Ok(None),
             Gate::Run => Ok(Some(obs.changes())),
         }
     }

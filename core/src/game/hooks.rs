@@ -5,7 +5,7 @@ use super::command::Command;
 use super::requests::apply_request;
 use super::state::State;
 use super::Rejection;
-use crate::combat::{Battle, Gate, Observer, Report, ScriptAction, Side, ValueChange};
+use crate::combat::{Battle, Gate, Observer, Report, ScriptAction, Side, UnitValue, ValueChange};
 use crate::rules::Step;
 use crate::rules::{Piece, PowerId, RuleSet, Scenario, TurnStep};
 use crate::script::{Event, EventKind, HandlerInfo, Outcome, ScriptError, ScriptHost, ScriptLimits, Value};
@@ -98,7 +98,7 @@ impl Hooks {
                 lines.extend(self.dispatch_all(std::slice::from_ref(ev), &view, Some(ev.kind))?);
                 let asked = std::mem::take(&mut self.pending);
                 for r in asked {
-                    let line = apply_request(rules, next, &r.command, ev.kind).map_err(|why| {
+                    let line = apply_request(rules, next, &r.command, ev.kind, &r.by).map_err(|why| {
                         Rejection::new(format!("handler `{}`: {why}", r.by)).by(r.by.clone())
                     })?;
                     lines.push(format!("[{}] {line}", r.by));
@@ -178,7 +178,7 @@ impl Hooks {
             .dispatch_all(std::slice::from_ref(&ev), &view, Some(EventKind::GameSetup))
             .map_err(|e| e.to_string())?;
         for r in std::mem::take(&mut self.pending) {
-            let line = apply_request(rules, state, &r.command, EventKind::GameSetup)
+            let line = apply_request(rules, state, &r.command, EventKind::GameSetup, &r.by)
                 .map_err(|why| format!("handler `{}`: {why}", r.by))?;
             log.push(format!("[{}] {line}", r.by));
         }
@@ -265,6 +265,7 @@ impl<'a> Change<'a> {
             }
             Command::Research(bought) => (Vec::new(), vec![self.research(*bought)]),
             Command::Layer(c) => (Vec::new(), vec![self.layer_command(c)]),
+            Command::Answer(a) => (Vec::new(), self.answer(a).into_iter().collect()),
             Command::Breakthrough(chart) => (Vec::new(), self.breakthrough(*chart).into_iter().collect()),
             Command::Repair { .. }
             | Command::Rocket { .. }
@@ -424,6 +425,20 @@ impl<'a> Change<'a> {
     }
 
     /// `command`: a layer's command as given, its arguments by name.
+    /// `answer`: the question the command answered (the first waiting before it).
+    fn answer(&self, text: &str) -> Option<Event> {
+        let q = self.before.questions.0.first()?;
+        let i = super::questions::matching(q, text).ok()?;
+        Some(
+            Event::new(EventKind::Answer)
+                .with("power", self.rules.power_info(q.power).name.as_str())
+                .with("key", q.key.as_str())
+                .with("question", q.text.as_str())
+                .with("answer", q.answers[i].as_str())
+                .with("round", i64::from(self.before.round)),
+        )
+    }
+
     fn layer_command(&self, c: &super::layer_commands::LayerCall) -> Event {
         use super::layer_commands::LayerArg;
         let rules = self.rules;
@@ -583,6 +598,57 @@ impl crate::script::GameView for View<'_> {
         let held = *self.state.this_turn.start_control.get(id.index())?;
         held.map(|p| self.rules.power_info(p).name.clone())
     }
+    fn each_unit(&self, space: &str) -> Vec<Value> {
+        let Some(id) = self.rules.board.find(space) else {
+            return Vec::new();
+        };
+        super::unit_facts::each_unit(self.rules, self.state, id)
+            .into_iter()
+            .filter_map(|v| documented("UnitInfo", v))
+            .collect()
+    }
+    fn unit(&self, id: i64) -> Option<Value> {
+        let id = u32::try_from(id).ok()?;
+        documented(
+            "UnitInfo",
+            super::unit_facts::find_unit(self.rules, self.state, id)?,
+        )
+    }
+    fn battles(&self) -> Vec<Value> {
+        let t = &self.state.this_turn;
+        let name = |s: crate::rules::SpaceId| Value::from(self.rules.board.space(s).name.clone());
+        let mut out: Vec<Value> = t
+            .raids
+            .iter()
+            .map(|(s, fought)| {
+                Value::map([
+                    ("space", name(*s)),
+                    ("raid", Value::from(true)),
+                    ("fought", Value::from(*fought)),
+                ])
+            })
+            .collect();
+        out.extend(t.battles.iter().map(|b| {
+            Value::map([
+                ("space", name(b.space)),
+                ("raid", Value::from(false)),
+                ("fought", Value::from(b.fought)),
+            ])
+        }));
+        out.into_iter()
+            .filter_map(|v| documented("BattleInfo", v))
+            .collect()
+    }
+    fn start_units(&self, space: &str) -> Vec<(String, String, u32)> {
+        let Some(id) = self.rules.board.find(space) else {
+            return Vec::new();
+        };
+        let start = &self.state.this_turn.start_control.spaces;
+        if start.is_empty() {
+            return Vec::new();
+        }
+        stacks_of(self.rules, &start[id.index()].units)
+    }
     fn units_of(&self, power: &str) -> Vec<(String, String, u32)> {
         let Some(p) = self.rules.power(power) else {
             return Vec::new();
@@ -678,18 +744,23 @@ impl crate::script::GameView for View<'_> {
         let Some(id) = self.rules.board.find(space) else {
             return Vec::new();
         };
-        let mut out: Vec<(String, String, u32)> = Vec::new();
-        for u in &self.state.space(id).units {
-            let owner = &self.rules.power_info(u.owner).name;
-            let kind = &self.rules.unit(u.kind).id;
-            match out.iter_mut().find(|(o, k, _)| o == owner && k == kind) {
-                Some((_, _, n)) => *n += 1,
-                None => out.push((owner.clone(), kind.clone(), 1)),
-            }
-        }
-        out.sort();
-        out
+        stacks_of(self.rules, &self.state.space(id).units)
     }
+}
+
+/// Units as `(owner, unit type id, count)`, sorted.
+fn stacks_of(rules: &RuleSet, units: &[super::state::Unit]) -> Vec<(String, String, u32)> {
+    let mut out: Vec<(String, String, u32)> = Vec::new();
+    for u in units {
+        let owner = &rules.power_info(u.owner).name;
+        let kind = &rules.unit(u.kind).id;
+        match out.iter_mut().find(|(o, k, _)| o == owner && k == kind) {
+            Some((_, _, n)) => *n += 1,
+            None => out.push((owner.clone(), kind.clone(), 1)),
+        }
+    }
+    out.sort();
+    out
 }
 
 /// Fires the combat events while a battle is fought: `before_combat_step` (a veto skips the
@@ -711,6 +782,17 @@ pub struct CombatEvents<'a> {
     actions: Vec<ScriptAction>,
     /// The step being announced is a script step (where `hits` and `fire` may be asked).
     script_step: bool,
+    /// `combat_value` requests naming units, of the last `before_combat_step`.
+    unit_values: Vec<UnitValue>,
+    /// `end_battle` asked in the last `before_combat_step`: the handler, and the log line.
+    end: Option<String>,
+    /// `remove_units` naming units, in the last `before_combat_step`.
+    removals: Vec<u32>,
+    /// The units of the battle being fought and their sides (what `combat_value` may name).
+    fighting: Vec<(u32, Side)>,
+    /// `mark` and `clear_mark` requests (handler id, request): applied to the board once the
+    /// command fighting the battle has run.
+    pub tag_requests: Vec<(String, Value)>,
 }
 
 impl<'a> CombatEvents<'a> {
@@ -731,7 +813,23 @@ impl<'a> CombatEvents<'a> {
             changes: Vec::new(),
             actions: Vec::new(),
             script_step: false,
+            unit_values: Vec::new(),
+            end: None,
+            removals: Vec::new(),
+            fighting: Vec::new(),
+            tag_requests: Vec::new(),
         }
+    }
+
+    /// Apply the tags asked for in battles to the state the command built.
+    pub fn apply_tags(&mut self, next: &mut State) -> Result<Vec<String>, Rejection> {
+        let mut lines = Vec::new();
+        for (by, cmd) in std::mem::take(&mut self.tag_requests) {
+            let line = apply_request(self.rules, next, &cmd, EventKind::BattleEnd, &by)
+                .map_err(|why| Rejection::new(format!("handler `{by}`: {why}")).by(by.clone()))?;
+            lines.push(format!("[{by}] {line}"));
+        }
+        Ok(lines)
     }
 
     fn step_event(&self, kind: EventKind, b: &Battle, step: Step) -> Event {
@@ -749,6 +847,40 @@ impl<'a> CombatEvents<'a> {
             )
             .with("combat_round", i64::from(b.round))
             .with("step", self.rules.combat.step_name(step))
+            .with(
+                "combatants",
+                super::unit_facts::combatants(self.rules, self.state, b),
+            )
+    }
+
+    fn end_event(&self, b: &Battle, o: crate::combat::Outcome) -> Event {
+        use crate::combat::Outcome::*;
+        let defenders = b.powers(Side::Defender, false);
+        let outcome = match o {
+            AttackerWon => "attacker_won",
+            DefenderWon => "defender_won",
+            BothDestroyed => "both_destroyed",
+            Stalemate => "stalemate",
+            Retreated => "retreated",
+            Ended => "ended",
+        };
+        Event::new(EventKind::BattleEnd)
+            .with("space", self.rules.board.space(b.space).name.as_str())
+            .with("attacker", self.rules.power_info(b.attacker).name.as_str())
+            .with(
+                "defenders",
+                Value::list(
+                    defenders
+                        .iter()
+                        .map(|p| Value::from(self.rules.power_info(*p).name.clone())),
+                ),
+            )
+            .with("combat_round", i64::from(b.round))
+            .with("outcome", outcome)
+            .with(
+                "combatants",
+                super::unit_facts::combatants(self.rules, self.state, b),
+            )
     }
 
     /// Dispatch; `None` after an error (remembered) or a request (not supported yet).
@@ -773,7 +905,7 @@ impl<'a> CombatEvents<'a> {
                 }
                 let before = ev.kind == EventKind::BeforeCombatStep;
                 for r in &d.requests {
-                    let asked = self.request(&r.command, before);
+                    let asked = self.request(&r.command, before, &r.by);
                     if let Err(why) = asked {
                         self.error =
                             Some(Rejection::new(format!("handler `{}`: {why}", r.by)).by(r.by.clone()));
@@ -794,19 +926,59 @@ impl<'a> CombatEvents<'a> {
 }
 
 impl CombatEvents<'_> {
-    /// A script's request during a battle: `combat_value` in any `before_combat_step`; `hits`
-    /// and `fire` in the `before_combat_step` of a script step.
-    fn request(&mut self, cmd: &Value, before: bool) -> Result<(), String> {
+    /// A script's request during a battle: `combat_value` and `end_battle` in any
+    /// `before_combat_step`; `hits` and `fire` in the `before_combat_step` of a script step;
+    /// `mark` and `clear_mark` in every battle event (applied after the command).
+    fn request(&mut self, cmd: &Value, before: bool, by: &str) -> Result<(), String> {
         let what = cmd.get("command").and_then(Value::as_str).unwrap_or("");
         if let Some(doc) = crate::script::api::request(what) {
             doc.check_fields(cmd)?;
         }
-        let known = ["combat_value", "hits", "fire"];
+        if super::requests::TAG_REQUESTS.contains(&what) {
+            self.tag_requests.push((by.to_string(), cmd.clone()));
+            return Ok(());
+        }
+        if what == "remove_units" && before {
+            let Some(Value::List(ids)) = cmd.get("units") else {
+                return Err(
+                    "remove_units in a battle takes units = {ids} (units of the battle), nothing else".into(),
+                );
+            };
+            if let Some(extra) = ["power", "unit", "count", "space"]
+                .iter()
+                .find(|f| cmd.get(f).is_some())
+            {
+                return Err(format!(
+                    "remove_units in a battle takes units = {{ids}}, not `{extra}`"
+                ));
+            }
+            if ids.is_empty() || ids.len() > 99 {
+                return Err("remove_units needs units = a list of 1 to 99 unit ids".into());
+            }
+            for id in ids {
+                let id = id.as_int().unwrap_or(-1);
+                if !self.fighting.iter().any(|(u, _)| i64::from(*u) == id) {
+                    return Err(format!("remove_units: unit #{id} is not in this battle"));
+                }
+                self.removals.push(id as u32);
+            }
+            return Ok(());
+        }
+        let known = ["combat_value", "hits", "fire", "end_battle"];
         if !before || !known.contains(&what) {
             return Err(format!(
-                "asked for a command ({cmd:?}); in battles scripts may ask only for {}, in before_combat_step",
-                "`combat_value`, and `hits` or `fire` in a script step"
+                "asked for a command ({cmd:?}); in battles scripts may ask only for {}, in before_combat_step (and `mark`, `clear_mark` in any battle event)",
+                "`combat_value`, `end_battle`, `remove_units` (naming units), and `hits` or `fire` in a script step"
             ));
+        }
+        if what == "end_battle" {
+            let reason = match cmd.get("reason") {
+                None => String::new(),
+                Some(Value::Str(r)) if !r.is_empty() => format!(": {r}"),
+                Some(_) => return Err("end_battle: reason must be a non-empty string".into()),
+            };
+            self.end = Some(format!("[{by}] the battle ends{reason}"));
+            return Ok(());
         }
         if what != "combat_value" && !self.script_step {
             return Err(format!(
@@ -829,7 +1001,42 @@ impl CombatEvents<'_> {
                 .ok_or_else(|| format!("{what} needs unit = a unit type id of this edition"))
         };
         match what {
+            "combat_value" if cmd.get("units").is_some() => {
+                let value = value("value")?;
+                if cmd.get("unit").is_some() {
+                    return Err("combat_value takes unit = TYPE or units = {ids}, not both".into());
+                }
+                let round_only = match cmd.get("lasts").and_then(Value::as_str) {
+                    None | Some("battle") => false,
+                    Some("round") => true,
+                    _ => return Err("combat_value: lasts is \"battle\" or \"round\"".into()),
+                };
+                let Some(Value::List(ids)) = cmd.get("units") else {
+                    return Err("combat_value needs units = a list of unit ids".into());
+                };
+                for id in ids {
+                    let id = id.as_int().unwrap_or(-1);
+                    if !self
+                        .fighting
+                        .iter()
+                        .any(|(u, sd)| i64::from(*u) == id && *sd == side)
+                    {
+                        return Err(format!(
+                            "combat_value: unit #{id} is not among the {}s of this battle",
+                            side.name()
+                        ));
+                    }
+                    self.unit_values.push(UnitValue {
+                        id: id as u32,
+                        value,
+                        round_only,
+                    });
+                }
+            }
             "combat_value" => {
+                if cmd.get("lasts").is_some_and(|u| u.as_str() != Some("battle")) {
+                    return Err("combat_value: lasts = \"round\" is for single units (units = {ids})".into());
+                }
                 let (kind, value) = (kind()?, value("value")?);
                 self.changes.push(ValueChange { side, kind, value });
             }
@@ -858,6 +1065,14 @@ impl Observer for CombatEvents<'_> {
         std::mem::take(&mut self.actions)
     }
 
+    fn unit_values(&mut self) -> Vec<UnitValue> {
+        std::mem::take(&mut self.unit_values)
+    }
+
+    fn removals(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.removals)
+    }
+
     fn before_step(&mut self, b: &Battle, step: Step) -> Gate {
         if self.error.is_some() {
             return Gate::Abort;
@@ -867,12 +1082,27 @@ impl Observer for CombatEvents<'_> {
         }
         self.script_step = matches!(step, Step::Script(_));
         self.actions.clear();
+        self.unit_values.clear();
+        self.removals.clear();
+        self.end = None;
+        self.fighting = b.units.iter().map(|c| (c.id, c.side)).collect();
         let ev = self.step_event(EventKind::BeforeCombatStep, b, step);
-        match self.fire(&ev) {
+        let outcome = self.fire(&ev);
+        if let (Some(Outcome::Continue | Outcome::Handled { .. }), Some(line)) = (&outcome, self.end.take()) {
+            self.actions.clear();
+            self.changes.clear();
+            self.unit_values.clear();
+            self.removals.clear();
+            self.log.push(line);
+            return Gate::End;
+        }
+        match outcome {
             None => Gate::Abort,
             Some(Outcome::Veto { by, reason }) => {
                 self.actions.clear();
                 self.changes.clear();
+                self.unit_values.clear();
+                self.removals.clear();
                 self.log.push(format!(
                     "{}: {reason} [{by}]",
                     self.rules.combat.step_name(step).replace('_', " ")
@@ -891,6 +1121,13 @@ impl Observer for CombatEvents<'_> {
     }
 
     fn report(&mut self, b: &Battle, r: &Report) {
+        if let Report::Over(o) = r {
+            if self.hooks.host.listens(EventKind::BattleEnd) {
+                let ev = self.end_event(b, *o);
+                self.fire(&ev);
+            }
+            return;
+        }
         let Report::Casualties { side, units, .. } = r else {
             return;
         };
@@ -974,6 +1211,7 @@ impl BattleScripts {
             return None;
         }
         let mut watchers = hooks.host.handlers(EventKind::Casualties);
+        watchers.extend(hooks.host.handlers(EventKind::BattleEnd));
         watchers.extend(hooks.host.handlers(EventKind::AfterCombatStep));
         Some(BattleScripts {
             rules: rules.clone(),

@@ -72,6 +72,7 @@ impl Game {
         let mut out = Vec::new();
         if self.state.winner.is_none()
             && self.state.combat.is_none()
+            && self.state.questions.0.is_empty()
             && matches!(kind, PhaseKind::CombatMove | PhaseKind::NoncombatMove)
         {
             moves_from(
@@ -95,6 +96,14 @@ impl Game {
             return out;
         }
         let power = self.current_power();
+        // A question waits: its answers (and `undo`) are all that may be given.
+        if let Some(q) = s.questions.0.first() {
+            out.extend(q.answers.iter().map(|a| Command::Answer(a.clone())));
+            if !self.undo.is_empty() {
+                out.push(Command::Undo);
+            }
+            return out;
+        }
         if let Some(b) = &s.combat {
             battle_answers(&rules, s, b, &mut out);
             return out;

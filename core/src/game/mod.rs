@@ -15,6 +15,7 @@ pub mod legal;
 pub mod mobilize;
 pub mod movement;
 pub mod politics;
+pub mod questions;
 pub mod reload;
 mod requests;
 pub mod research;
@@ -22,6 +23,7 @@ pub mod save;
 pub mod seats;
 pub mod spaces;
 pub mod state;
+pub mod unit_facts;
 
 pub use crate::rules::possessive;
 use crate::rules::{PhaseKind, Piece, PowerId, RuleSet, Scenario, TurnStep, Unplaceable};
@@ -243,19 +245,20 @@ impl Game {
     pub fn log(&self) -> &[LogEntry] {
         &self.log
     }
-    /// The hash of the state and of the scripts' stored data (hash scheme 3, what this build
+    /// The hash of the state and of the scripts' stored data (hash scheme 4, what this build
     /// records).
     pub fn hash(&self) -> u64 {
         self.with_store(self.state.hash())
     }
 
-    /// The hash as a save or recording of the given hash scheme holds it (1 and 2: earlier
-    /// ones, kept so files written before scheme 3 still check; anything else: the current
+    /// The hash as a save or recording of the given hash scheme holds it (1 to 3: earlier
+    /// ones, kept so files written before scheme 4 still check; anything else: the current
     /// one).
     pub fn hash_in_scheme(&self, scheme: i64) -> u64 {
         match scheme {
             1 => self.with_store(self.state.hash_v1()),
             2 => self.with_store(self.state.hash_v2()),
+            3 => self.with_store(self.state.hash_v3()),
             _ => self.hash(),
         }
     }
@@ -433,7 +436,11 @@ impl Game {
                 out.append(&mut events.log);
                 match events.error {
                     Some(e) => Err(e),
-                    None => r,
+                    None => r.and_then(|()| {
+                        let tagged = events.apply_tags(&mut next)?;
+                        out.extend(tagged);
+                        Ok(())
+                    }),
                 }
             }
             None => run(
@@ -551,6 +558,9 @@ fn run(
         ))
         .by("game-over"));
     }
+    if !matches!(cmd, Command::Answer(_) | Command::Edit(_) | Command::Undo) {
+        questions::waiting(rules, s)?;
+    }
     let sc = rules.scenario(scenario).expect("scenario exists");
     let at = step(rules, sc, s);
     let power = at.power;
@@ -565,6 +575,7 @@ fn run(
     }
     match cmd {
         Command::Layer(c) => out.push(layer_commands::run(rules, c, at.phase)?),
+        Command::Answer(a) => questions::answer(rules, s, a, out)?,
         Command::DeclareWar(target) => politics::declare(rules, s, power, at.phase, *target, out)?,
         Command::PlayFirst(first) => play_first(rules, sc, s, *first, out)?,
         Command::Research(n) => {
@@ -807,6 +818,9 @@ fn enter_step(rules: &RuleSet, sc: &Scenario, s: &mut State, mut holder: PowerId
 fn begin_turn(rules: &RuleSet, sc: &Scenario, s: &mut State) {
     let powers = rules.powers_of_turn(sc.turn_order[s.turn]);
     s.choices = 0;
+    if s.standing_values.0.iter().any(|v| v.this_turn) {
+        Arc::make_mut(&mut s.standing_values.0).retain(|v| !v.this_turn);
+    }
     for i in 0..s.spaces.len() {
         let fresh = |u: &Unit| u.moved == 0 && u.marks == state::Marks::default();
         if s.spaces[i]
@@ -1111,6 +1125,41 @@ fn edit(rules: &RuleSet, s: &mut State, e: &Edit, out: &mut Vec<String>) -> Resu
             }
             out.push(format!(
                 "edit: {count} {} of {} removed from {}",
+                rules.unit(*unit).name,
+                rules.power_info(*owner).name,
+                rules.board.space(*space).name
+            ));
+        }
+        Edit::Mark {
+            space,
+            owner,
+            unit,
+            count,
+            tag,
+            value,
+        } => {
+            let units = &mut s.space_mut(*space).units;
+            // Units not carrying the tag yet first, so `edit mark ... 1 tank veteran` twice
+            // marks two tanks.
+            let mut picked: Vec<(bool, usize)> = (0..units.len())
+                .filter(|&i| units[i].kind == *unit && units[i].owner == *owner)
+                .map(|i| (units[i].tags.get(tag) != 0, i))
+                .collect();
+            picked.sort();
+            let marked = picked.len().min(*count as usize);
+            for &(_, i) in &picked[..marked] {
+                units[i].tags.set(tag, *value);
+            }
+            if marked < *count as usize {
+                return Err(Rejection::new(format!(
+                    "{} has only {marked} {} of {}",
+                    rules.board.space(*space).name,
+                    rules.unit(*unit).name,
+                    rules.power_info(*owner).name
+                )));
+            }
+            out.push(format!(
+                "edit: {count} {} of {} in {} marked {tag}={value}",
                 rules.unit(*unit).name,
                 rules.power_info(*owner).name,
                 rules.board.space(*space).name

@@ -20,6 +20,11 @@ const OUTSIDE_BATTLES: &[&str] = &[
     "move_units",
     "set_relation",
     "declare_winner",
+    "mark",
+    "clear_mark",
+    "set_value",
+    "clear_value",
+    "choose",
 ];
 
 /// Apply a command a script asked for in `event`; the line to log, or why it is refused.
@@ -28,6 +33,7 @@ pub(super) fn apply_request(
     s: &mut State,
     cmd: &Value,
     event: EventKind,
+    by: &str,
 ) -> Result<String, String> {
     let what = cmd.get("command").and_then(Value::as_str).unwrap_or("");
     if let Some(doc) = crate::script::api::request(what) {
@@ -44,6 +50,11 @@ pub(super) fn apply_request(
         "move_units" => move_units(&r, s, &reason),
         "set_relation" => set_relation(&r, s, &reason),
         "declare_winner" => declare_winner(&r, s, &reason, event),
+        "mark" => mark(&r, s, &reason),
+        "clear_mark" => clear_mark(&r, s, &reason),
+        "set_value" => set_value(&r, s, &reason),
+        "clear_value" => clear_value(&r, s, &reason),
+        "choose" => choose(&r, s, by),
         _ => {
             let hint = crate::tree::closest_key(what, OUTSIDE_BATTLES.iter().copied())
                 .map(|k| format!(" (did you mean `{k}`?)"))
@@ -291,6 +302,30 @@ fn pick(
 /// `remove_units`: `power`, `unit`, `count`, `space`: units taken off the board (with
 /// whatever they carry).
 fn remove_units(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
+    if r.cmd.get("units").is_some() {
+        if let Some(extra) = ["power", "unit", "count", "space"]
+            .iter()
+            .find(|f| r.cmd.get(f).is_some())
+        {
+            return Err(format!(
+                "remove_units takes units = {{ids}} or power, unit, count and space, not both (`{extra}`)"
+            ));
+        }
+        let at = r.units_on_board(s, true)?.unwrap_or_default();
+        let text = describe_units(r, s, &at);
+        let ids: Vec<(usize, u32)> = at.iter().map(|&(i, k)| (i, s.spaces[i].units[k].id)).collect();
+        let mut with = 0;
+        for (i, id) in ids {
+            // A unit aboard another one named here is gone already.
+            with += s.remove_unit(SpaceId(i as u16), id).len().saturating_sub(1);
+        }
+        let cargo = if with > 0 {
+            format!(" with {with} unit(s) aboard")
+        } else {
+            String::new()
+        };
+        return Ok(format!("removed: {text}{cargo}{reason}"));
+    }
     let p = r.power()?;
     let kind = r.unit()?;
     let count = r.count()?;
@@ -410,4 +445,270 @@ fn declare_winner(r: &Asked, s: &mut State, reason: &str, event: EventKind) -> R
             Ok(format!("{side} win{reason}"))
         }
     }
+}
+
+/// The requests of tags: asked in battles too (applied once the command fighting has run).
+pub(super) const TAG_REQUESTS: &[&str] = &["mark", "clear_mark"];
+
+impl Asked<'_> {
+    /// `units`: a list of 1 to 99 unit ids, each on the board; their places (space, index).
+    fn units_on_board(&self, s: &State, required: bool) -> Result<Option<Vec<(usize, usize)>>, String> {
+        let list = match self.cmd.get("units") {
+            None if !required => return Ok(None),
+            Some(Value::List(l)) if (1..=99).contains(&l.len()) => l,
+            _ => {
+                return Err(format!(
+                    "{} needs units = a list of 1 to 99 unit ids (from `game:each_unit` or a battle's `combatants`)",
+                    self.what
+                ))
+            }
+        };
+        let mut ids = Vec::with_capacity(list.len());
+        for v in list {
+            match v.as_int() {
+                Some(id) if (0..=i64::from(u32::MAX)).contains(&id) => ids.push(id as u32),
+                _ => return Err(format!("{}: units holds {v:?}, not a unit id", self.what)),
+            }
+        }
+        let mut found = vec![None; ids.len()];
+        for (i, sp) in s.spaces.iter().enumerate() {
+            for (k, u) in sp.units.iter().enumerate() {
+                if let Some(n) = ids.iter().position(|id| *id == u.id) {
+                    found[n] = Some((i, k));
+                }
+            }
+        }
+        ids.iter()
+            .zip(found)
+            .map(|(id, at)| at.ok_or_else(|| format!("{}: no unit #{id} is on the board", self.what)))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
+    }
+
+    fn tag(&self) -> Result<String, String> {
+        match self.cmd.get("tag").and_then(Value::as_str) {
+            Some(t)
+                if !t.is_empty()
+                    && t.len() <= 32
+                    && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+            {
+                Ok(t.to_string())
+            }
+            _ => Err(format!(
+                "{} needs tag = a name of letters, digits and `_` (at most 32), such as \"veteran\"",
+                self.what
+            )),
+        }
+    }
+
+    /// `value = "attack" | "defense"`: whether it is defense.
+    fn which_value(&self) -> Result<bool, String> {
+        match self.cmd.get("value").and_then(Value::as_str) {
+            Some("attack") => Ok(false),
+            Some("defense") => Ok(true),
+            _ => Err(format!("{} needs value = \"attack\" or \"defense\"", self.what)),
+        }
+    }
+}
+
+/// `n Tank of Germany in Poland` for the units at these places, grouped.
+fn describe_units(r: &Asked, s: &State, at: &[(usize, usize)]) -> String {
+    let mut groups: Vec<(usize, PowerId, UnitTypeId, u32)> = Vec::new();
+    for &(i, k) in at {
+        let u = &s.spaces[i].units[k];
+        match groups
+            .iter_mut()
+            .find(|g| g.0 == i && g.1 == u.owner && g.2 == u.kind)
+        {
+            Some(g) => g.3 += 1,
+            None => groups.push((i, u.owner, u.kind, 1)),
+        }
+    }
+    groups
+        .iter()
+        .map(|(i, p, kind, n)| {
+            format!(
+                "{n} {} of {} in {}",
+                r.rules.unit(*kind).name,
+                r.power_name(*p),
+                r.rules.board.spaces[*i].name
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `mark`: `units`, `tag`, and `value` (default 1; 0 clears) or `add`: a named flag or counter
+/// kept on each unit until a script clears it.
+fn mark(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
+    let at = r.units_on_board(s, true)?.unwrap_or_default();
+    let tag = r.tag()?;
+    let int = |field: &str| match r.cmd.get(field).map(Value::as_int) {
+        None => Ok(None),
+        Some(Some(v)) if v.abs() <= 1000 => Ok(Some(v)),
+        Some(_) => Err(format!("mark needs {field} = a whole number from -1000 to 1000")),
+    };
+    let (value, add) = (int("value")?, int("add")?);
+    if value.is_some() && add.is_some() {
+        return Err("mark takes value = N or add = N, not both".into());
+    }
+    for &(i, k) in &at {
+        let u = &mut s.spaces.edit(i).units[k];
+        let now = match add {
+            Some(d) => (u.tags.get(&tag) + d).clamp(-1000, 1000),
+            None => value.unwrap_or(1),
+        };
+        u.tags.set(&tag, now);
+    }
+    let what = match (value, add) {
+        (_, Some(d)) => format!("{tag} {d:+}"),
+        (Some(0), _) => format!("{tag} cleared"),
+        (Some(v), _) if v != 1 => format!("{tag} = {v}"),
+        _ => tag,
+    };
+    Ok(format!("marked {what}: {}{reason}", describe_units(r, s, &at)))
+}
+
+/// `clear_mark`: `tag`, and `units` (else every unit carrying it).
+fn clear_mark(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
+    let tag = r.tag()?;
+    let at = match r.units_on_board(s, false)? {
+        Some(at) => at,
+        None => {
+            let mut all = Vec::new();
+            for (i, sp) in s.spaces.iter().enumerate() {
+                for (k, u) in sp.units.iter().enumerate() {
+                    if u.tags.get(&tag) != 0 {
+                        all.push((i, k));
+                    }
+                }
+            }
+            all
+        }
+    };
+    if at.is_empty() {
+        return Ok(format!("no unit carries {tag}{reason}"));
+    }
+    let text = describe_units(r, s, &at);
+    for &(i, k) in &at {
+        s.spaces.edit(i).units[k].tags.set(&tag, 0);
+    }
+    Ok(format!("{tag} cleared: {text}{reason}"))
+}
+
+/// `set_value`: `power`, `unit`, `value` (`attack` or `defense`), `to`, `until` (`turn` or
+/// `removed`): the power's units of the type fight at that value in battles begun from now.
+fn set_value(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
+    let p = r.power()?;
+    let kind = r.unit()?;
+    let defense = r.which_value()?;
+    let to = match r.cmd.get("to").and_then(Value::as_int) {
+        Some(v @ 0..=6) => v as u8,
+        _ => return Err("set_value needs to = a whole number from 0 to 6".into()),
+    };
+    let this_turn = match r.cmd.get("lasts").and_then(Value::as_str) {
+        Some("turn") => true,
+        Some("removed") => false,
+        _ => return Err("set_value needs lasts = \"turn\" or \"removed\"".into()),
+    };
+    let list = Arc::make_mut(&mut s.standing_values.0);
+    list.retain(|v| !(v.power == p && v.kind == kind && v.defense == defense));
+    list.push(super::state::StandingValue {
+        power: p,
+        kind,
+        defense,
+        value: to,
+        this_turn,
+    });
+    Ok(format!(
+        "{}'s {} {} at {to} {}{reason}",
+        r.power_name(p),
+        r.rules.unit(kind).name,
+        if defense { "defend" } else { "attack" },
+        if this_turn {
+            "this turn"
+        } else {
+            "until further notice"
+        }
+    ))
+}
+
+/// `clear_value`: `power`, `unit`, `value`: what `set_value` set is gone.
+fn clear_value(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
+    let p = r.power()?;
+    let kind = r.unit()?;
+    let defense = r.which_value()?;
+    let which = if defense { "defense" } else { "attack" };
+    if s.standing_values.of(p, kind, defense).is_none() {
+        return Err(format!(
+            "clear_value: no {which} is set for {}'s {}",
+            r.power_name(p),
+            r.rules.unit(kind).name
+        ));
+    }
+    Arc::make_mut(&mut s.standing_values.0)
+        .retain(|v| !(v.power == p && v.kind == kind && v.defense == defense));
+    Ok(format!(
+        "{}'s {} {which} is the printed one again{reason}",
+        r.power_name(p),
+        r.rules.unit(kind).name
+    ))
+}
+
+/// `choose`: `power`, `question`, `answers` (2 to 10), optional `key`: the game waits for the
+/// power's answer (`answer ...`), which fires `answer`.
+fn choose(r: &Asked, s: &mut State, by: &str) -> Result<String, String> {
+    let p = r.power()?;
+    let text = match r.cmd.get("question").and_then(Value::as_str) {
+        Some(t) if !t.trim().is_empty() && t.len() <= 200 && !t.contains('\n') => t.trim().to_string(),
+        _ => return Err("choose needs question = a non-empty line of text (at most 200 characters)".into()),
+    };
+    let answers: Vec<String> = match r.cmd.get("answers") {
+        Some(Value::List(l)) if (2..=10).contains(&l.len()) => {
+            let mut out = Vec::new();
+            for a in l {
+                match a.as_str() {
+                    Some(a)
+                        if !a.trim().is_empty()
+                            && a.len() <= 40
+                            && !a.contains('"')
+                            && a.trim().parse::<usize>().is_err() =>
+                    {
+                        let a = a.trim().to_string();
+                        if out.iter().any(|o: &String| o.eq_ignore_ascii_case(&a)) {
+                            return Err(format!("choose: the answer `{a}` is listed twice"));
+                        }
+                        out.push(a);
+                    }
+                    _ => {
+                        return Err(format!(
+                            "choose: answers holds {a:?}; each answer is a short text (at most 40 characters, no quotes, not a number)"
+                        ))
+                    }
+                }
+            }
+            out
+        }
+        _ => return Err("choose needs answers = a list of 2 to 10 texts".into()),
+    };
+    let key = match r.cmd.get("key") {
+        None => by.to_string(),
+        Some(k) => match k.as_str() {
+            Some(k) if !k.is_empty() => k.to_string(),
+            _ => return Err("choose: key must be a non-empty string".into()),
+        },
+    };
+    if s.questions.0.len() >= 20 {
+        return Err("choose: 20 questions are waiting already".into());
+    }
+    let q = super::state::Question {
+        power: p,
+        by: by.to_string(),
+        key,
+        text,
+        answers,
+    };
+    let line = format!("asks {}", super::questions::prompt(r.rules, &q));
+    s.questions.0.push(q);
+    Ok(line)
 }

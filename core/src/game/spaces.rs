@@ -43,6 +43,13 @@ impl Clone for Chunk {
 
 impl Chunk {
     fn hash(&self) -> u64 {
+        if super::state::legacy_hash() {
+            let mut h = Mix::new();
+            for sp in &self.spaces {
+                h.write_u64(sp.own_hash());
+            }
+            return h.0.max(1);
+        }
         match self.hash.load(Ordering::Relaxed) {
             0 => {
                 let mut h = Mix::new();

@@ -5,7 +5,7 @@ use super::spaces::Spaces;
 use crate::rules::{FacilityTypeId, Piece, PowerId, RuleSet, Scenario, SpaceId, UnitTypeId};
 use std::sync::Arc;
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unit {
     /// Stable within a game, so logs and commands can name one unit.
     pub id: u32,
@@ -19,6 +19,71 @@ pub struct Unit {
     pub aboard: Option<u32>,
     /// What this unit did this turn; cleared when its owner's turn begins.
     pub marks: Marks,
+    /// What rule scripts wrote on it (`mark` requests): kept until a script clears them.
+    pub tags: Tags,
+}
+
+// Written out: the derived encoding of the fields before `tags`, then the tags only when there
+// are some (hash scheme 4 on), so states without tags hash as they always did.
+impl std::hash::Hash for Unit {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.id.hash(h);
+        self.kind.hash(h);
+        self.owner.hash(h);
+        self.damage.hash(h);
+        self.moved.hash(h);
+        self.aboard.hash(h);
+        self.marks.hash(h);
+        if let Some(tags) = &self.tags.0 {
+            if !legacy_hash() {
+                h.write_u8(0xa5);
+                tags.hash(h);
+            }
+        }
+    }
+}
+
+/// Named flags and counters rule scripts keep on a unit (`veteran = 1`), sorted by name; none
+/// is the usual case, kept without an allocation.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Tags(Option<Box<Vec<Tag>>>);
+
+/// A tag's name and what it holds.
+type Tag = (Box<str>, i64);
+
+impl Tags {
+    pub fn get(&self, name: &str) -> i64 {
+        self.iter().find(|(n, _)| *n == name).map_or(0, |(_, v)| v)
+    }
+    /// Every tag, by name.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, i64)> {
+        self.0.iter().flat_map(|v| v.iter().map(|(n, v)| (&**n, *v)))
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+    /// Set a tag; 0 clears it.
+    pub fn set(&mut self, name: &str, value: i64) {
+        let list = self.0.get_or_insert_with(Default::default);
+        match list.binary_search_by(|(n, _)| (**n).cmp(name)) {
+            Ok(i) if value == 0 => {
+                list.remove(i);
+            }
+            Ok(i) => list[i].1 = value,
+            Err(_) if value == 0 => {}
+            Err(i) => list.insert(i, (name.into(), value)),
+        }
+        if list.is_empty() {
+            self.0 = None;
+        }
+    }
+    /// Shown after a unit (`veteran`, `kills 2`), for `show` and the log.
+    pub fn describe(&self) -> String {
+        self.iter()
+            .map(|(n, v)| if v == 1 { n.to_string() } else { format!("{n} {v}") })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 impl Unit {
@@ -31,12 +96,14 @@ impl Unit {
             moved: 0,
             aboard: None,
             marks: Marks::default(),
+            tags: Tags::default(),
         }
     }
 }
 
-/// What a unit did during its owner's turn: the facts later movement rules depend on.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+/// What a unit did during its owner's turn: the facts later movement rules depend on, and what
+/// rule scripts read of it (`did` in payloads).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Marks {
     /// Moved in the combat move phase (land and sea units then sit out noncombat move).
     pub combat_moved: bool,
@@ -60,6 +127,62 @@ pub struct Marks {
     /// A bomber raiding the industrial complex of the territory it is in: it takes no other
     /// part in combat this turn.
     pub bombing: bool,
+    /// Land unit: blitzed through an empty enemy territory this turn.
+    pub blitzed: bool,
+}
+
+// Written out: the derived encoding of the fields before `blitzed` (hash schemes 1 to 3), then
+// `blitzed` in scheme 4.
+impl std::hash::Hash for Marks {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        let Marks {
+            combat_moved,
+            fought,
+            loaded,
+            unloaded,
+            assault,
+            captured,
+            dropped,
+            escaped,
+            bombing,
+            blitzed,
+        } = self;
+        combat_moved.hash(h);
+        fought.hash(h);
+        loaded.hash(h);
+        unloaded.hash(h);
+        assault.hash(h);
+        captured.hash(h);
+        dropped.hash(h);
+        escaped.hash(h);
+        bombing.hash(h);
+        if !legacy_hash() {
+            blitzed.hash(h);
+        }
+    }
+}
+
+thread_local! {
+    /// A hash of an older scheme (1 to 3) is being computed: what later schemes added is left
+    /// out, and no cached hash (scheme 4's) is read or kept.
+    static LEGACY_HASH: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+pub(super) fn legacy_hash() -> bool {
+    LEGACY_HASH.with(std::cell::Cell::get)
+}
+
+/// Compute a hash of scheme 1 to 3 (saves and recordings made before scheme 4).
+fn in_legacy_scheme<T>(f: impl FnOnce() -> T) -> T {
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            LEGACY_HASH.with(|c| c.set(false));
+        }
+    }
+    LEGACY_HASH.with(|c| c.set(true));
+    let _reset = Reset;
+    f()
 }
 
 /// A battle announced in combat move, to be fought in conduct combat.
@@ -107,16 +230,28 @@ pub struct TurnState {
 
 /// Who controlled each space when the turn began: set once per turn, read by index, shared by
 /// every copy of the state made during the turn, with its digest for the state hash computed
-/// once (mixing it space by space was half the hash's time).
+/// once (mixing it space by space was half the hash's time). Beside it, the spaces themselves
+/// as the turn began (where each unit started it, for rule scripts): a copy sharing every
+/// chunk, so keeping it costs nothing. It is what `State::spaces` was when the turn began, so
+/// the hash of that state covered it and it takes no part in the hash itself.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StartControl {
     owners: Arc<Vec<Option<PowerId>>>,
     /// The [`Mix`] of the controllers' length, then four to a word (16 bits each: 0 for none,
     /// else the power's index + 1): what hash scheme 3 mixes for them.
     digest: u64,
+    /// The board when the turn began.
+    pub spaces: Spaces,
 }
 
 impl StartControl {
+    pub fn of(spaces: &Spaces) -> StartControl {
+        StartControl {
+            spaces: spaces.clone(),
+            ..StartControl::new(spaces.iter().map(|s| s.controller).collect())
+        }
+    }
+
     pub fn new(owners: Vec<Option<PowerId>>) -> StartControl {
         use std::hash::Hasher;
         let mut h = Mix::new();
@@ -131,6 +266,7 @@ impl StartControl {
         StartControl {
             owners: Arc::new(owners),
             digest: h.0,
+            spaces: Spaces::default(),
         }
     }
 }
@@ -188,7 +324,7 @@ impl TurnState {
 
     pub fn begin(spaces: &Spaces) -> TurnState {
         TurnState {
-            start_control: StartControl::new(spaces.iter().map(|s| s.controller).collect()),
+            start_control: StartControl::of(spaces),
             ..TurnState::default()
         }
     }
@@ -252,6 +388,11 @@ impl SpaceState {
     /// space.
     pub(super) fn own_hash(&self) -> u64 {
         use std::sync::atomic::Ordering;
+        if legacy_hash() {
+            let mut h = Mix::new();
+            std::hash::Hash::hash(self, &mut h);
+            return h.0.max(1);
+        }
         match self.hash.0.load(Ordering::Relaxed) {
             0 => {
                 let mut h = Mix::new();
@@ -350,6 +491,75 @@ pub struct State {
     /// Something was done in the current phase (a purchase, a move, a battle...): a
     /// declaration of war, made at the start of a phase, is too late now.
     pub phase_acted: bool,
+    /// Values rule scripts set for a power's units of a type (`set_value`).
+    pub standing_values: StandingValues,
+    /// Questions rule scripts asked players (`choose`), waiting for `answer`, first first.
+    pub questions: Questions,
+}
+
+/// A question a rule script asked a player (`choose`): nothing else is played until it is
+/// answered.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Question {
+    /// Who answers.
+    pub power: PowerId,
+    /// The handler that asked.
+    pub by: String,
+    /// What the `answer` event carries for handlers to filter on.
+    pub key: String,
+    pub text: String,
+    pub answers: Vec<String>,
+}
+
+/// The questions waiting for an answer.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Questions(pub Vec<Question>);
+
+// Nothing when none waits, so states from before scripts could ask hash as they did.
+impl std::hash::Hash for Questions {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        if !self.0.is_empty() {
+            h.write_u8(0xa6);
+            self.0.hash(h);
+        }
+    }
+}
+
+/// A value a rule script set for a power's units of one type (`set_value`), applied to them in
+/// every battle begun while it stands.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StandingValue {
+    pub power: PowerId,
+    pub kind: UnitTypeId,
+    /// Defense rather than attack.
+    pub defense: bool,
+    pub value: u8,
+    /// Gone when the turn in progress ends (else until a script clears it).
+    pub this_turn: bool,
+}
+
+/// The values standing, shared with the copies commands run on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StandingValues(pub Arc<Vec<StandingValue>>);
+
+// Nothing when none stands, so states from before scripts could set values hash as they did.
+impl std::hash::Hash for StandingValues {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        if !self.0.is_empty() {
+            h.write_u8(0xa5);
+            self.0.hash(h);
+        }
+    }
+}
+
+impl StandingValues {
+    /// The value standing for a unit of this power and type on this side, if any.
+    pub fn of(&self, power: PowerId, kind: UnitTypeId, defense: bool) -> Option<u8> {
+        self.0
+            .iter()
+            .find(|v| v.power == power && v.kind == kind && v.defense == defense)
+            .map(|v| v.value)
+    }
 }
 
 /// Put land units that are at sea without a ride aboard their owner's transports, heaviest
@@ -491,6 +701,8 @@ impl State {
             manual_dice: false,
             casualty_orders: Arc::new(vec![Vec::new(); n]),
             phase_acted: false,
+            standing_values: StandingValues::default(),
+            questions: Questions::default(),
         }
     }
 
@@ -557,12 +769,13 @@ impl State {
         gone
     }
 
-    /// A stable 64-bit hash of the whole state (hash scheme 3): every field but the spaces, then
+    /// A stable 64-bit hash of the whole state (hash scheme 4): every field but the spaces, then
     /// the hash of each chunk of spaces ([`Spaces`]) over each space's own hash, both kept while
     /// unchanged (a command changes a few spaces; hashing all of them again was a quarter of a
     /// random game's time), mixed a word at a time ([`Mix`]). Who held each space at the start
     /// of the turn is mixed as its digest, computed once a turn. (Scheme 2 mixed every space's
-    /// hash and the start of turn control space by space: most of the hash's time.)
+    /// hash and the start of turn control space by space: most of the hash's time. Scheme 4
+    /// is scheme 3 with what units carry since: the `blitzed` mark and scripts' tags.)
     ///
     /// Architecture invariant: every field of `State` takes part. The destructuring below
     /// names them all, so a new field does not compile until it is hashed here too.
@@ -574,7 +787,13 @@ impl State {
     /// turn records' start of turn control mixed as their derived encoding and each space's
     /// own hash mixed in turn.
     pub fn hash_v2(&self) -> u64 {
-        self.mix(false)
+        in_legacy_scheme(|| self.mix(false))
+    }
+
+    /// The hash as saves and recordings of hash scheme 3 hold it: [`State::hash`] without what
+    /// scheme 4 added (the units' `blitzed` mark and the tags scripts write on units).
+    pub fn hash_v3(&self) -> u64 {
+        in_legacy_scheme(|| self.mix(true))
     }
 
     fn mix(&self, scheme_3: bool) -> u64 {
@@ -601,6 +820,8 @@ impl State {
             manual_dice,
             casualty_orders,
             phase_acted,
+            standing_values,
+            questions,
         } = self;
         let mut h = Mix::new();
         round.hash(&mut h);
@@ -632,6 +853,8 @@ impl State {
         manual_dice.hash(&mut h);
         casualty_orders.hash(&mut h);
         phase_acted.hash(&mut h);
+        standing_values.hash(&mut h);
+        questions.hash(&mut h);
         spaces.mix_into(&mut h, scheme_3);
         h.0
     }
@@ -648,9 +871,11 @@ impl State {
     /// The hash as saves and recordings of hash scheme 1 hold it: FNV-1a over the derived
     /// `Hash` encoding of the whole state, spaces in place. Kept so those files still check.
     pub fn hash_v1(&self) -> u64 {
-        let mut h = Fnv::new();
-        std::hash::Hash::hash(self, &mut h);
-        h.0
+        in_legacy_scheme(|| {
+            let mut h = Fnv::new();
+            std::hash::Hash::hash(self, &mut h);
+            h.0
+        })
     }
 }
 

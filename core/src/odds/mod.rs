@@ -267,6 +267,7 @@ pub(crate) fn outcome_key(o: Outcome) -> OutcomeKey {
         Outcome::BothDestroyed => 2,
         Outcome::Stalemate => 3,
         Outcome::Retreated => 4,
+        Outcome::Ended => 5,
     }
 }
 
@@ -276,7 +277,8 @@ fn outcome_of(k: OutcomeKey) -> Outcome {
         1 => Outcome::DefenderWon,
         2 => Outcome::BothDestroyed,
         3 => Outcome::Stalemate,
-        _ => Outcome::Retreated,
+        4 => Outcome::Retreated,
+        _ => Outcome::Ended,
     }
 }
 

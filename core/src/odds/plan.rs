@@ -135,12 +135,17 @@ impl<'q> Plans<'q> {
         };
         let mut current = std::mem::take(&mut self.current);
         let mut asked: Vec<Asked> = Vec::new();
+        let mut per_unit = false;
         let answered = self.host.fight(|obs| {
             for (first, steps) in &lists {
                 for (i, &step) in steps.iter().enumerate() {
                     probe.changed = current.clone();
                     match obs.before_step(&probe, step) {
                         Gate::Run => {
+                            if !obs.unit_values().is_empty() || !obs.removals().is_empty() {
+                                per_unit = true;
+                                return false;
+                            }
                             for c in obs.changes() {
                                 current.retain(|x| !(x.side == c.side && x.kind == c.kind));
                                 current.push(c);
@@ -156,12 +161,22 @@ impl<'q> Plans<'q> {
                             });
                         }
                         Gate::Skip => {}
+                        Gate::End => {
+                            per_unit = true;
+                            return false;
+                        }
                         Gate::Abort => return false,
                     }
                 }
             }
             true
         })?;
+        if per_unit {
+            return Err(
+                "a rule script sets the value of single units, destroys them or ends a battle, which the units left do not show, so every battle is fought through the battle code with the scripts"
+                    .into(),
+            );
+        }
         if !answered {
             return Err("a rule script failed when asked about a battle step".into());
         }

@@ -150,6 +150,7 @@ pub const OUTCOMES: &[(&str, Outcome)] = &[
     ("both destroyed", Outcome::BothDestroyed),
     ("stalemate", Outcome::Stalemate),
     ("retreated", Outcome::Retreated),
+    ("ended", Outcome::Ended),
 ];
 
 pub fn outcome_name(o: Outcome) -> &'static str {

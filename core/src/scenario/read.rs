@@ -25,7 +25,7 @@ pub(crate) static CASE: SchemaTable = SchemaTable {
         Field::def("scenario", "string", "the edition's default", "the edition's scenario (set-up) to start from"),
         Field::def("with", "[string]", "[]", "layers on top: names, `NAME=VALUE` or folders"),
         Field::def("seed", "int", "1", "the dice seed, when no `dice` are given"),
-        Field::def("hash_scheme", "int", "1", "how the steps' `hash`es were computed: 3 in recordings written since warroom's save format 3, 2 in those of format 2, 1 before"),
+        Field::def("hash_scheme", "int", "1", "how the steps' `hash`es were computed: N in recordings written since warroom's save format N (4 now), 1 before format 2"),
         Field::opt("start", "table", "the position: `start`"),
         Field::opt("dice", "[int]", "the faces rolled at the table, in order; with `dice` the game takes dice only from this list (and later `roll` steps)"),
         Field::def("steps", "[string | table]", "[]", "commands in the REPL's language, run in order; a table is `steps[]`"),
@@ -172,12 +172,12 @@ fn header<'n>(ctx: &mut Ctx, f: &mut Fields<'n>) -> Option<Header> {
     };
     let hash_scheme = match f.get("hash_scheme") {
         Some(n) => match as_int(ctx, n, "hash_scheme") {
-            Some(v @ 1..=3) => v,
+            Some(v @ 1..=4) => v,
             Some(_) => {
                 ctx.error_at(
                     n,
                     "schema::bad-value",
-                    "`hash_scheme` is 1, 2 or 3".into(),
+                    "`hash_scheme` is 1, 2, 3 or 4".into(),
                     "no such scheme",
                 );
                 1

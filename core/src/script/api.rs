@@ -315,6 +315,36 @@ pub const GAME: &[Member] = &[
               unknown power",
     },
     Member {
+        name: "each_unit",
+        kind: MemberKind::Method,
+        params: "space: string",
+        returns: "{ UnitInfo }",
+        doc: "the units in a space one by one (id, tags, what each did this turn, where it \
+              began the turn), in the engine's order; empty for an unknown space",
+    },
+    Member {
+        name: "unit",
+        kind: MemberKind::Method,
+        params: "id: number",
+        returns: "UnitInfo?",
+        doc: "one unit by its id, wherever it is; nil when no unit on the board has it",
+    },
+    Member {
+        name: "start_units",
+        kind: MemberKind::Method,
+        params: "space: string",
+        returns: "{ UnitStack }",
+        doc: "the units that stood in a space when the turn began (as `units` gives them)",
+    },
+    Member {
+        name: "battles",
+        kind: MemberKind::Method,
+        params: "",
+        returns: "{ BattleInfo }",
+        doc: "the battles and bombing raids the acting power announced this turn, in the order \
+              announced, fought or not",
+    },
+    Member {
         name: "spaces",
         kind: MemberKind::Method,
         params: "",
@@ -390,6 +420,43 @@ pub const RECORDS: &[Record] = &[
             field("space", FieldType::String, "where they are"),
             field("unit", FieldType::String, "the unit type's id"),
             field("count", FieldType::Integer, "how many"),
+        ],
+    },
+    Record {
+        name: "BattleInfo",
+        doc: "a battle announced this turn (`game:battles`)",
+        fields: &[
+            field("space", FieldType::String, "where"),
+            field("raid", FieldType::Boolean, "a strategic bombing raid"),
+            field("fought", FieldType::Boolean, "fought already"),
+        ],
+    },
+    Record {
+        name: "UnitInfo",
+        doc: "one unit on the board (`game:each_unit`, `game:unit`)",
+        fields: &[
+            field("id", FieldType::Integer, "the unit's id: stable for the game, what `mark` and `combat_value` name"),
+            field("unit", FieldType::String, "the unit type's id"),
+            field("owner", FieldType::String, "the power owning it"),
+            field("space", FieldType::String, "where it is"),
+            field("damage", FieldType::Integer, "hits it has taken (a damaged battleship: 1)"),
+            field("tags", FieldType::Counters, "what scripts wrote on it (`mark`): `{ veteran = 1 }`"),
+            field("did", FieldType::Strings, "what it did this turn: `moved`, `combat_moved`, `blitzed`, `from_transport`, `offloaded`, `boarded`, `carried_by_air`, `fought`, `captured`, `escaped`, `bombing`"),
+            field("started", FieldType::String, "where it stood when the turn began (`\"\"`: it was not on the board)"),
+        ],
+    },
+    Record {
+        name: "Combatant",
+        doc: "one unit in a battle (`combatants` in battle events)",
+        fields: &[
+            field("id", FieldType::Integer, "the unit's id"),
+            field("unit", FieldType::String, "the unit type's id"),
+            field("owner", FieldType::String, "the power owning it"),
+            field("side", FieldType::Side, "its side in the battle"),
+            field("status", FieldType::String, "`fighting`, `hit` (behind the casualty strip, firing back this round), `dead`, `submerged` or `retreated`"),
+            field("tags", FieldType::Counters, "what scripts wrote on it (`mark`)"),
+            field("did", FieldType::Strings, "what it did this turn (as in `UnitInfo`); empty in a battle from unit lists (the calculator)"),
+            field("started", FieldType::String, "where it stood when the turn began (`\"\"` if unknown)"),
         ],
     },
     Record {
@@ -579,15 +646,21 @@ pub const REQUESTS: &[RequestDoc] = &[
     RequestDoc {
         command: "remove_units",
         fields: &[
-            req("power", "string", "whose units"),
-            req("unit", "string", "a unit type id"),
-            req("count", "number", "1 to 99, no more than are there"),
-            req("space", "string", "where they are"),
+            opt("power", "string", "whose units"),
+            opt("unit", "string", "a unit type id"),
+            opt("count", "number", "1 to 99, no more than are there"),
+            opt("space", "string", "where they are"),
+            opt(
+                "units",
+                "{ number }",
+                "instead of the four fields above: these units, by id (1 to 99)",
+            ),
             opt("reason", "string", "a non-empty text for the log"),
         ],
-        allowed: OUTSIDE_BATTLES,
-        doc: "the units leave the board, with whatever they carry (those carrying nothing go \
-              first)",
+        allowed: "outside battles as `add_ipcs`; in a battle's `before_combat_step` with `units` \
+                  (units of the battle)",
+        doc: "the units leave the board, with whatever they carry (of a type: those carrying \
+              nothing first); in a battle they are destroyed before the step, as casualties",
     },
     RequestDoc {
         command: "move_units",
@@ -639,15 +712,130 @@ pub const REQUESTS: &[RequestDoc] = &[
               verdict of this turn aside and the game goes on",
     },
     RequestDoc {
+        command: "mark",
+        fields: &[
+            req(
+                "units",
+                "{ number }",
+                "unit ids (1 to 99 of them, from `game:each_unit` or a battle's `combatants`)",
+            ),
+            req(
+                "tag",
+                "string",
+                "the tag's name: letters, digits and `_`, at most 32",
+            ),
+            opt(
+                "value",
+                "number",
+                "what it holds, -1000 to 1000 (default 1; 0 clears it)",
+            ),
+            opt(
+                "add",
+                "number",
+                "instead of `value`: added to what it holds (a counter)",
+            ),
+            opt("reason", "string", "a non-empty text for the log"),
+        ],
+        allowed: "the events outside battles that may ask for commands, and every battle event \
+                  (`before_combat_step`, `after_combat_step`, `casualties`, `battle_end`: applied \
+                  when the command fighting the battle has run)",
+        doc: "the units carry the tag (shown by `show` and in every unit table) until a script \
+              clears it; a unit that leaves the board takes its tags with it",
+    },
+    RequestDoc {
+        command: "clear_mark",
+        fields: &[
+            req("tag", "string", "the tag's name"),
+            opt(
+                "units",
+                "{ number }",
+                "unit ids; without it, every unit carrying the tag",
+            ),
+            opt("reason", "string", "a non-empty text for the log"),
+        ],
+        allowed: "where `mark` is",
+        doc: "the tag is gone from those units",
+    },
+    RequestDoc {
+        command: "set_value",
+        fields: &[
+            req("power", "string", "whose units"),
+            req("unit", "string", "a unit type id"),
+            req("value", "\"attack\" | \"defense\"", "which value"),
+            req("to", "number", "0 to 6"),
+            req(
+                "lasts",
+                "\"turn\" | \"removed\"",
+                "until the turn in progress ends, or until `clear_value`",
+            ),
+            opt("reason", "string", "a non-empty text for the log"),
+        ],
+        allowed: OUTSIDE_BATTLES,
+        doc: "the power's units of that type attack (or defend) at `to` in every battle begun \
+              while it stands (a single unit's `combat_value` still overrides it); `show` lists \
+              what stands",
+    },
+    RequestDoc {
+        command: "clear_value",
+        fields: &[
+            req("power", "string", "whose units"),
+            req("unit", "string", "a unit type id"),
+            req("value", "\"attack\" | \"defense\"", "which value"),
+            opt("reason", "string", "a non-empty text for the log"),
+        ],
+        allowed: OUTSIDE_BATTLES,
+        doc: "what `set_value` set for that power, type and value is gone (refused when nothing is set)",
+    },
+    RequestDoc {
+        command: "choose",
+        fields: &[
+            req("power", "string", "who answers"),
+            req("question", "string", "one line of text, at most 200 characters"),
+            req(
+                "answers",
+                "{ string }",
+                "2 to 10 short answers (at most 40 characters, no quotes, not numbers)",
+            ),
+            opt(
+                "key",
+                "string",
+                "what the `answer` event carries in `key` (default: the handler's id)",
+            ),
+        ],
+        allowed: OUTSIDE_BATTLES,
+        doc: "the game waits for the power's answer (`answer strike`, or its number): every other \
+              command but `undo` and `edit` is refused meanwhile; the answer fires `answer`. \
+              Several questions are answered in the order asked",
+    },
+    RequestDoc {
         command: "combat_value",
         fields: &[
             req("side", "\"attacker\" | \"defender\"", "whose units"),
-            req("unit", "string", "a unit type id"),
+            opt("unit", "string", "a unit type id: that side's units of that type"),
+            opt(
+                "units",
+                "{ number }",
+                "instead of `unit`: these units (ids from `combatants`), of that side",
+            ),
             req("value", "number", "0 to 6"),
+            opt(
+                "lasts",
+                "\"battle\" | \"round\"",
+                "to the end of the battle (the default) or of this round (`units` only)",
+            ),
         ],
         allowed: "`before_combat_step`",
-        doc: "that side's units of that type fire at `value` from this step to the end of the \
-              battle (support still adds); for antiaircraft units, what their fire hits on",
+        doc: "the units fire at `value` from this step on (support still adds); for antiaircraft \
+              units, what their fire hits on. A value set for single units wins over one set for \
+              their type",
+    },
+    RequestDoc {
+        command: "end_battle",
+        fields: &[opt("reason", "string", "a non-empty text for the log")],
+        allowed: "`before_combat_step`",
+        doc: "the battle ends before the step: both sides keep the units they have there, the \
+              defender keeps the territory (outcome `ended`); in a bombing raid, the step is \
+              skipped",
     },
     RequestDoc {
         command: "fire",
@@ -801,6 +989,18 @@ mod tests {
         fn unit_type(&self, _: &str) -> Option<Value> {
             Some(example("UnitTypeInfo"))
         }
+        fn each_unit(&self, _: &str) -> Vec<Value> {
+            vec![example("UnitInfo")]
+        }
+        fn unit(&self, _: i64) -> Option<Value> {
+            Some(example("UnitInfo"))
+        }
+        fn start_units(&self, _: &str) -> Vec<(String, String, u32)> {
+            vec![("Red".into(), "infantry".into(), 1)]
+        }
+        fn battles(&self) -> Vec<Value> {
+            vec![example("BattleInfo")]
+        }
     }
 
     /// A value of a record, built from the catalogue.
@@ -813,6 +1013,8 @@ mod tests {
                 FieldType::Units => Value::list([Value::map([("unit", "x")]).clone()]),
                 FieldType::String | FieldType::Side => Value::from("attacker"),
                 FieldType::Arguments => Value::map([("amount", Value::Int(1))]),
+                FieldType::Counters => Value::map([("veteran", Value::Int(1))]),
+                FieldType::Combatants => Value::list([example("Combatant")]),
             };
             (f.name, v)
         }))
@@ -838,6 +1040,7 @@ mod tests {
                     let args = m.params.split(',').filter(|p| !p.trim().is_empty()).count();
                     let args = match m.name {
                         "request" => "{ command = \"add_ipcs\", power = \"Red\", amount = 1 }".to_owned(),
+                        "unit" => "1".to_owned(),
                         _ => vec!["\"Alpha\""; args].join(", "),
                     };
                     format!(

@@ -22,16 +22,18 @@ pub enum EventKind {
     BeforeCombatStep,
     AfterCombatStep,
     Casualties,
+    BattleEnd,
     TerritoryCaptured,
     CollectIncome,
     Research,
     Breakthrough,
     VictoryCheck,
     Command,
+    Answer,
 }
 
 impl EventKind {
-    pub const COUNT: usize = 19;
+    pub const COUNT: usize = 21;
 
     /// Every kind, in turn order (the order of docs/events.md).
     pub const ALL: [EventKind; Self::COUNT] = [
@@ -48,12 +50,14 @@ impl EventKind {
         EventKind::BeforeCombatStep,
         EventKind::AfterCombatStep,
         EventKind::Casualties,
+        EventKind::BattleEnd,
         EventKind::TerritoryCaptured,
         EventKind::CollectIncome,
         EventKind::Research,
         EventKind::Breakthrough,
         EventKind::VictoryCheck,
         EventKind::Command,
+        EventKind::Answer,
     ];
 
     /// The snake_case name scripts use in `warroom.on`.
@@ -72,12 +76,14 @@ impl EventKind {
             EventKind::BeforeCombatStep => "before_combat_step",
             EventKind::AfterCombatStep => "after_combat_step",
             EventKind::Casualties => "casualties",
+            EventKind::BattleEnd => "battle_end",
             EventKind::TerritoryCaptured => "territory_captured",
             EventKind::CollectIncome => "collect_income",
             EventKind::Research => "research",
             EventKind::Breakthrough => "breakthrough",
             EventKind::VictoryCheck => "victory_check",
             EventKind::Command => "command",
+            EventKind::Answer => "answer",
         }
     }
 
@@ -142,6 +148,11 @@ impl EventKind {
                 "when casualties are taken, one event per owner (a unit taking a hit without \
                  dying counts)"
             }
+            EventKind::BattleEnd => {
+                "when a battle is over (not a bombing raid), after its last step, before the \
+                 engine captures, repairs or moves retreating units; handlers may `mark` the \
+                 units that fought"
+            }
             EventKind::TerritoryCaptured => {
                 "when a territory changes hands (battle, blitz, liberation), after any command but \
                  `edit` and `undo`"
@@ -156,6 +167,10 @@ impl EventKind {
             EventKind::Command => {
                 "when the player gives a command a layer declares (`[commands]`): its handlers \
                  carry it out with requests, or refuse it with a veto"
+            }
+            EventKind::Answer => {
+                "when a player answers a question a rule script asked (`choose`): its handlers \
+                 act on the answer with requests"
             }
         }
     }
@@ -172,7 +187,10 @@ impl EventKind {
             EventKind::ValidateDeclaration | EventKind::WarDeclared => "`declare war`",
             EventKind::ValidateMove => "`move`",
             EventKind::ValidatePlacement => "`place`",
-            EventKind::BeforeCombatStep | EventKind::AfterCombatStep | EventKind::Casualties => {
+            EventKind::BeforeCombatStep
+            | EventKind::AfterCombatStep
+            | EventKind::Casualties
+            | EventKind::BattleEnd => {
                 "`fight` and the answers that resume a battle (`casualties`, `press`, `retreat`, ...)"
             }
             EventKind::TerritoryCaptured => "any command but `edit` and `undo`",
@@ -180,6 +198,7 @@ impl EventKind {
             EventKind::Research => "`research N`",
             EventKind::Breakthrough => "`breakthrough CHART`",
             EventKind::Command => "a layer's command (`[commands]`)",
+            EventKind::Answer => "`answer`",
         }
     }
 
@@ -221,6 +240,7 @@ impl EventKind {
             f("defenders", Strings, "the defending powers"),
             f("combat_round", Integer, "the battle's round (1-based)"),
             f("step", String, "the `[combat]` step (`anti_air`, `bombardment`, `surprise_strike`, `attacker_fires`, `defender_fires`, `remove_casualties`, `press_or_retreat`, `raid_damage` in a raid, or a script step's name)"),
+            f("combatants", Combatants, "every unit in the battle, one by one, with its side, status, tags and what it did this turn"),
         ];
         match self {
             EventKind::GameSetup => {
@@ -281,6 +301,18 @@ impl EventKind {
                     ]
                 }
             }
+            EventKind::BattleEnd => {
+                const {
+                    &[
+                        f("space", String, "where the battle was"),
+                        f("attacker", String, "the attacking power"),
+                        f("defenders", Strings, "the defending powers"),
+                        f("combat_round", Integer, "the round it ended in"),
+                        f("outcome", String, "`attacker_won`, `defender_won`, `both_destroyed`, `stalemate` (the units left cannot hit each other), `retreated` or `ended` (by a rule's `end_battle`)"),
+                        f("combatants", Combatants, "every unit that fought, one by one, with its status at the end (`fighting` for a survivor, `dead`, `submerged`, `retreated`)"),
+                    ]
+                }
+            }
             EventKind::TerritoryCaptured => {
                 const {
                     &[
@@ -338,6 +370,25 @@ impl EventKind {
                     ]
                 }
             }
+            EventKind::Answer => {
+                const {
+                    &[
+                        f(
+                            "power",
+                            String,
+                            "the power that answered (the one the question asked)",
+                        ),
+                        f(
+                            "key",
+                            String,
+                            "the question's key (`choose`'s `key`, else the id of the handler that asked)",
+                        ),
+                        f("question", String, "the question's text"),
+                        f("answer", String, "the answer chosen, as `choose` listed it"),
+                        ROUND,
+                    ]
+                }
+            }
         }
     }
 
@@ -380,6 +431,10 @@ pub enum FieldType {
     Side,
     /// A table of a layer command's arguments, by name: numbers and names.
     Arguments,
+    /// A list of `Combatant` records (`script::api::RECORDS`): the units of a battle.
+    Combatants,
+    /// A table of whole numbers by name (the tags scripts write on a unit).
+    Counters,
 }
 
 impl FieldType {
@@ -393,6 +448,8 @@ impl FieldType {
             FieldType::Units => "{ UnitCount }",
             FieldType::Side => "\"attacker\" | \"defender\"",
             FieldType::Arguments => "{ [string]: number | string }",
+            FieldType::Combatants => "{ Combatant }",
+            FieldType::Counters => "{ [string]: number }",
         }
     }
 
@@ -412,6 +469,11 @@ impl FieldType {
             (FieldType::Units, Value::List(l)) => l.iter().all(unit),
             (FieldType::Arguments, Value::Map(m)) => {
                 m.values().all(|x| matches!(x, Value::Int(_) | Value::Str(_)))
+            }
+            (FieldType::Counters, Value::Map(m)) => m.values().all(|x| matches!(x, Value::Int(_))),
+            (FieldType::Combatants, Value::List(l)) => {
+                let record = crate::script::api::record("Combatant");
+                l.iter().all(|x| record.is_some_and(|r| r.admits(x)))
             }
             _ => false,
         }

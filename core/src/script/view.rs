@@ -38,6 +38,22 @@ pub trait GameView {
     fn units_of(&self, _power: &str) -> Vec<(String, String, u32)> {
         Vec::new()
     }
+    /// The units in `space` one by one (`UnitInfo` tables), in the engine's order.
+    fn each_unit(&self, _space: &str) -> Vec<Value> {
+        Vec::new()
+    }
+    /// One unit by its id (`UnitInfo`), wherever it is on the board.
+    fn unit(&self, _id: i64) -> Option<Value> {
+        None
+    }
+    /// Units that stood in `space` when the turn began, as [`GameView::units`] gives them.
+    fn start_units(&self, _space: &str) -> Vec<(String, String, u32)> {
+        Vec::new()
+    }
+    /// The battles and raids announced this turn (`BattleInfo` tables), in order.
+    fn battles(&self) -> Vec<Value> {
+        Vec::new()
+    }
     /// Every space of the board, by name, in board order.
     fn spaces(&self) -> Vec<String> {
         Vec::new()
@@ -72,7 +88,7 @@ pub(crate) struct GameHandle<'a> {
 
 /// Registers exactly the members of `game` the catalogue lists (`api::GAME`: `round`, `power`,
 /// `phase` and the methods `owner`, `start_owner`, `treasury`, `relation`, `units`,
-/// `units_of`, `spaces`, `powers`, `space`, `power_info`, `unit_type`, `request`). No setters: assigning a field of `game` is an
+/// `units_of`, `each_unit`, `unit`, `start_units`, `battles`, `spaces`, `powers`, `space`, `power_info`, `unit_type`, `request`). No setters: assigning a field of `game` is an
 /// error.
 pub(crate) fn register(reg: &mut mlua::UserDataRegistry<GameHandle<'_>>) {
     // A table the view returns, checked (in debug builds) against the record the catalogue
@@ -105,6 +121,40 @@ pub(crate) fn register(reg: &mut mlua::UserDataRegistry<GameHandle<'_>>) {
                     entry.raw_set("unit", unit)?;
                     entry.raw_set("count", count)?;
                     list.raw_set(i + 1, entry)?;
+                }
+                Ok(list)
+            }),
+            "each_unit" => reg.add_method(m.name, |lua, h, space: String| {
+                let units = h.view.each_unit(&space);
+                let list = lua.create_table_with_capacity(units.len(), 0)?;
+                for (i, u) in units.into_iter().enumerate() {
+                    list.raw_set(i + 1, info(lua, Some(u), "UnitInfo")?)?;
+                }
+                Ok(list)
+            }),
+            "unit" => reg.add_method(m.name, |lua, h, id: f64| {
+                let unit = (id.fract() == 0.0 && id.abs() < 9e15)
+                    .then(|| h.view.unit(id as i64))
+                    .flatten();
+                info(lua, unit, "UnitInfo")
+            }),
+            "start_units" => reg.add_method(m.name, |lua, h, space: String| {
+                let units = h.view.start_units(&space);
+                let list = lua.create_table_with_capacity(units.len(), 0)?;
+                for (i, (owner, unit, count)) in units.into_iter().enumerate() {
+                    let entry = lua.create_table_with_capacity(0, 3)?;
+                    entry.raw_set("owner", owner)?;
+                    entry.raw_set("unit", unit)?;
+                    entry.raw_set("count", count)?;
+                    list.raw_set(i + 1, entry)?;
+                }
+                Ok(list)
+            }),
+            "battles" => reg.add_method(m.name, |lua, h, ()| {
+                let battles = h.view.battles();
+                let list = lua.create_table_with_capacity(battles.len(), 0)?;
+                for (i, b) in battles.into_iter().enumerate() {
+                    list.raw_set(i + 1, info(lua, Some(b), "BattleInfo")?)?;
                 }
                 Ok(list)
             }),

@@ -59,6 +59,13 @@ pub(super) fn move_along_path(
     for u in s.space_mut(end).units.iter_mut().filter(|u| rides(&u.id)) {
         u.marks.dropped = true;
     }
+    if blitz_on || !plan.blitzed.is_empty() {
+        for u in s.space_mut(end).units.iter_mut() {
+            if ids.contains(&u.id) && rules.unit(u.kind).domain == Domain::Land {
+                u.marks.blitzed = true;
+            }
+        }
+    }
     if battle && combat {
         let prev = plan.path[plan.path.len() - 2];
         note_way_back(rules, s, end, ids, prev);
