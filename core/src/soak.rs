@@ -755,8 +755,9 @@ pub fn air_units_landed(rules: &RuleSet, s: &State) -> Result<(), (&'static str,
     Ok(())
 }
 
-/// Units appear only when placed (or granted by a rule script at a phase's end), disappear only
-/// in battles and at a phase's end (air units with nowhere to land), and never change type;
+/// Units appear only when placed (or added by a rule script at a phase's end, in a battle, or
+/// carrying out a layer's command or an answer), disappear only in battles, at a phase's end
+/// (air units with nowhere to land) and where scripts may act, and never change type;
 /// they change owner only when captured, in a battle or as it ends.
 fn units_conserved(
     rules: &RuleSet,
@@ -769,7 +770,13 @@ fn units_conserved(
     if *cmd == Command::Undo {
         return Ok(());
     }
-    let destroys = cmd.is_battle() || *cmd == Command::EndPhase;
+    // Rule scripts may add and remove units as a phase ends or begins, as a battle takes a
+    // territory (`territory_captured`), and in carrying out a layer's command or an answer.
+    let scripted = !rules.scripts.is_empty()
+        && (*cmd == Command::EndPhase
+            || cmd.is_battle()
+            || matches!(cmd, Command::Layer(_) | Command::Answer(_)));
+    let destroys = cmd.is_battle() || *cmd == Command::EndPhase || scripted;
     // A unit that moved left one changed space for another: the units of the changed spaces
     // before and after are the whole comparison.
     let mut was: Vec<(u32, crate::rules::UnitTypeId, PowerId)> = changed
@@ -847,9 +854,7 @@ fn units_conserved(
                 ));
             }
         }
-        // Rule scripts may grant or add units as a phase ends or begins, or as a battle takes a
-        // territory (`territory_captured`).
-        _ if (*cmd == Command::EndPhase || cmd.is_battle()) && !rules.scripts.is_empty() => {}
+        _ if scripted => {}
         _ if !created.is_empty() => {
             return Err((
                 NAME,

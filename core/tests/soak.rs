@@ -222,3 +222,38 @@ fn random_games_with_house_rules_of_requests_and_commands_keep_every_invariant()
     );
     assert!(lend.seen > 0, "no `lend` was accepted in three games");
 }
+
+/// House rules on single units and questions: tags kept on units (veterans), values set for
+/// single units in battle (blitzkrieg, veterans) and a question Japan answers in the enemy's
+/// turn (kamikaze). The random games answer the questions asked and keep every invariant.
+#[test]
+fn random_games_with_house_rules_of_tags_and_questions_keep_every_invariant() {
+    /// Answers given, and units made veterans.
+    struct Seen {
+        answers: u64,
+        veterans: u64,
+    }
+    impl soak::Watch for Seen {
+        fn applied(&mut self, _: &warroom_core::game::Game, cmd: &str, out: &[String]) {
+            self.answers += u64::from(cmd.starts_with("answer "));
+            self.veterans += out
+                .iter()
+                .filter(|l| l.contains("[house.veterans] marked veteran"))
+                .count() as u64;
+        }
+    }
+    let mut seen = Seen {
+        answers: 0,
+        veterans: 0,
+    };
+    soak_watched(
+        "anniversary",
+        &["house/veterans", "house/blitzkrieg", "house/kamikaze"],
+        Some("1941"),
+        1..4,
+        6,
+        &mut seen,
+    );
+    assert!(seen.answers > 0, "no question was answered in three games");
+    assert!(seen.veterans > 0, "no unit became a veteran in three games");
+}

@@ -242,6 +242,14 @@ pub enum ScriptAction {
     /// The side's units of this type roll one die each, hitting at `value` or less; the
     /// hits go to the other side as the units' own would.
     Fire { side: Side, kind: UnitTypeId, value: u8 },
+    /// The side rolls `dice` dice hitting at `value` or less, as that many units of the type
+    /// would, whether or not any is there (kamikaze tokens); the hits go to the other side.
+    Strike {
+        side: Side,
+        kind: UnitTypeId,
+        value: u8,
+        dice: u8,
+    },
 }
 
 pub trait Observer {
@@ -725,6 +733,30 @@ impl Battle {
                 ScriptAction::Hits { side, count } => {
                     self.scripted.remove(0);
                     (side, vec![HitGroup { count, targets: !0 }])
+                }
+                ScriptAction::Strike {
+                    side,
+                    kind,
+                    value,
+                    dice: n,
+                } => {
+                    if let Some(need) = self.roll(usize::from(n), step, dice) {
+                        return Some(need);
+                    }
+                    self.scripted.remove(0);
+                    let faces = self.faces.clone();
+                    let count = faces.iter().filter(|f| **f <= value).count() as u32;
+                    obs.report(
+                        self,
+                        &Report::Rolled {
+                            side,
+                            step,
+                            groups: vec![(value, faces)],
+                            hits: count,
+                        },
+                    );
+                    let targets = self.targets(p, kind, side);
+                    (side.other(), vec![HitGroup { count, targets }])
                 }
                 ScriptAction::Fire { side, kind, value } => {
                     let n = self

@@ -821,10 +821,25 @@ impl<'a> CombatEvents<'a> {
         }
     }
 
-    /// Apply the tags asked for in battles to the state the command built.
+    /// Apply the tags asked for in battles to the state the command built. Units destroyed
+    /// since they were named are passed over (a unit lost in the battle keeps no tag).
     pub fn apply_tags(&mut self, next: &mut State) -> Result<Vec<String>, Rejection> {
         let mut lines = Vec::new();
-        for (by, cmd) in std::mem::take(&mut self.tag_requests) {
+        for (by, mut cmd) in std::mem::take(&mut self.tag_requests) {
+            if let Value::Map(m) = &mut cmd {
+                if let Some(Value::List(ids)) = m.get_mut("units") {
+                    ids.retain(|id| {
+                        id.as_int().is_some_and(|id| {
+                            next.spaces
+                                .iter()
+                                .any(|sp| sp.units.iter().any(|u| i64::from(u.id) == id))
+                        })
+                    });
+                    if ids.is_empty() {
+                        continue;
+                    }
+                }
+            }
             let line = apply_request(self.rules, next, &cmd, EventKind::BattleEnd, &by)
                 .map_err(|why| Rejection::new(format!("handler `{by}`: {why}")).by(by.clone()))?;
             lines.push(format!("[{by}] {line}"));
@@ -935,6 +950,11 @@ impl CombatEvents<'_> {
             doc.check_fields(cmd)?;
         }
         if super::requests::TAG_REQUESTS.contains(&what) {
+            match cmd.get("units") {
+                None => {}
+                Some(Value::List(ids)) if ids.iter().all(|id| id.as_int().is_some()) => {}
+                Some(other) => return Err(format!("{what}: units holds {other:?}, not a list of unit ids")),
+            }
             self.tag_requests.push((by.to_string(), cmd.clone()));
             return Ok(());
         }
@@ -1042,7 +1062,18 @@ impl CombatEvents<'_> {
             }
             "fire" => {
                 let (kind, value) = (kind()?, value("value")?);
-                self.actions.push(ScriptAction::Fire { side, kind, value });
+                match cmd.get("dice") {
+                    None => self.actions.push(ScriptAction::Fire { side, kind, value }),
+                    Some(d) => match d.as_int() {
+                        Some(n @ 1..=20) => self.actions.push(ScriptAction::Strike {
+                            side,
+                            kind,
+                            value,
+                            dice: n as u8,
+                        }),
+                        _ => return Err("fire: dice is a whole number from 1 to 20".into()),
+                    },
+                }
             }
             _ => {
                 let count = match cmd.get("count").and_then(Value::as_int) {

@@ -358,8 +358,15 @@ impl Game {
                 text: text.clone(),
             });
         }
+        // An answer is kept as the answer it gave (`answer 2` is recorded as `answer hold`).
+        let answered = match (cmd, self.state.questions.0.first()) {
+            (Command::Answer(a), Some(q)) => questions::matching(q, a)
+                .ok()
+                .map(|i| Command::Answer(q.answers[i].clone())),
+            _ => None,
+        };
         let before = std::mem::replace(&mut self.state, next);
-        let text = cmd.to_text(&self.rules);
+        let text = answered.as_ref().unwrap_or(cmd).to_text(&self.rules);
         // Dice once seen cannot be taken back: a battle ends what undo can reach.
         if *cmd == Command::EndPhase || cmd.is_battle() {
             self.undo.clear();

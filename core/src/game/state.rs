@@ -46,7 +46,11 @@ impl std::hash::Hash for Unit {
 /// Named flags and counters rule scripts keep on a unit (`veteran = 1`), sorted by name; none
 /// is the usual case, kept without an allocation.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Tags(Option<Box<Vec<Tag>>>);
+pub struct Tags(Option<Box<TagList>>);
+
+/// The tags of a unit that has some: boxed so a unit without tags carries one word for them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TagList(Vec<Tag>);
 
 /// A tag's name and what it holds.
 type Tag = (Box<str>, i64);
@@ -57,14 +61,14 @@ impl Tags {
     }
     /// Every tag, by name.
     pub fn iter(&self) -> impl Iterator<Item = (&str, i64)> {
-        self.0.iter().flat_map(|v| v.iter().map(|(n, v)| (&**n, *v)))
+        self.0.iter().flat_map(|v| v.0.iter().map(|(n, v)| (&**n, *v)))
     }
     pub fn is_empty(&self) -> bool {
         self.0.is_none()
     }
     /// Set a tag; 0 clears it.
     pub fn set(&mut self, name: &str, value: i64) {
-        let list = self.0.get_or_insert_with(Default::default);
+        let mut list: Vec<Tag> = self.0.take().map(|b| b.0).unwrap_or_default();
         match list.binary_search_by(|(n, _)| (**n).cmp(name)) {
             Ok(i) if value == 0 => {
                 list.remove(i);
@@ -73,9 +77,7 @@ impl Tags {
             Err(_) if value == 0 => {}
             Err(i) => list.insert(i, (name.into(), value)),
         }
-        if list.is_empty() {
-            self.0 = None;
-        }
+        self.0 = (!list.is_empty()).then(|| Box::new(TagList(list)));
     }
     /// Shown after a unit (`veteran`, `kills 2`), for `show` and the log.
     pub fn describe(&self) -> String {

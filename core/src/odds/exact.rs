@@ -900,6 +900,19 @@ impl Chain<'_> {
                         d[count as usize] = 1.0;
                         (side, d, !0)
                     }
+                    ScriptAction::Strike {
+                        side,
+                        kind,
+                        value,
+                        dice,
+                    } => {
+                        let afire = self.add(Side::Attacker, m.a, m.ahit);
+                        let dfire = self.add(Side::Defender, m.dcas, m.dhit);
+                        let targets = self
+                            .battle(Some(afire), Some(dfire), false)
+                            .targets(self.p, kind, side);
+                        (side.other(), binomial(usize::from(dice), value), targets)
+                    }
                     ScriptAction::Fire { side, kind, value } => {
                         // Units on the casualty strip fire back only on defense.
                         let st = match side {

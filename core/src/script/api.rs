@@ -843,6 +843,7 @@ pub const REQUESTS: &[RequestDoc] = &[
             req("side", "\"attacker\" | \"defender\"", "whose units fire"),
             req("unit", "string", "a unit type id"),
             req("value", "number", "0 to 6"),
+            opt("dice", "number", "1 to 20: roll that many dice as units of the type would, whether or not any is there (kamikaze tokens)"),
         ],
         allowed: "`before_combat_step` of a script step",
         doc: "that side's units of that type roll one die each, hitting at `value` or less; the \

@@ -112,6 +112,12 @@ static LAYERS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(
 /// folder: the data files (`*.toml`) and scripts (`*.lua`) are listed in its manifest in the
 /// order given. The load's problems, by message, if it fails.
 pub fn mini_with_layer(files: &[(&str, &str)]) -> Result<rules::RuleSet, Vec<String>> {
+    layer_over(&mini(), "mini", files)
+}
+
+/// An edition's rules (`base`: its folder; `name`: as the editions folder beside it names it)
+/// with a house layer of these files on top (see [`mini_with_layer`]).
+pub fn layer_over(base: &Path, name: &str, files: &[(&str, &str)]) -> Result<rules::RuleSet, Vec<String>> {
     let dir = std::env::temp_dir().join(format!(
         "warroom-layer-{}-{}",
         std::process::id(),
@@ -130,7 +136,7 @@ pub fn mini_with_layer(files: &[(&str, &str)]) -> Result<rules::RuleSet, Vec<Str
         dir.join("layer.toml"),
         format!(
             "[layer]\nname = \"test-house\"\nkind = \"house\"\nextends = [{:?}]\nfiles = [{}]\nscripts = [{}]\n",
-            mini().display().to_string(),
+            base.display().to_string(),
             list(".toml"),
             list(".lua")
         ),
@@ -139,9 +145,16 @@ pub fn mini_with_layer(files: &[(&str, &str)]) -> Result<rules::RuleSet, Vec<Str
     for (name, text) in files {
         std::fs::write(dir.join(name), text).unwrap();
     }
-    let mut req = LoadRequest::new(mini().parent().unwrap().to_path_buf(), "mini");
+    let mut req = LoadRequest::new(base.parent().unwrap().to_path_buf(), name);
     req.with = vec![dir.display().to_string()];
     rules::load(&req).map_err(|e| e.problems.iter().map(|p| p.message.clone()).collect())
+}
+
+/// A game of the Anniversary Edition's 1941 scenario with a house layer of these files on top.
+pub fn anniversary_game_with_layer(files: &[(&str, &str)]) -> Game {
+    let rules = layer_over(&editions().join("anniversary"), "anniversary", files)
+        .unwrap_or_else(|p| panic!("{p:#?}"));
+    Game::new(Arc::new(rules), "anniversary", &[], Some("1941"), 1).unwrap()
 }
 
 /// A game of the mini edition with that layer (see [`mini_with_layer`]).
