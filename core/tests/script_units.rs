@@ -456,3 +456,57 @@ fn battle_requests_are_refused_with_the_reason() {
         assert_eq!(g.hash(), before);
     }
 }
+
+#[test]
+fn end_battle_is_asked_before_a_step_only() {
+    let mut g = baltic_battle(
+        "warroom.on(\"after_combat_step\", { id = \"house.ask\" }, function(ev, game)\n  game:request({ command = \"end_battle\" })\nend)\n",
+    );
+    ok(&mut g, "roll 6 6 6");
+    let before = g.hash();
+    let e = g.execute("fight").expect_err("refused").to_string();
+    assert!(
+        e.contains("handler `house.ask`") && e.contains("in before_combat_step"),
+        "{e}"
+    );
+    assert_eq!(g.hash(), before);
+}
+
+/// A script step rolling dice for units that are not there (`fire` with `dice`).
+#[test]
+fn fire_with_dice_rolls_for_units_that_are_not_there() {
+    let combat =
+        "[combat]\nscript_steps = [\"volley\"]\nfirst_round = [\"volley\", \"bombardment\", \"anti_air\"]\n";
+    let volley = |dice: &str| {
+        format!(
+            "warroom.on(\"before_combat_step\", {{ id = \"house.volley\", filter = {{ step = \"volley\" }} }}, function(ev, game)\n  game:request({{ command = \"fire\", side = \"attacker\", unit = \"fighter\", value = 6, dice = {dice} }})\nend)\n"
+        )
+    };
+    let battle = |lua: &str| {
+        let mut g = anniversary_game_with_layer(&[("combat.toml", combat), ("rule.lua", lua)]);
+        advance_to(&mut g, "Germany", "combat_move");
+        for s in ["Poland", "Baltic States"] {
+            clear(&mut g, s);
+        }
+        ok(&mut g, "edit add Poland Germany 1 infantry");
+        ok(&mut g, "edit add \"Baltic States\" \"Soviet Union\" 1 infantry");
+        ok(&mut g, "move infantry from Poland to \"Baltic States\"");
+        ok(&mut g, "end phase");
+        ok(&mut g, "dice manual");
+        g
+    };
+    let mut g = battle(&volley("2"));
+    ok(&mut g, "roll 6 6");
+    let out = ok(&mut g, "fight");
+    assert!(
+        logged(&out, "volley: Germany rolls @6 [6 6] → 2 hits"),
+        "{out:#?}"
+    );
+    assert!(
+        logged(&out, "Germany wins the battle in Baltic States"),
+        "{out:#?}"
+    );
+    let mut g = battle(&volley("0"));
+    let e = g.execute("fight").expect_err("refused").to_string();
+    assert!(e.contains("dice is a whole number from 1 to 20"), "{e}");
+}

@@ -672,6 +672,21 @@ mod tests {
         assert!(at("lend ").is_empty(), "a number is typed, not chosen");
     }
 
+    /// While a rule's question waits, `answer` completes with its answers.
+    #[test]
+    fn answer_completes_with_the_answers_of_the_question() {
+        let editions = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../editions");
+        let rules = warroom_core::rules::load(&warroom_core::layers::LoadRequest::new(editions, "1941"))
+            .unwrap_or_else(|e| panic!("{:?}", e.problems));
+        let mut names = Names::new(&rules, HELP);
+        names.answers = vec!["strike".into(), "hold back".into()];
+        let at = |input: &str, names: &Names| candidates(input, input.len(), names).1;
+        assert_eq!(at("answer s", &names), ["strike"]);
+        assert_eq!(at("answer ", &names), ["strike", "\"hold back\""]);
+        names.answers.clear();
+        assert!(at("answer ", &names).is_empty());
+    }
+
     #[test]
     fn the_first_word_is_a_verb() {
         check("st", &["status"]);

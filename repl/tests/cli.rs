@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 mod support;
-use support::{root, text, warroom};
+use support::{root, text, view, warroom};
 
 fn fixtures() -> PathBuf {
     root().join("tests/fixtures")
@@ -563,4 +563,41 @@ fn check_reports_a_layers_own_problem_once_at_its_path() {
         "{t}"
     );
     assert!(!t.contains("//"), "{t}");
+}
+
+/// A rule script's question at the table: the shell shows it, refuses other commands until it
+/// is answered, and takes the answer; `show` lists the tags scripts keep on units.
+#[test]
+fn play_shows_a_rules_question_and_the_tags_on_units() {
+    let save = root().join("tests/saves/anniversary-house-question-hash-scheme-4.toml");
+    let editions = root().join("editions");
+    let o = warroom(
+        &[
+            "--editions",
+            editions.to_str().unwrap(),
+            "play",
+            "--load",
+            save.to_str().unwrap(),
+        ],
+        "show \"Baltic States\"\nfight \"SZ 62\"\nanswer str\nshow \"SZ 62\"\n",
+    );
+    let t = text(&o);
+    let shown = view(&t, "show \"Baltic States\"").join("\n");
+    assert!(
+        shown.contains("Germany Infantry #") && shown.contains(": veteran"),
+        "{t}"
+    );
+    let refused = view(&t, "fight \"SZ 62\"").join("\n");
+    assert!(
+        refused.contains("a question waits for its answer first: Japan: Kamikaze strike in SZ 62?"),
+        "{t}"
+    );
+    let answered = view(&t, "answer str").join("\n");
+    assert!(answered.contains("Japan answers"), "{t}");
+    assert!(
+        answered.contains("[house.kamikaze] removed: 2 Fighter of Japan in SZ 62 (kamikaze)"),
+        "{t}"
+    );
+    let after = view(&t, "show \"SZ 62\"").join("\n");
+    assert!(!after.contains("Japan 2 Fighter"), "{t}");
 }
