@@ -1254,6 +1254,12 @@ impl BattleScripts {
         })
     }
 
+    /// Put the units of a battle from unit lists on the scripts' board, in the battle's space:
+    /// what they did and carry (`"2 tank [blitzed]"`) is then what the scripts read of them.
+    pub fn place_battle(&mut self, space: crate::rules::SpaceId, units: Vec<super::state::Unit>) {
+        self.state.space_mut(space).units = units;
+    }
+
     /// The scripts of a battle from unit lists: the edition's default scenario as it starts.
     pub fn at_start(rules: &Arc<RuleSet>) -> Result<Option<BattleScripts>, String> {
         if rules.scripts.is_empty() {

@@ -2,7 +2,7 @@
 //! turn, where it began the turn. `game:unit`, `game:each_unit` and the `combatants` of battle
 //! events are built here, so every table of one unit says the same things in the same words.
 
-use super::state::{State, Unit};
+pub use super::state::{State, Unit};
 use crate::combat::{Battle, Combatant, Status};
 use crate::rules::{Domain, RuleSet, SpaceId};
 use crate::script::Value;
@@ -35,6 +35,33 @@ pub fn did(rules: &RuleSet, u: &Unit) -> Vec<&'static str> {
         }
     }
     out
+}
+
+/// Give a unit what a `did` word says it did (`warroom odds "2 tank [blitzed]"`), as if it had;
+/// `false` for a word [`did`] never gives.
+pub fn set_did(u: &mut Unit, word: &str, space: SpaceId) -> bool {
+    let m = &mut u.marks;
+    match word {
+        "moved" => u.moved = u.moved.max(1),
+        "combat_moved" => {
+            m.combat_moved = true;
+            u.moved = u.moved.max(1);
+        }
+        "blitzed" => {
+            m.blitzed = true;
+            m.combat_moved = true;
+            u.moved = u.moved.max(2);
+        }
+        "from_transport" | "offloaded" => m.unloaded = Some(space),
+        "boarded" => m.loaded = true,
+        "carried_by_air" => m.dropped = true,
+        "fought" => m.fought = true,
+        "captured" => m.captured = true,
+        "escaped" => m.escaped = true,
+        "bombing" => m.bombing = true,
+        _ => return false,
+    }
+    true
 }
 
 /// Every word [`did`] may give, for the docs.

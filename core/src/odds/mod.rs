@@ -31,7 +31,7 @@ mod spec;
 pub use exact::exact;
 pub use sample::sampled;
 pub use sim::monte_carlo;
-pub use spec::{parse_units, Spec};
+pub use spec::{parse_noted_units, parse_units, Noted, Spec};
 
 use crate::combat::{Battle, Outcome, Profiles, Side, Status};
 use crate::game::BattleScripts;

@@ -26,6 +26,89 @@ pub struct Spec {
     pub attacker_techs: Vec<TechId>,
     pub defender_techs: Vec<TechId>,
     pub retreat: RetreatPolicy,
+    /// What some of the units did this turn or carry (`"2 tank [blitzed]"`): rule scripts
+    /// read them as they would on the board.
+    pub notes: Vec<(Side, Noted)>,
+}
+
+/// Units of a list with notes: `2 tank [blitzed]`, `1 inf [veteran]`, `1 inf [kills=2]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Noted {
+    pub kind: UnitTypeId,
+    pub count: u32,
+    /// Words of `did` (`blitzed`, `from_transport`, ...).
+    pub did: Vec<String>,
+    /// Tags scripts keep on units: name and value.
+    pub tags: Vec<(String, i64)>,
+}
+
+/// The parts of a unit list, split at commas and `+` outside brackets.
+fn parts(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            ',' | '+' if depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&text[start..]);
+    out
+}
+
+/// [`parse_units`], with notes in brackets after a unit: what it did this turn (a `did`
+/// word) or a tag (`veteran`, `kills=2`).
+pub fn parse_noted_units(rules: &RuleSet, text: &str) -> Result<(Vec<(UnitTypeId, u32)>, Vec<Noted>), String> {
+    let mut plain = String::new();
+    let mut noted = Vec::new();
+    for part in parts(text) {
+        let part = part.trim();
+        let (unit, notes) = match part.split_once('[') {
+            Some((u, rest)) => match rest.strip_suffix(']') {
+                Some(n) if !n.contains(['[', ']']) => (u.trim(), Some(n)),
+                _ => return Err(format!("`{part}`: notes go in one pair of brackets at the end, `2 tank [blitzed]`")),
+            },
+            None => (part, None),
+        };
+        if !plain.is_empty() {
+            plain.push(',');
+        }
+        plain.push_str(unit);
+        if let Some(notes) = notes {
+            let [(kind, count)] = parse_units(rules, unit)?[..] else {
+                return Err(format!("`{part}`: notes follow one unit type"));
+            };
+            let (mut did, mut tags) = (Vec::new(), Vec::new());
+            for w in notes.split([',', ' ']).filter(|w| !w.is_empty()) {
+                let mut probe = crate::game::state::Unit::new(0, kind, PowerId(0));
+                if crate::game::unit_facts::set_did(&mut probe, w, SpaceId(0)) {
+                    did.push(w.to_string());
+                    continue;
+                }
+                let (name, value) = match w.split_once('=') {
+                    Some((n, v)) => (n, v.parse::<i64>().ok().filter(|v| v.abs() <= 1000)),
+                    None => (w, Some(1)),
+                };
+                let good = !name.is_empty() && name.len() <= 32 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                match (good, value) {
+                    (true, Some(v)) => tags.push((name.to_string(), v)),
+                    _ => {
+                        return Err(format!(
+                            "`{w}`: a note is what the units did ({}) or a tag (`veteran`, `kills=2`)",
+                            crate::game::unit_facts::DID
+                        ))
+                    }
+                }
+            }
+            noted.push(Noted { kind, count, did, tags });
+        }
+    }
+    Ok((parse_units(rules, &plain)?, noted))
 }
 
 /// `"10 inf, 5 tank, 3 ftr"`: counts and unit names or abbreviations (a missing count is 1).
@@ -35,6 +118,11 @@ pub fn parse_units(rules: &RuleSet, text: &str) -> Result<Vec<(UnitTypeId, u32)>
         let part = part.trim();
         if part.is_empty() {
             continue;
+        }
+        if part.contains(['[', ']']) {
+            return Err(format!(
+                "`{part}`: notes in brackets are for the battle's unit lists"
+            ));
         }
         let (count, name) = match part.split_once(char::is_whitespace) {
             Some((n, rest)) if n.chars().all(|c| c.is_ascii_digit()) => {
@@ -61,6 +149,43 @@ pub fn parse_units(rules: &RuleSet, text: &str) -> Result<Vec<(UnitTypeId, u32)>
 }
 
 impl Spec {
+    /// The battle's units as the scripts' board holds them, with their notes.
+    fn board_units(&self, rules: &RuleSet, b: &Battle) -> Result<Vec<crate::game::state::Unit>, String> {
+        let mut units: Vec<crate::game::state::Unit> = b
+            .units
+            .iter()
+            .map(|c| crate::game::state::Unit::new(c.id, c.kind, c.owner))
+            .collect();
+        let mut noted = vec![false; units.len()];
+        for (side, n) in &self.notes {
+            let mut left = n.count;
+            for (i, c) in b.units.iter().enumerate() {
+                if left == 0 {
+                    break;
+                }
+                if c.side == *side && c.kind == n.kind && !noted[i] {
+                    noted[i] = true;
+                    left -= 1;
+                    for w in &n.did {
+                        crate::game::unit_facts::set_did(&mut units[i], w, b.space);
+                    }
+                    for (t, v) in &n.tags {
+                        units[i].tags.set(t, *v);
+                    }
+                }
+            }
+            if left > 0 {
+                return Err(format!(
+                    "notes for {} {} but the {} have fewer of them",
+                    n.count,
+                    rules.unit(n.kind).name,
+                    if *side == Side::Attacker { "attackers" } else { "defenders" }
+                ));
+            }
+        }
+        Ok(units)
+    }
+
     pub fn new() -> Spec {
         Spec {
             keep_land_unit: true,
@@ -160,11 +285,18 @@ impl Spec {
         b.orders[0].first = self.attacker_order.clone();
         b.orders[0].keep_capturer = self.keep_land_unit;
         b.orders[1].first = self.defender_order.clone();
+        let scripts = match BattleScripts::at_start(rules)? {
+            Some(mut s) => {
+                s.place_battle(b.space, self.board_units(rules, &b)?);
+                Some(Arc::new(s))
+            }
+            None => None,
+        };
         Ok(Question {
             profiles,
             battle: b,
             retreat: self.retreat.clone(),
-            scripts: BattleScripts::at_start(rules)?.map(Arc::new),
+            scripts,
         })
     }
 }
