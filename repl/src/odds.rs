@@ -3,8 +3,8 @@
 use std::process::ExitCode;
 
 use warroom_core::combat::Outcome;
-use warroom_core::layers::LoadRequest;
 use warroom_core::combat::Side;
+use warroom_core::layers::LoadRequest;
 use warroom_core::odds::{self, parse_noted_units, parse_units, Estimate, Method, Odds, Options, Spec};
 use warroom_core::rules::{self, RuleSet, UnitTypeId};
 

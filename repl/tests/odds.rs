@@ -296,14 +296,30 @@ odds east pol
 fn warroom_odds_honours_house_rules_on_what_units_did_and_carry() {
     let attacker_wins = |with: &str, battle: &str| -> f64 {
         let o = warroom(
-            &["odds", "--edition", "anniversary", "--with", with, "--json", "--runs", "1500", battle],
+            &[
+                "odds",
+                "--edition",
+                "anniversary",
+                "--with",
+                with,
+                "--json",
+                "--runs",
+                "1500",
+                battle,
+            ],
             "",
         );
         let t = text(&o);
         assert!(o.status.success(), "{t}");
         let key = "\"attacker_wins\": {\"value\": ";
         let at = t.find(key).unwrap_or_else(|| panic!("{t}")) + key.len();
-        t[at..].split([',', '}']).next().unwrap().trim().parse().unwrap_or_else(|_| panic!("{t}"))
+        t[at..]
+            .split([',', '}'])
+            .next()
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("{t}"))
     };
     // A tank at 4 rather than 3 in the first round: about 56% against 50%.
     let blitzed = attacker_wins("house/blitzkrieg", "1 tank [blitzed] vs 1 inf");

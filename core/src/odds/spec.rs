@@ -31,6 +31,9 @@ pub struct Spec {
     pub notes: Vec<(Side, Noted)>,
 }
 
+/// Unit types and how many of each.
+pub type UnitList = Vec<(UnitTypeId, u32)>;
+
 /// Units of a list with notes: `2 tank [blitzed]`, `1 inf [veteran]`, `1 inf [kills=2]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Noted {
@@ -63,7 +66,10 @@ fn parts(text: &str) -> Vec<&str> {
 
 /// [`parse_units`], with notes in brackets after a unit: what it did this turn (a `did`
 /// word) or a tag (`veteran`, `kills=2`).
-pub fn parse_noted_units(rules: &RuleSet, text: &str) -> Result<(Vec<(UnitTypeId, u32)>, Vec<Noted>), String> {
+pub fn parse_noted_units(
+    rules: &RuleSet,
+    text: &str,
+) -> Result<(UnitList, Vec<Noted>), String> {
     let mut plain = String::new();
     let mut noted = Vec::new();
     for part in parts(text) {
@@ -71,7 +77,11 @@ pub fn parse_noted_units(rules: &RuleSet, text: &str) -> Result<(Vec<(UnitTypeId
         let (unit, notes) = match part.split_once('[') {
             Some((u, rest)) => match rest.strip_suffix(']') {
                 Some(n) if !n.contains(['[', ']']) => (u.trim(), Some(n)),
-                _ => return Err(format!("`{part}`: notes go in one pair of brackets at the end, `2 tank [blitzed]`")),
+                _ => {
+                    return Err(format!(
+                        "`{part}`: notes go in one pair of brackets at the end, `2 tank [blitzed]`"
+                    ))
+                }
             },
             None => (part, None),
         };
@@ -94,7 +104,9 @@ pub fn parse_noted_units(rules: &RuleSet, text: &str) -> Result<(Vec<(UnitTypeId
                     Some((n, v)) => (n, v.parse::<i64>().ok().filter(|v| v.abs() <= 1000)),
                     None => (w, Some(1)),
                 };
-                let good = !name.is_empty() && name.len() <= 32 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                let good = !name.is_empty()
+                    && name.len() <= 32
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
                 match (good, value) {
                     (true, Some(v)) => tags.push((name.to_string(), v)),
                     _ => {
@@ -105,7 +117,12 @@ pub fn parse_noted_units(rules: &RuleSet, text: &str) -> Result<(Vec<(UnitTypeId
                     }
                 }
             }
-            noted.push(Noted { kind, count, did, tags });
+            noted.push(Noted {
+                kind,
+                count,
+                did,
+                tags,
+            });
         }
     }
     Ok((parse_units(rules, &plain)?, noted))
@@ -179,7 +196,11 @@ impl Spec {
                     "notes for {} {} but the {} have fewer of them",
                     n.count,
                     rules.unit(n.kind).name,
-                    if *side == Side::Attacker { "attackers" } else { "defenders" }
+                    if *side == Side::Attacker {
+                        "attackers"
+                    } else {
+                        "defenders"
+                    }
                 ));
             }
         }
