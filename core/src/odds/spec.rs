@@ -66,10 +66,7 @@ fn parts(text: &str) -> Vec<&str> {
 
 /// [`parse_units`], with notes in brackets after a unit: what it did this turn (a `did`
 /// word) or a tag (`veteran`, `kills=2`).
-pub fn parse_noted_units(
-    rules: &RuleSet,
-    text: &str,
-) -> Result<(UnitList, Vec<Noted>), String> {
+pub fn parse_noted_units(rules: &RuleSet, text: &str) -> Result<(UnitList, Vec<Noted>), String> {
     let mut plain = String::new();
     let mut noted = Vec::new();
     for part in parts(text) {
