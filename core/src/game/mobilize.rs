@@ -622,6 +622,12 @@ fn place_facility(
             ),
         ));
     }
+    if sp.island && !ft.on_islands {
+        return Err(reject(
+            RULE_FACILITY,
+            format!("a {} cannot be built on an island; {} is one", ft.name, sp.name),
+        ));
+    }
     if sp.ipc < ft.requires_ipc {
         return Err(reject(
             RULE_FACILITY,

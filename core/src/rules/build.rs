@@ -258,6 +258,7 @@ pub(crate) static FACILITY: SchemaTable = SchemaTable {
         Field::def("production", "int | \"territory\" | \"2x territory\"", "0", "units it mobilizes per turn (`\"territory\"`: the territory's IPC value); above 0 makes it a factory"),
         Field::def("max_damage", "int | \"territory\" | \"2x territory\"", "0", "damage it can take (0: cannot be damaged)"),
         Field::def("requires_ipc", "int", "0", "least IPC value of a territory it is built in"),
+        Field::def("on_islands", "bool", "true", "may be built on an island (`island = true` territories)"),
         Field::def("on_capture", "\"capture\" | \"destroy\" | \"downgrade:<facility>\"", "capture", "what becomes of it when its territory is taken"),
         Field::def("air_move_bonus", "int", "0", "movement bonus of an air base (read; movement does not apply it yet)"),
         Field::def("sea_move_bonus", "int", "0", "movement bonus of a naval base (read; movement does not apply it yet)"),
@@ -323,6 +324,12 @@ pub(crate) static CANAL: SchemaTable = SchemaTable {
             "[string]",
             "[]",
             "territories one side must all hold",
+        ),
+        Field::def(
+            "open_to",
+            "[string]",
+            "[]",
+            "unit tags that always pass, whoever holds it (`[\"submarine\"]`: Gibraltar)",
         ),
     ],
 };
@@ -1442,6 +1449,7 @@ fn read_facilities(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<FacilityType> {
         let production = read_amount(ctx, &mut ff, "production", Amount::Fixed(0));
         let max_damage = read_amount(ctx, &mut ff, "max_damage", Amount::Fixed(0));
         let requires_ipc = ff.uint(ctx, "requires_ipc", 0);
+        let on_islands = ff.bool(ctx, "on_islands", true);
         let on_capture = match ff.get("on_capture") {
             None => FacilityCapture::Capture,
             Some(n) => match as_str(ctx, n, "on_capture").as_deref() {
@@ -1478,6 +1486,7 @@ fn read_facilities(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<FacilityType> {
             production,
             max_damage,
             requires_ipc,
+            on_islands,
             on_capture,
             air_move_bonus: air,
             sea_move_bonus: sea,
@@ -1683,6 +1692,7 @@ fn read_board(
                         None => unknown_name(ctx, sn, "space", &s, &all_names),
                     }
                 }
+                let open_to: Vec<String> = f.str_list(ctx, "open_to").into_iter().map(|(s, _)| s).collect();
                 f.finish(ctx);
                 if connects.len() == 2 {
                     board.canals.push(Canal {
@@ -1690,6 +1700,7 @@ fn read_board(
                         kind,
                         connects: [connects[0], connects[1]],
                         controlled_by,
+                        open_to,
                     });
                 } else if let Some(n) = connects_node {
                     ctx.error_at(

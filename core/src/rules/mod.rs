@@ -286,6 +286,8 @@ pub struct FacilityType {
     pub production: Amount,
     pub max_damage: Amount,
     pub requires_ipc: u32,
+    /// May be built on an island.
+    pub on_islands: bool,
     pub on_capture: FacilityCapture,
     pub air_move_bonus: u32,
     pub sea_move_bonus: u32,
@@ -339,6 +341,8 @@ pub struct Canal {
     pub kind: PassageKind,
     pub connects: [SpaceId; 2],
     pub controlled_by: Vec<SpaceId>,
+    /// Unit tags that always pass, whoever holds it.
+    pub open_to: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default)]

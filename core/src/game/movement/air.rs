@@ -69,7 +69,7 @@ fn sea_distance(b: &Board, from: SpaceId, to: SpaceId, limit: u32, peaceful: boo
             for n in &b.rules.board.space(*here).adjacent {
                 if b.is_sea(*n)
                     && !seen.contains(n)
-                    && b.closed_canal(*here, *n).is_none()
+                    && b.closed_canal(*here, *n, None).is_none()
                     && !(peaceful && b.blocked(*n))
                 {
                     seen.push(*n);

@@ -186,8 +186,8 @@ impl<'a> Board<'a> {
         })
     }
     /// The canal or strait between two sea zones that this power may not pass now (control is
-    /// judged at the start of the turn).
-    fn closed_canal(&self, a: SpaceId, b: SpaceId) -> Option<&'a str> {
+    /// judged at the start of the turn); a unit type it is `open_to` always passes.
+    fn closed_canal(&self, a: SpaceId, b: SpaceId, unit: Option<&UnitType>) -> Option<&'a str> {
         self.rules
             .board
             .canals
@@ -195,6 +195,7 @@ impl<'a> Board<'a> {
             .find(|c| {
                 (c.connects == [a, b] || c.connects == [b, a])
                     && !c.controlled_by.iter().all(|t| self.friendly_at_start(*t))
+                    && !unit.is_some_and(|u| c.open_to.iter().any(|tag| u.has_tag(tag)))
             })
             .map(|c| c.name.as_str())
     }

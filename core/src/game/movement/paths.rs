@@ -172,7 +172,7 @@ fn enter_by_sea(
     if !b.is_sea(here) {
         return Err(Rejection::new(format!("{} cannot move onto land", t.name)));
     }
-    if let Some(canal) = b.closed_canal(prev, here) {
+    if let Some(canal) = b.closed_canal(prev, here, Some(t)) {
         return Err(reject(
             RULE_CANAL,
             format!("the {canal} is closed to you: your side did not control it at the start of the turn"),
@@ -617,9 +617,18 @@ pub(crate) fn stays_for_battle(rules: &RuleSet, s: &State, power: PowerId, at: S
     !(may_blitz && open_for_blitz(rules, s, &Board { rules, s, power }, at))
 }
 
-/// The canal or strait between these sea zones is closed to this power now.
+/// The canal or strait between these sea zones is closed to every sea unit of this power now
+/// (one open to some unit tags, as Gibraltar to submarines, is not).
 pub(crate) fn canal_closed(rules: &RuleSet, s: &State, power: PowerId, a: SpaceId, b: SpaceId) -> bool {
-    Board { rules, s, power }.closed_canal(a, b).is_some()
+    Board { rules, s, power }
+        .closed_canal(a, b, None)
+        .is_some_and(|name| {
+            rules
+                .board
+                .canals
+                .iter()
+                .any(|c| c.name == name && c.open_to.is_empty())
+        })
 }
 
 /// Enemy warships in this sea zone stop movement: `ignoring` them is refused.
