@@ -622,6 +622,53 @@ fn place_facility(
             ),
         ));
     }
+    if let Some(up) = ft.upgrade {
+        return place_upgrade(rules, s, power, kind, up, count, space);
+    }
+    may_build_here(rules, power, kind, space)?;
+    let factory =
+        |k: FacilityTypeId| rules.facilities[k.index()].production != crate::rules::Amount::Fixed(0);
+    if factory(kind) {
+        if let Some(f) = s
+            .space(space)
+            .facilities
+            .iter()
+            .find(|f| f.kind != kind && factory(f.kind))
+        {
+            return Err(reject(
+                RULE_FACILITY,
+                format!(
+                    "{} has a {} already; a territory holds one industrial complex",
+                    sp.name,
+                    rules.facilities[f.kind.index()].name
+                ),
+            ));
+        }
+    }
+    if count > 1 || s.space(space).facilities.iter().any(|f| f.kind == kind) {
+        return Err(reject(
+            RULE_FACILITY,
+            format!(
+                "a territory holds at most one {}; {} cannot take another",
+                ft.name, sp.name
+            ),
+        ));
+    }
+    s.space_mut(space).facilities.push(Facility { kind, damage: 0 });
+    s.this_turn.new_facilities.push((space, kind));
+    Ok(())
+}
+
+/// Where a facility of this type may stand: not on an island unless it may, in a territory worth
+/// enough, originally the power's if it must be, on a coast if it must be.
+fn may_build_here(
+    rules: &RuleSet,
+    power: PowerId,
+    kind: FacilityTypeId,
+    space: SpaceId,
+) -> Result<(), Rejection> {
+    let ft = &rules.facilities[kind.index()];
+    let sp = rules.board.space(space);
     if sp.island && !ft.on_islands {
         return Err(reject(
             RULE_FACILITY,
@@ -637,18 +684,101 @@ fn place_facility(
             ),
         ));
     }
-    if count > 1 || s.space(space).facilities.iter().any(|f| f.kind == kind) {
+    if ft.original_only && sp.owner != Some(power) {
         return Err(reject(
             RULE_FACILITY,
             format!(
-                "a territory holds at most one {}; {} cannot take another",
+                "a {} is built only in a territory {} originally held; {} was not",
+                ft.name,
+                power_name(rules, power),
+                sp.name
+            ),
+        ));
+    }
+    if ft.coastal && !sp.adjacent.iter().any(|a| rules.board.space(*a).is_sea()) {
+        return Err(reject(
+            RULE_FACILITY,
+            format!(
+                "a {} is built on a coast; {} borders no sea zone",
                 ft.name, sp.name
             ),
         ));
     }
-    s.space_mut(space).facilities.push(Facility { kind, damage: 0 });
+    Ok(())
+}
+
+/// An upgrade (`upgrades_from`, `upgrades_to`): placed on an undamaged facility of the first
+/// type where the second may be built; the facility becomes the second type when the Mobilize
+/// phase ends, so it mobilizes as the first this turn.
+fn place_upgrade(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    kind: FacilityTypeId,
+    up: crate::rules::Upgrade,
+    count: u32,
+    space: SpaceId,
+) -> Result<(), Rejection> {
+    let (ft, from, to) = (
+        &rules.facilities[kind.index()],
+        &rules.facilities[up.from.index()],
+        &rules.facilities[up.to.index()],
+    );
+    let sp = rules.board.space(space);
+    let Some(f) = s.space(space).facilities.iter().find(|f| f.kind == up.from) else {
+        return Err(reject(
+            RULE_FACILITY,
+            format!("a {} goes on a {}; {} has none", ft.name, from.name, sp.name),
+        ));
+    };
+    if f.damage > 0 {
+        return Err(reject(
+            RULE_FACILITY,
+            format!(
+                "the {} in {} is damaged ({}); repair it first (`repair {} in {}`)",
+                from.name, sp.name, f.damage, f.damage, sp.name
+            ),
+        ));
+    }
+    may_build_here(rules, power, up.to, space).map_err(|r| {
+        Rejection::new(format!("{} (it would become a {})", r.message, to.name)).by(RULE_FACILITY)
+    })?;
+    if count > 1 || s.this_turn.new_facilities.contains(&(space, kind)) {
+        return Err(reject(
+            RULE_FACILITY,
+            format!("the {} in {} is upgraded once", from.name, sp.name),
+        ));
+    }
     s.this_turn.new_facilities.push((space, kind));
     Ok(())
+}
+
+/// Upgrades placed this turn take effect: each facility becomes what it was upgraded to (its
+/// damage within the new type's cap).
+fn apply_upgrades(rules: &RuleSet, s: &mut State, out: &mut Vec<String>) {
+    let placed = s.this_turn.new_facilities.clone();
+    for (space, kind) in placed {
+        let Some(up) = rules.facilities[kind.index()].upgrade else {
+            continue;
+        };
+        let sp = rules.board.space(space);
+        let cap = rules.facilities[up.to.index()].max_damage.resolve(sp.ipc);
+        if let Some(f) = s
+            .space_mut(space)
+            .facilities
+            .iter_mut()
+            .find(|f| f.kind == up.from)
+        {
+            f.kind = up.to;
+            f.damage = f.damage.min(cap);
+            out.push(format!(
+                "the {} in {} is now a {}",
+                rules.facilities[up.from.index()].name,
+                sp.name,
+                rules.facilities[up.to.index()].name
+            ));
+        }
+    }
 }
 
 /// The mobilize phase ends: a carrier promised to fighters must have been placed if it still
@@ -672,6 +802,7 @@ pub fn end_mobilize(
         ));
     }
     super::movement::land_air_units(rules, s, power, true, out);
+    apply_upgrades(rules, s, out);
     Ok(())
 }
 

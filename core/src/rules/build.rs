@@ -259,6 +259,10 @@ pub(crate) static FACILITY: SchemaTable = SchemaTable {
         Field::def("max_damage", "int | \"territory\" | \"2x territory\"", "0", "damage it can take (0: cannot be damaged)"),
         Field::def("requires_ipc", "int", "0", "least IPC value of a territory it is built in"),
         Field::def("on_islands", "bool", "true", "may be built on an island (`island = true` territories)"),
+        Field::def("original_only", "bool", "false", "built only in a territory the power originally held (its printed owner)"),
+        Field::def("coastal", "bool", "false", "built only in a territory bordering a sea zone"),
+        Field::opt("upgrades_from", "string", "an upgrade, not a facility of its own: placed on this facility (undamaged), which becomes `upgrades_to` when the Mobilize phase ends"),
+        Field::opt("upgrades_to", "string", "what the facility upgraded becomes (with `upgrades_from`); its building rules apply"),
         Field::def("on_capture", "\"capture\" | \"destroy\" | \"downgrade:<facility>\"", "capture", "what becomes of it when its territory is taken"),
         Field::def("air_move_bonus", "int", "0", "movement bonus of an air base (read; movement does not apply it yet)"),
         Field::def("sea_move_bonus", "int", "0", "movement bonus of a naval base (read; movement does not apply it yet)"),
@@ -1450,6 +1454,42 @@ fn read_facilities(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<FacilityType> {
         let max_damage = read_amount(ctx, &mut ff, "max_damage", Amount::Fixed(0));
         let requires_ipc = ff.uint(ctx, "requires_ipc", 0);
         let on_islands = ff.bool(ctx, "on_islands", true);
+        let original_only = ff.bool(ctx, "original_only", false);
+        let coastal = ff.bool(ctx, "coastal", false);
+        let facility_named = |ctx: &mut Ctx, n: Option<&Node>, key: &str| {
+            let n = n?;
+            let name = as_str(ctx, n, key)?;
+            match ids.iter().position(|x| *x == name) {
+                Some(j) => Some(FacilityTypeId(j as u16)),
+                None => {
+                    unknown_name(ctx, n, "facility", &name, &ids);
+                    None
+                }
+            }
+        };
+        let from = facility_named(ctx, ff.get("upgrades_from"), "upgrades_from");
+        let to = facility_named(ctx, ff.get("upgrades_to"), "upgrades_to");
+        let upgrade = match (
+            from,
+            to,
+            ff.get("upgrades_from").is_some() != ff.get("upgrades_to").is_some(),
+        ) {
+            (Some(from), Some(to), _) => Some(super::Upgrade { from, to }),
+            (_, _, true) => {
+                let n = ff
+                    .get("upgrades_from")
+                    .or(ff.get("upgrades_to"))
+                    .expect("one of them");
+                ctx.error_at(
+                    n,
+                    "schema::missing-field",
+                    "an upgrade names both `upgrades_from` and `upgrades_to`".into(),
+                    "the other is missing",
+                );
+                None
+            }
+            _ => None,
+        };
         let on_capture = match ff.get("on_capture") {
             None => FacilityCapture::Capture,
             Some(n) => match as_str(ctx, n, "on_capture").as_deref() {
@@ -1487,6 +1527,9 @@ fn read_facilities(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<FacilityType> {
             max_damage,
             requires_ipc,
             on_islands,
+            original_only,
+            coastal,
+            upgrade,
             on_capture,
             air_move_bonus: air,
             sea_move_bonus: sea,

@@ -288,9 +288,22 @@ pub struct FacilityType {
     pub requires_ipc: u32,
     /// May be built on an island.
     pub on_islands: bool,
+    /// Built only in a territory the power originally held.
+    pub original_only: bool,
+    /// Built only in a territory bordering a sea zone.
+    pub coastal: bool,
+    /// Not a facility of its own: it turns one facility into another.
+    pub upgrade: Option<Upgrade>,
     pub on_capture: FacilityCapture,
     pub air_move_bonus: u32,
     pub sea_move_bonus: u32,
+}
+
+/// A facility placed on another to make it a third (`upgrades_from`, `upgrades_to`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Upgrade {
+    pub from: FacilityTypeId,
+    pub to: FacilityTypeId,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
