@@ -826,6 +826,8 @@ fn unit_stats_match_the_rulebooks() {
         BTreeMap::from([
             ("major_industrial_complex".to_string(), Some(30)),
             ("minor_industrial_complex".to_string(), Some(12)),
+            // The minor-to-major upgrade: "at a cost of 20 IPCs" (000 · Industrial Complexes).
+            ("complex_upgrade".to_string(), Some(20)),
             ("air_base".to_string(), Some(15)),
             ("naval_base".to_string(), Some(15)),
         ])
