@@ -117,7 +117,7 @@ const HELP: &[(&str, &str, &str)] = &[
     (
         "repair",
         "repair 3 in Germany",
-        "purchase phase: remove damage from your industrial complex (1 IPC per damage)",
+        "purchase phase: remove damage from a facility (1 IPC per damage); name it where several are damaged: `repair 2 air_base in \"United Kingdom\"`",
     ),
     ("place", "place 2 infantry in Germany", "mobilize purchased units"),
     (

@@ -192,8 +192,32 @@ fn set_damage(
     piece: Piece,
     damage: u32,
 ) -> Result<(), String> {
-    let Piece::Facility(kind) = piece else {
-        return Err("damage is set on facilities only".into());
+    let kind = match piece {
+        Piece::Facility(kind) => kind,
+        // Units: that many of the type there have taken a hit (two-hit ships).
+        Piece::Unit(kind) => {
+            let t = rules.unit(kind);
+            if t.hits < 2 {
+                return Err(format!("a {} has one hit point; it cannot stand damaged", t.name));
+            }
+            let units = &mut s.space_mut(space).units;
+            let mut left = damage;
+            for u in units.iter_mut().filter(|u| u.kind == kind) {
+                if left == 0 {
+                    break;
+                }
+                u.damage = 1;
+                left -= 1;
+            }
+            if left > 0 {
+                return Err(format!(
+                    "{} has fewer than {damage} {}",
+                    rules.board.space(space).name,
+                    t.name
+                ));
+            }
+            return Ok(());
+        }
     };
     match s.space_mut(space).facilities.iter_mut().find(|f| f.kind == kind) {
         Some(f) => {

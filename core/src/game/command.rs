@@ -55,7 +55,12 @@ pub enum Command {
     /// After a research success: roll on this chart (1-based) for a new tech.
     Breakthrough(usize),
     /// Remove damage from a facility of the current power (purchase phase).
-    Repair { count: u32, space: Option<SpaceId> },
+    Repair {
+        count: u32,
+        space: Option<SpaceId>,
+        /// Which facility there, when the territory has several (the 1940 complexes and bases).
+        facility: Option<crate::rules::FacilityTypeId>,
+    },
     /// A rocket attack from a unit that can make one, on an enemy facility in range.
     Rocket { from: SpaceId, target: SpaceId },
     /// In a turn where powers play in segments (`[turn.within]`) and the order is the
@@ -449,11 +454,21 @@ impl Command {
             Command::Research(n) => format!("research {n}"),
             Command::Breakthrough(c) => format!("breakthrough {c}"),
             Command::Rocket { from, target } => format!("rocket from {} at {}", sname(*from), sname(*target)),
-            Command::Repair { count, space: None } => format!("repair {count}"),
             Command::Repair {
                 count,
-                space: Some(sp),
-            } => format!("repair {count} in {}", sname(*sp)),
+                space,
+                facility,
+            } => {
+                let mut t = format!("repair {count}");
+                if let Some(f) = facility {
+                    t.push(' ');
+                    t.push_str(&rules.facilities[f.index()].id);
+                }
+                if let Some(sp) = space {
+                    t.push_str(&format!(" in {}", sname(*sp)));
+                }
+                t
+            }
             Command::Buy { piece, count } => format!("buy {count} {}", piece_id(rules, *piece)),
             Command::EndPhase => "end phase".into(),
             Command::Undo => "undo".into(),
@@ -730,11 +745,28 @@ fn parse_rocket(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
 
 /// `repair DAMAGE [in SPACE]`: damage taken off a facility in the purchase phase.
 fn parse_repair(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
-    const USAGE: &str = "usage: repair DAMAGE [in SPACE]";
+    const USAGE: &str = "usage: repair DAMAGE [FACILITY] [in SPACE]";
     let (count, rest) = match rest.first().and_then(|w| count_word(w)) {
         Some(n) => (n?, &rest[1..]),
         None => return Err(USAGE.into()),
     };
+    let at = rest
+        .iter()
+        .position(|w| w.eq_ignore_ascii_case("in") || w.eq_ignore_ascii_case("at"))
+        .unwrap_or(rest.len());
+    let facility = match &rest[..at] {
+        [] => None,
+        words => match find_piece(rules, &words.join(" "))? {
+            Piece::Facility(f) => Some(f),
+            Piece::Unit(u) => {
+                return Err(format!(
+                    "`{}` is a unit; damage is repaired on facilities",
+                    rules.unit(u).name
+                ))
+            }
+        },
+    };
+    let rest = &rest[at..];
     let space = match rest {
         [] => None,
         [kw, place @ ..]
@@ -744,7 +776,11 @@ fn parse_repair(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
         }
         _ => return Err(USAGE.into()),
     };
-    Ok(Command::Repair { count, space })
+    Ok(Command::Repair {
+        count,
+        space,
+        facility,
+    })
 }
 
 /// `play POWER first`: in a turn played in segments, which power plays its part first.

@@ -192,11 +192,14 @@ fn purchases(rules: &RuleSet, s: &State, power: PowerId, out: &mut Vec<Command>)
         }
     }
     for (i, sp) in s.spaces.iter().enumerate() {
-        if sp.controller == Some(power) && sp.facilities.iter().any(|f| f.damage > 0) {
-            out.push(Command::Repair {
-                count: 1,
-                space: Some(SpaceId(i as u16)),
-            });
+        if sp.controller == Some(power) {
+            for f in sp.facilities.iter().filter(|f| f.damage > 0) {
+                out.push(Command::Repair {
+                    count: 1,
+                    space: Some(SpaceId(i as u16)),
+                    facility: Some(f.kind),
+                });
+            }
         }
     }
 }

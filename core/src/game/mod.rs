@@ -5,6 +5,7 @@
 //! a rejected command leaves no trace but its message.
 
 pub mod arrange;
+pub mod bases;
 pub mod command;
 pub mod control;
 pub mod dice;
@@ -591,9 +592,11 @@ fn run(
         Command::Breakthrough(chart) => {
             research::breakthrough(rules, s, power, *chart, out)?;
         }
-        Command::Repair { count, space } => {
-            research::repair(rules, s, power, phase.kind, *count, *space, out)?
-        }
+        Command::Repair {
+            count,
+            space,
+            facility,
+        } => research::repair(rules, s, power, phase.kind, *count, *space, *facility, out)?,
         Command::Rocket { from, target } => fight::rocket(rules, s, power, phase.kind, *from, *target, out)?,
         Command::Buy { piece, count } => {
             in_phase(
@@ -749,7 +752,8 @@ fn end_phase(rules: &RuleSet, sc: &Scenario, s: &mut State, out: &mut Vec<String
             )
             .by(research::RULE_RESEARCH));
         }
-        PhaseKind::Research | PhaseKind::Purchase | PhaseKind::Script => {}
+        PhaseKind::Purchase => bases::repair_at_bases(rules, s, power, out),
+        PhaseKind::Research | PhaseKind::Script => {}
     }
     s.phase_acted = false;
     out.push(TRANSITION.to_string());
@@ -854,6 +858,7 @@ fn begin_turn(rules: &RuleSet, sc: &Scenario, s: &mut State) {
 /// Every power playing the current turn starts its record of it from the board as it is; the
 /// acting power's goes in `this_turn`.
 pub(crate) fn start_turn_records(rules: &RuleSet, sc: &Scenario, s: &mut State) {
+    bases::range_bonuses(rules, s, &rules.powers_of_turn(sc.turn_order[s.turn]));
     let acting = step(rules, sc, s).power;
     let fresh = state::TurnState::begin(&s.spaces);
     s.other_turns = rules

@@ -218,6 +218,7 @@ pub fn repair(
     phase: PhaseKind,
     count: u32,
     space: Option<SpaceId>,
+    facility: Option<crate::rules::FacilityTypeId>,
     out: &mut Vec<String>,
 ) -> Result<(), Rejection> {
     if phase != PhaseKind::Purchase {
@@ -256,11 +257,35 @@ pub fn repair(
         },
     };
     let per_ipc = rules.repairs_per_ipc(&s.techs[power.index()]);
-    let f = s.spaces[at.index()]
-        .facilities
-        .iter()
-        .position(|f| f.damage > 0)
-        .expect("a damaged facility is there");
+    let here = &s.spaces[at.index()].facilities;
+    let damaged: Vec<usize> = (0..here.len()).filter(|&i| here[i].damage > 0).collect();
+    let f = match (facility, damaged.as_slice()) {
+        (Some(kind), _) => match damaged.iter().find(|&&i| here[i].kind == kind) {
+            Some(&i) => i,
+            None => {
+                return Err(Rejection::new(format!(
+                    "{pname} has no damaged {} in {}",
+                    rules.facilities[kind.index()].name,
+                    rules.board.space(at).name
+                ))
+                .by(RULE_REPAIR))
+            }
+        },
+        (None, [one]) => *one,
+        (None, many) => {
+            let ids: Vec<&str> = many
+                .iter()
+                .map(|&i| rules.facilities[here[i].kind.index()].id.as_str())
+                .collect();
+            return Err(Rejection::new(format!(
+                "which facility in {}? `repair {count} FACILITY in {}`, one of {}",
+                rules.board.space(at).name,
+                rules.board.space(at).name,
+                ids.join(", ")
+            ))
+            .by(RULE_REPAIR));
+        }
+    };
     let damage = s.spaces[at.index()].facilities[f].damage;
     let place = rules.board.space(at).name.clone();
     if count == 0 || count > damage {

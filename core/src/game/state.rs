@@ -131,6 +131,8 @@ pub struct Marks {
     pub bombing: bool,
     /// Land unit: blitzed through an empty enemy territory this turn.
     pub blitzed: bool,
+    /// Movement added this turn by a base where the unit began it (`game/bases.rs`).
+    pub range_bonus: u8,
 }
 
 // Written out: the derived encoding of the fields before `blitzed` (hash schemes 1 to 3), then
@@ -148,6 +150,7 @@ impl std::hash::Hash for Marks {
             escaped,
             bombing,
             blitzed,
+            range_bonus,
         } = self;
         combat_moved.hash(h);
         fought.hash(h);
@@ -160,6 +163,10 @@ impl std::hash::Hash for Marks {
         bombing.hash(h);
         if !legacy_hash() {
             blitzed.hash(h);
+            // Only where bases give one, so games without bases hash as they did.
+            if *range_bonus != 0 {
+                range_bonus.hash(h);
+            }
         }
     }
 }

@@ -264,8 +264,10 @@ pub(crate) static FACILITY: SchemaTable = SchemaTable {
         Field::opt("upgrades_from", "string", "an upgrade, not a facility of its own: placed on this facility (undamaged), which becomes `upgrades_to` when the Mobilize phase ends"),
         Field::opt("upgrades_to", "string", "what the facility upgraded becomes (with `upgrades_from`); its building rules apply"),
         Field::def("on_capture", "\"capture\" | \"destroy\" | \"downgrade:<facility>\"", "capture", "what becomes of it when its territory is taken"),
-        Field::def("air_move_bonus", "int", "0", "movement bonus of an air base (read; movement does not apply it yet)"),
-        Field::def("sea_move_bonus", "int", "0", "movement bonus of a naval base (read; movement does not apply it yet)"),
+        Field::def("air_move_bonus", "int", "0", "movement added to friendly air units that begin their turn in its territory (an air base)"),
+        Field::def("sea_move_bonus", "int", "0", "movement added to friendly sea units that begin their turn in a sea zone its territory borders (a naval base)"),
+        Field::def("repairs", "bool", "false", "units with `repair = \"naval_base\"` in the sea zones its territory borders are repaired free as their owner's Purchase phase ends (a naval base)"),
+        Field::def("inoperative_at", "int", "0", "damage at which it stops working: no movement bonus, no repairs (0: never)"),
     ],
 };
 
@@ -1517,6 +1519,8 @@ fn read_facilities(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<FacilityType> {
         };
         let air = ff.uint(ctx, "air_move_bonus", 0);
         let sea = ff.uint(ctx, "sea_move_bonus", 0);
+        let repairs = ff.bool(ctx, "repairs", false);
+        let inoperative_at = ff.uint(ctx, "inoperative_at", 0);
         ff.finish(ctx);
         out.push(FacilityType {
             id: id.clone(),
@@ -1533,6 +1537,8 @@ fn read_facilities(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<FacilityType> {
             on_capture,
             air_move_bonus: air,
             sea_move_bonus: sea,
+            repairs,
+            inoperative_at,
         });
     }
     out

@@ -297,6 +297,17 @@ pub struct FacilityType {
     pub on_capture: FacilityCapture,
     pub air_move_bonus: u32,
     pub sea_move_bonus: u32,
+    /// Repairs units that repair at a naval base, in the sea zones its territory borders.
+    pub repairs: bool,
+    /// Damage at which it stops working (0: never).
+    pub inoperative_at: u32,
+}
+
+impl FacilityType {
+    /// Working at this damage: giving its movement bonus, repairing ships.
+    pub fn operative(&self, damage: u32) -> bool {
+        self.inoperative_at == 0 || damage < self.inoperative_at
+    }
 }
 
 /// A facility placed on another to make it a third (`upgrades_from`, `upgrades_to`).

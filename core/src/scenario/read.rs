@@ -50,7 +50,7 @@ pub(crate) static START: SchemaTable = SchemaTable {
         Field::opt("treasury", "<power> → int", "IPCs in hand"),
         Field::opt("relations", "[[string, string, string]]", "`[POWER, POWER, \"war\" | \"peace\" | \"allied\"]`"),
         Field::opt("techs", "<power> → [string]", "techs held (ids of the `[techs]` in play)"),
-        Field::opt("damage", "<space> → <facility> → int", "damage on facilities"),
+        Field::opt("damage", "<space> → <facility> → int", "damage on facilities; for a unit type of two hits, how many of those there have taken one"),
         Field::opt("purchased", "<power> → <unit> → int", "units bought and waiting to be mobilized"),
     ],
 };
@@ -624,6 +624,10 @@ impl Reader<'_> {
                 let d = as_uint(&mut self.ctx, &fe.node, &format!("{what}.{sname}.{fname}"));
                 match (s, piece, d) {
                     (Some(s), Some(p @ Piece::Facility(_)), Some(d)) => out.push((s, p, d)),
+                    // At the start, a two-hit unit type: how many of those there took a hit.
+                    (Some(s), Some(p @ Piece::Unit(_)), Some(d)) if what == "start.damage" => {
+                        out.push((s, p, d))
+                    }
                     (_, Some(Piece::Unit(_)), _) => {
                         let p = Problem::new(
                             "scenario::damage",

@@ -266,11 +266,10 @@ fn pair_up(rules: &RuleSet, s: &State, from: SpaceId, ids: &[u32]) -> Vec<Option
         .collect()
 }
 
-/// Movement left this phase; the owner's techs may lengthen a unit's range.
+/// Movement left this phase; the owner's techs may lengthen a unit's range, and so may a base
+/// where it began the turn.
 fn remaining(rules: &RuleSet, s: &State, u: &Unit) -> u32 {
-    rules
-        .unit_for(u.kind, &s.techs[u.owner.index()])
-        .movement
+    (rules.unit_for(u.kind, &s.techs[u.owner.index()]).movement + u32::from(u.marks.range_bonus))
         .saturating_sub(u.moved)
 }
 
