@@ -65,10 +65,13 @@ fn single_unit_commands(g: &Game) -> Vec<Command> {
                     count: 1,
                 });
             }
-            out.extend(spaces.iter().map(|sp| Command::Repair {
-                count: 1,
-                space: Some(*sp),
-            }));
+            for f in 0..rules.facilities.len() {
+                out.extend(spaces.iter().map(|sp| Command::Repair {
+                    count: 1,
+                    space: Some(*sp),
+                    facility: Some(FacilityTypeId(f as u16)),
+                }));
+            }
         }
         PhaseKind::CombatMove | PhaseKind::NoncombatMove => {
             for &from in &spaces {

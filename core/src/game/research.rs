@@ -211,6 +211,7 @@ pub fn breakthrough(
 }
 
 /// `repair N [in SPACE]`: remove damage from the power's facilities in the purchase phase.
+#[allow(clippy::too_many_arguments)]
 pub fn repair(
     rules: &RuleSet,
     s: &mut State,
