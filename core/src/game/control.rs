@@ -42,10 +42,25 @@ pub fn income(rules: &RuleSet, state: &State, power: PowerId) -> i64 {
         .sum()
 }
 
-pub fn collect_income(rules: &RuleSet, s: &mut State, power: PowerId, out: &mut Vec<String>) {
-    let income = income(rules, s, power);
+pub fn collect_income(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    out: &mut Vec<String>,
+) -> Result<(), super::Rejection> {
+    let gross = income(rules, s, power);
+    let lost = super::convoy::losses(rules, s, power, out)?;
+    let income = (gross - lost).max(0);
     Arc::make_mut(&mut s.treasuries)[power.index()] += income;
-    out.push(format!("{} collects {income} IPCs", rules.power_info(power).name));
+    if lost > 0 {
+        out.push(format!(
+            "{} collects {income} IPCs ({gross} less {lost} in convoy losses)",
+            rules.power_info(power).name
+        ));
+    } else {
+        out.push(format!("{} collects {income} IPCs", rules.power_info(power).name));
+    }
+    Ok(())
 }
 
 fn same_side(rules: &RuleSet, a: PowerId, b: PowerId) -> bool {

@@ -8,6 +8,7 @@ pub mod arrange;
 pub mod bases;
 pub mod command;
 pub mod control;
+pub mod convoy;
 pub mod dice;
 pub mod fight;
 mod hooks;
@@ -745,7 +746,7 @@ fn end_phase(rules: &RuleSet, sc: &Scenario, s: &mut State, out: &mut Vec<String
         }
         PhaseKind::Mobilize => mobilize::end_mobilize(rules, s, power, out)?,
         // Income must be collected if it can be: ending that phase collects it.
-        PhaseKind::CollectIncome => control::collect_income(rules, s, power, out),
+        PhaseKind::CollectIncome => control::collect_income(rules, s, power, out)?,
         PhaseKind::Research if s.breakthrough_pending => {
             return Err(Rejection::new(
                 "a breakthrough waits for its chart: choose one with `breakthrough CHART` first",

@@ -127,6 +127,7 @@ pub(crate) static UNIT: SchemaTable = SchemaTable {
         Field::def("defenseless", "bool", "false", "cannot fire; destroyed without dice when left alone with an enemy that can hit it"),
         Field::def("casualty_last", "bool", "false", "taken as a casualty only when nothing else can be"),
         Field::def("bombard", "int", "0", "offshore bombardment value (0: does not bombard)"),
+        Field::def("convoy_dice", "int", "0", "dice it rolls against an enemy's convoy in a convoy sea zone (`[rules] convoy_hits_up_to`)"),
         Field::def("bombing_dice", "int", "0", "dice per unit in a strategic bombing raid (0: makes no raids)"),
         Field::def("bombing_bonus", "int", "0", "added to each of its bombing dice's damage"),
         Field::def("attack_dice", "int", "1", "dice each unit rolls when attacking, each of which may hit (1 to 6)"),
@@ -387,6 +388,7 @@ pub(crate) static RULES: SchemaTable = SchemaTable {
         Field::def("allied_factories", "string", "never", "a factory the power controls in a territory a friendly power owned: never usable, or only while that power's capital is in enemy hands")
             .one_of(&["never", "capital_lost"]),
         Field::def("purchase_limited_by_production", "bool", "false", "a purchase may not exceed what the power's factories can mobilize this turn"),
+        Field::def("convoy_hits_up_to", "int", "0", "convoy disruption: as a power collects income, enemy units in a convoy sea zone next to its territories roll their `convoy_dice`, and every face up to this value is lost in IPCs (0: no convoy disruption)"),
     ],
 };
 
@@ -1322,6 +1324,7 @@ pub(super) fn read_unit(ctx: &mut Ctx, id: &str, node: &Node) -> Option<UnitType
             defenseless: u.bool(ctx, "defenseless", false),
             casualty_last: u.bool(ctx, "casualty_last", false),
             bombard: u.uint(ctx, "bombard", 0),
+            convoy_dice: u.uint(ctx, "convoy_dice", 0),
             bombing_dice: u.uint(ctx, "bombing_dice", 0),
             bombing_bonus: u.uint(ctx, "bombing_bonus", 0),
             attack_dice: u.uint(ctx, "attack_dice", 1).clamp(1, 6),
@@ -1985,6 +1988,7 @@ fn read_switches(ctx: &mut Ctx, e: Option<&Entry>) -> Switches {
         s.allied_factories = a;
     }
     s.purchase_limited_by_production = f.bool(ctx, "purchase_limited_by_production", false);
+    s.convoy_hits_up_to = f.uint(ctx, "convoy_hits_up_to", 0).min(6) as u8;
     f.finish(ctx);
     s
 }

@@ -202,6 +202,8 @@ pub struct UnitType {
     pub defenseless: bool,
     pub casualty_last: bool,
     pub bombard: u32,
+    /// Dice it rolls against an enemy convoy.
+    pub convoy_dice: u32,
     pub bombing_dice: u32,
     /// Added to each bombing die's damage (1940: 1d6+2 per strategic bomber).
     pub bombing_bonus: u32,
@@ -604,6 +606,8 @@ pub struct Switches {
     pub allied_factories: AlliedFactories,
     /// A purchase may not exceed what the power's eligible factories can mobilize this turn.
     pub purchase_limited_by_production: bool,
+    /// Convoy disruption: faces up to this are lost (0: none).
+    pub convoy_hits_up_to: u8,
 }
 
 impl Default for Switches {
@@ -613,6 +617,7 @@ impl Default for Switches {
             blitz_blocked_by_facilities: true,
             allied_factories: AlliedFactories::Never,
             purchase_limited_by_production: false,
+            convoy_hits_up_to: 0,
         }
     }
 }

@@ -1,0 +1,177 @@
+//! Convoy disruption (the 1940 games): as a power collects income, each convoy sea zone next to
+//! territories it controls, holding units of a power at war with it that roll `convoy_dice`,
+//! costs it the faces up to `[rules] convoy_hits_up_to` of those dice, no more than the IPC value
+//! of its territories next to the zone, and no territory more than its own value over all zones.
+//! Dice come from the table first, then the engine: with manual dice the collection waits for
+//! the faces.
+
+use super::state::{Relation, State};
+use super::Rejection;
+use crate::rules::{PowerId, RuleSet, SpaceId};
+
+/// Refusal rule id: convoy dice wait for faces typed at the table.
+pub const RULE_CONVOY: &str = "convoy-dice";
+
+/// What the power loses to convoy disruption now (rolling the dice), with a log line per zone.
+pub fn losses(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    out: &mut Vec<String>,
+) -> Result<i64, Rejection> {
+    let hit = rules.switches.convoy_hits_up_to;
+    if hit == 0 {
+        return Ok(0);
+    }
+    struct Raid {
+        zone: SpaceId,
+        mine: Vec<SpaceId>,
+        who: String,
+        faces: Vec<u8>,
+        rolled: u32,
+    }
+    let mut raids: Vec<Raid> = Vec::new();
+    for zone in rules.board.ids() {
+        let z = rules.board.space(zone);
+        if !z.convoy {
+            continue;
+        }
+        let mine: Vec<SpaceId> = z
+            .adjacent
+            .iter()
+            .copied()
+            .filter(|t| !rules.board.space(*t).is_sea() && s.space(*t).controller == Some(power))
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let mut raiders: Vec<(String, u32)> = Vec::new();
+        let mut dice = 0u32;
+        for u in &s.space(zone).units {
+            if s.relations[power.index()][u.owner.index()] != Relation::War {
+                continue;
+            }
+            let n = rules.unit_for(u.kind, &s.techs[u.owner.index()]).convoy_dice;
+            if n == 0 {
+                continue;
+            }
+            dice += n;
+            let name = rules.unit(u.kind).name.clone();
+            match raiders.iter_mut().find(|(k, _)| *k == name) {
+                Some((_, c)) => *c += 1,
+                None => raiders.push((name, 1)),
+            }
+        }
+        if dice == 0 {
+            continue;
+        }
+        let Some(faces) = s.roll_table(dice as usize) else {
+            return Err(Rejection::new(format!(
+                "convoy disruption in {} needs {dice} dice from the table: type the faces (`roll ...`), then `end phase` again",
+                z.name
+            ))
+            .by(RULE_CONVOY));
+        };
+        let rolled = faces.iter().filter(|f| **f <= hit).map(|f| u32::from(*f)).sum();
+        let who: Vec<String> = raiders.iter().map(|(n, c)| format!("{c} {n}")).collect();
+        raids.push(Raid {
+            zone,
+            mine,
+            who: who.join(", "),
+            faces,
+            rolled,
+        });
+    }
+    // Each zone loses no more than it rolled and its territories are worth, each territory no
+    // more than its value over all zones: the most that can be lost so (a small max flow).
+    let mut territories: Vec<SpaceId> = raids.iter().flat_map(|r| r.mine.iter().copied()).collect();
+    territories.sort();
+    territories.dedup();
+    let lost = max_losses(
+        &raids
+            .iter()
+            .map(|r| (r.rolled, r.mine.clone()))
+            .collect::<Vec<_>>(),
+        &territories,
+        |t| rules.board.space(t).ipc,
+    );
+    let mut total = 0i64;
+    for (r, l) in raids.iter().zip(&lost) {
+        let text: Vec<String> = r.faces.iter().map(u8::to_string).collect();
+        out.push(format!(
+            "convoy disruption in {}: {} roll {} → {} loses {l} IPC{}{}",
+            rules.board.space(r.zone).name,
+            r.who,
+            text.join(" "),
+            rules.power_info(power).name,
+            if *l == 1 { "" } else { "s" },
+            if *l < r.rolled {
+                format!(" ({} rolled; no territory loses more than it is worth)", r.rolled)
+            } else {
+                String::new()
+            }
+        ));
+        total += i64::from(*l);
+    }
+    Ok(total)
+}
+
+/// The most each zone loses when zone `z` may lose up to `zones[z].0`, taken from its
+/// territories `zones[z].1`, and territory `t` at most `value(t)` over all zones: a max flow
+/// (source → zones → territories → sink, Edmonds–Karp on a few dozen nodes), deterministic in
+/// board order.
+fn max_losses(
+    zones: &[(u32, Vec<SpaceId>)],
+    territories: &[SpaceId],
+    value: impl Fn(SpaceId) -> u32,
+) -> Vec<u32> {
+    let (nz, nt) = (zones.len(), territories.len());
+    let n = nz + nt + 2;
+    let (source, sink) = (0, n - 1);
+    let mut cap = vec![vec![0u32; n]; n];
+    for (z, (rolled, mine)) in zones.iter().enumerate() {
+        cap[source][1 + z] = *rolled;
+        for t in mine {
+            let ti = territories.iter().position(|x| x == t).expect("listed");
+            cap[1 + z][1 + nz + ti] = u32::MAX / 2;
+        }
+    }
+    for (ti, t) in territories.iter().enumerate() {
+        cap[1 + nz + ti][sink] = value(*t);
+    }
+    loop {
+        let mut prev = vec![usize::MAX; n];
+        prev[source] = source;
+        let mut queue = std::collections::VecDeque::from([source]);
+        while let Some(u) = queue.pop_front() {
+            for v in 0..n {
+                if prev[v] == usize::MAX && cap[u][v] > 0 {
+                    prev[v] = u;
+                    queue.push_back(v);
+                }
+            }
+        }
+        if prev[sink] == usize::MAX {
+            break;
+        }
+        let mut push = u32::MAX;
+        let mut v = sink;
+        while v != source {
+            push = push.min(cap[prev[v]][v]);
+            v = prev[v];
+        }
+        let mut v = sink;
+        while v != source {
+            let u = prev[v];
+            cap[u][v] -= push;
+            cap[v][u] += push;
+            v = u;
+        }
+    }
+    // What left the source toward each zone is what the zone loses.
+    zones
+        .iter()
+        .enumerate()
+        .map(|(z, (rolled, _))| rolled - cap[source][1 + z])
+        .collect()
+}
