@@ -221,6 +221,21 @@ fn current_profiles(rules: &RuleSet, s: &State) -> Profiles {
 fn setup(rules: &RuleSet, p: &Profiles, s: &State, power: PowerId, space: SpaceId) -> Battle {
     let sea = rules.board.space(space).is_sea();
     let here = &s.space(space).units;
+    // A damaged carrier that launches nothing (`disabled_when_damaged`): the defending air units
+    // its side's working decks there cannot hold are cargo on it and do not fight.
+    let mut deck_room: Option<u32> = None;
+    if sea
+        && here
+            .iter()
+            .any(|c| c.damage > 0 && rules.unit(c.kind).disabled_when_damaged)
+    {
+        deck_room = Some(
+            here.iter()
+                .filter(|c| c.owner != power && at_war(s, power, c.owner))
+                .map(|c| c.deck(rules))
+                .sum(),
+        );
+    }
     let mut units = Vec::new();
     for u in here {
         let pr = p.of(u.kind);
@@ -240,10 +255,17 @@ fn setup(rules: &RuleSet, p: &Profiles, s: &State, power: PowerId, space: SpaceI
                 let on_carrier = here
                     .iter()
                     .find(|c| c.id == carrier)
-                    .is_some_and(|c| p.of(c.kind).carrier_capacity > 0);
+                    .is_some_and(|c| c.deck(rules) > 0);
                 if !(on_carrier && pr.domain == Domain::Air) {
                     continue;
                 }
+            }
+            if let (Some(room), Domain::Air, None) = (deck_room.as_mut(), pr.domain, u.aboard) {
+                let cost = rules.unit(u.kind).carrier_cost.unwrap_or(1);
+                if *room < cost {
+                    continue;
+                }
+                *room -= cost;
             }
             units.push(Combatant::new(u.id, u.kind, u.owner, Side::Defender, hp));
         }
@@ -405,6 +427,38 @@ fn sync(rules: &RuleSet, s: &mut State, b: &Battle, out: &mut Vec<String>) {
                 if u.aboard == Some(c.id) && b.units.iter().any(|o| o.id == u.id && o.status != Status::Dead)
                 {
                     u.aboard = None;
+                }
+            }
+            // Air units trapped on a carrier that launched nothing (damaged before the battle,
+            // so they did not fight) go down with it.
+            let t = rules.unit(c.kind);
+            if t.disabled_when_damaged && t.carrier_capacity > 0 {
+                let mut room = t.carrier_capacity;
+                let trapped: Vec<(u32, crate::rules::UnitTypeId)> = s
+                    .space(b.space)
+                    .units
+                    .iter()
+                    .filter(|u| {
+                        u.owner == c.owner
+                            && u.aboard.is_none()
+                            && rules.unit(u.kind).domain == Domain::Air
+                            && !b.units.iter().any(|o| o.id == u.id)
+                    })
+                    .filter(|u| {
+                        let cost = rules.unit(u.kind).carrier_cost.unwrap_or(1);
+                        let fits = room >= cost;
+                        room = room.saturating_sub(cost);
+                        fits
+                    })
+                    .map(|u| (u.id, u.kind))
+                    .collect();
+                for (id, kind) in trapped {
+                    s.remove_unit(b.space, id);
+                    out.push(format!(
+                        "a {} trapped on the damaged {} is lost with it",
+                        rules.unit(kind).name,
+                        t.name
+                    ));
                 }
             }
             let gone = s.remove_unit(b.space, c.id);

@@ -273,10 +273,10 @@ fn own_carrier_room(rules: &RuleSet, s: &State, power: PowerId, zone: SpaceId) -
             0
         };
         if u.owner == power {
-            own_cap += t.carrier_capacity;
+            own_cap += u.deck(rules);
             own_air += air;
         } else if allied(s, power, u.owner) {
-            ally_cap += t.carrier_capacity;
+            ally_cap += u.deck(rules);
             guests += air;
         }
     }
@@ -292,7 +292,7 @@ fn fighters_without_room(rules: &RuleSet, s: &State, power: PowerId, zone: Space
     let cap: u32 = units
         .iter()
         .filter(|u| allied(s, power, u.owner))
-        .map(|u| rules.unit(u.kind).carrier_capacity)
+        .map(|u| u.deck(rules))
         .sum();
     let need: u32 = units
         .iter()

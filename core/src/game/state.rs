@@ -89,6 +89,17 @@ impl Tags {
 }
 
 impl Unit {
+    /// The room it offers air units now: its carrier capacity, none while a carrier that is
+    /// `disabled_when_damaged` is damaged.
+    pub fn deck(&self, rules: &RuleSet) -> u32 {
+        let t = rules.unit(self.kind);
+        if self.damage > 0 && t.disabled_when_damaged {
+            0
+        } else {
+            t.carrier_capacity
+        }
+    }
+
     pub fn new(id: u32, kind: UnitTypeId, owner: PowerId) -> Unit {
         Unit {
             id,

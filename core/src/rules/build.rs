@@ -116,6 +116,7 @@ pub(crate) static UNIT: SchemaTable = SchemaTable {
         Field::def("transport_capacity", "int", "0", "room it offers as a transport"),
         Field::opt("carrier_cost", "int", "room it takes on a carrier; absent: cannot land on carriers"),
         Field::def("carrier_capacity", "int", "0", "room it offers as a carrier"),
+        Field::def("disabled_when_damaged", "bool", "false", "a carrier that, damaged, launches and lands nothing: air units on it are trapped as cargo (the 1940 carrier)"),
         Field::def("first_strike", "bool", "false", "fires in the surprise-strike step; its casualties are removed before they fire back"),
         Field::def("submerge", "bool", "false", "may submerge instead of firing"),
         Field::def("negated_by", "[string]", "[]", "tags of enemy units whose presence cancels its first_strike, submerge, evasion and stealth_move"),
@@ -1305,6 +1306,7 @@ pub(super) fn read_unit(ctx: &mut Ctx, id: &str, node: &Node) -> Option<UnitType
             transport_capacity: u.uint(ctx, "transport_capacity", 0),
             carrier_cost: u.opt_uint(ctx, "carrier_cost"),
             carrier_capacity: u.uint(ctx, "carrier_capacity", 0),
+            disabled_when_damaged: u.bool(ctx, "disabled_when_damaged", false),
             first_strike: u.bool(ctx, "first_strike", false),
             submerge: u.bool(ctx, "submerge", false),
             negated_by: u

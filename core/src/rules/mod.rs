@@ -189,6 +189,8 @@ pub struct UnitType {
     pub transport_capacity: u32,
     pub carrier_cost: Option<u32>,
     pub carrier_capacity: u32,
+    /// Damaged, it neither launches nor lands air units.
+    pub disabled_when_damaged: bool,
     pub first_strike: bool,
     pub submerge: bool,
     pub negated_by: Vec<String>,

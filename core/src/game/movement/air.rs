@@ -45,7 +45,7 @@ fn side_carrier_room(b: &Board, space: SpaceId, occupy: impl Fn(&Unit) -> bool) 
             .iter()
             .filter(|u| allied(b.s, b.power, u.owner))
             .collect();
-    let cap: u32 = side.iter().map(|u| b.rules.unit(u.kind).carrier_capacity).sum();
+    let cap: u32 = side.iter().map(|u| u.deck(b.rules)).sum();
     let used: u32 = side
         .iter()
         .filter(|u| b.rules.unit(u.kind).domain == Domain::Air && occupy(u))
@@ -92,7 +92,7 @@ fn own_carrier_can_reach(b: &Board, space: SpaceId, peaceful: bool) -> bool {
         .any(|z| {
             b.s.space(z).units.iter().any(|u| {
                 u.owner == b.power
-                    && b.rules.unit(u.kind).carrier_capacity > 0
+                    && u.deck(b.rules) > 0
                     && !u.marks.combat_moved
                     && !u.marks.fought
                     && sea_distance(b, z, space, remaining(b.rules, b.s, u), peaceful).is_some()
@@ -232,7 +232,7 @@ fn stranded_air(rules: &RuleSet, s: &State, z: SpaceId, owner: PowerId) -> Vec<u
         .units
         .iter()
         .filter(|u| allied(s, owner, u.owner))
-        .map(|u| rules.unit(u.kind).carrier_capacity)
+        .map(|u| u.deck(rules))
         .sum();
     let mut used: u32 = 0;
     let mut stranded: Vec<u32> = Vec::new();

@@ -30,6 +30,7 @@ pub(super) fn move_along_path(
     explain: bool,
 ) -> Result<Vec<SpaceId>, Rejection> {
     let b = Board { rules, s, power };
+    take_off(&b, m.from, ids)?;
     let paired = pair_up(rules, s, m.from, ids);
     let blitz_on = combat && blitz_goes_on(rules, s, &b, m, ids, &paired)?;
     let drop = air_drop(rules, s, power, m.from, ids, &paired, combat);
@@ -125,6 +126,44 @@ fn moving_group<'a>(
 /// bomb (not carrying cargo, unless their rules allow it); `ignoring` passes submarines and
 /// transports at the end of a combat move at sea, never warships; and the destination is one
 /// the power's units may enter.
+/// Air units at sea take off from working decks only: with a damaged carrier that launches
+/// nothing there (`disabled_when_damaged`), no more of them leave than its side's working
+/// carriers there hold; the rest are trapped on it until it is repaired.
+fn take_off(b: &Board, from: SpaceId, ids: &[u32]) -> Result<(), Rejection> {
+    let here = &b.s.space(from).units;
+    if !b.is_sea(from)
+        || !here
+            .iter()
+            .any(|c| c.damage > 0 && b.rules.unit(c.kind).disabled_when_damaged)
+    {
+        return Ok(());
+    }
+    let cost = |u: &Unit| b.rules.unit(u.kind).carrier_cost.unwrap_or(1);
+    let leaving: u32 = here
+        .iter()
+        .filter(|u| ids.contains(&u.id) && b.rules.unit(u.kind).domain == Domain::Air)
+        .map(cost)
+        .sum();
+    if leaving == 0 {
+        return Ok(());
+    }
+    let room: u32 = here
+        .iter()
+        .filter(|u| allied(b.s, b.power, u.owner))
+        .map(|u| u.deck(b.rules))
+        .sum();
+    if leaving > room {
+        return Err(reject(
+            RULE_AIR_LANDING,
+            format!(
+                "the air units in {} are on a damaged carrier: none takes off or lands until it is repaired",
+                b.name(from)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn check_declared(
     b: &Board,
     m: &Move,
