@@ -86,7 +86,11 @@ fn single_unit_commands(g: &Game) -> Vec<Command> {
                 kinds.dedup();
                 for kind in kinds {
                     for &to in &spaces {
-                        for (ignore, bombing) in [(false, false), (true, false), (false, true)] {
+                        let raids = s.space(to).facilities.iter().map(|f| (false, true, Some(f.kind)));
+                        for (ignore, bombing, target) in [(false, false, None), (true, false, None)]
+                            .into_iter()
+                            .chain(raids)
+                        {
                             out.push(Command::Move(Move {
                                 units: vec![Pick::Kind { kind, count: 1 }],
                                 from,
@@ -94,6 +98,7 @@ fn single_unit_commands(g: &Game) -> Vec<Command> {
                                 via: Vec::new(),
                                 ignore,
                                 bombing,
+                                target,
                             }));
                         }
                     }
@@ -127,6 +132,7 @@ fn same_as_plain(g: &mut Game, c: &Command, out: &[String], legal: &[Command]) -
     let plain = Command::Move(Move {
         ignore: false,
         bombing: false,
+        target: None,
         ..m.clone()
     });
     legal.contains(&plain) && g.dry_run(&plain).as_deref() == Ok(out)

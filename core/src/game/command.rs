@@ -104,6 +104,8 @@ pub struct Move {
     /// Combat move of bombers to an enemy territory to raid its industrial complex (a
     /// strategic bombing raid) instead of joining the battle there.
     pub bombing: bool,
+    /// The facility the raid is on, where the territory has several (`bombing air_base`).
+    pub target: Option<crate::rules::FacilityTypeId>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -495,6 +497,10 @@ impl Command {
                 }
                 if m.bombing {
                     t.push_str(" bombing");
+                    if let Some(f) = m.target {
+                        t.push(' ');
+                        t.push_str(&rules.facilities[f.index()].id);
+                    }
                 }
                 t
             }
@@ -932,21 +938,36 @@ fn parse_picks(rules: &RuleSet, words: &[String]) -> Result<Vec<Pick>, String> {
     Ok(picks)
 }
 
-const MOVE_USAGE: &str = "usage: move UNITS from SPACE to SPACE [via SPACE, SPACE] [ignoring | bombing]";
+const MOVE_USAGE: &str =
+    "usage: move UNITS from SPACE to SPACE [via SPACE, SPACE] [ignoring | bombing [FACILITY]]";
 
 fn parse_move(rules: &RuleSet, words: &[String]) -> Result<Move, String> {
     let (units, _, rest) = split_at_keyword(words, &["from"]).ok_or(MOVE_USAGE)?;
     let (from, _, rest) = split_at_keyword(rest, &["to"]).ok_or(MOVE_USAGE)?;
     let (mut to_words, mut via_words, mut ignore, mut bombing) = (rest.to_vec(), Vec::new(), false, false);
+    let mut target = None;
     if to_words
         .last()
         .is_some_and(|w| w.eq_ignore_ascii_case("ignoring"))
     {
         ignore = true;
         to_words.pop();
-    } else if to_words.last().is_some_and(|w| w.eq_ignore_ascii_case("bombing")) {
+    } else if let Some(at) = to_words.iter().rposition(|w| w.eq_ignore_ascii_case("bombing")) {
         bombing = true;
+        let named = to_words.split_off(at + 1);
         to_words.pop();
+        if !named.is_empty() {
+            match find_piece(rules, &named.join(" "))? {
+                Piece::Facility(f) => target = Some(f),
+                Piece::Unit(u) => {
+                    return Err(format!(
+                        "`bombing {}`: a raid is on a facility, not a {}",
+                        named.join(" "),
+                        rules.unit(u).name
+                    ))
+                }
+            }
+        }
     }
     if let Some((to, _, via)) = split_at_keyword(&to_words, &["via"]) {
         via_words = via.to_vec();
@@ -966,6 +987,7 @@ fn parse_move(rules: &RuleSet, words: &[String]) -> Result<Move, String> {
         via,
         ignore,
         bombing,
+        target,
     })
 }
 

@@ -1036,10 +1036,7 @@ fn raid(
 ) -> Result<(), Rejection> {
     let mut raid = Raid::new(rules, s, power, space);
     let bombers = raid.bombers.clone();
-    let survivors = match raid.gun {
-        Some(gun) => raid.anti_air_fire(s, gun, obs, out)?,
-        None => bombers.clone(),
-    };
+    let survivors = raid.anti_air_fire(s, obs, out)?;
     for (id, _) in bombers
         .iter()
         .filter(|(id, _)| !survivors.iter().any(|(s, _)| s == id))
@@ -1066,6 +1063,9 @@ struct Raid<'a> {
     name: String,
     seen: Battle,
     bombers: Vec<(u32, crate::rules::UnitTypeId)>,
+    /// The facility each bomber raids (the one named in combat move, else the first there that
+    /// can be damaged), in the order of `bombers`.
+    targets: Vec<Option<crate::rules::FacilityTypeId>>,
     /// The defenders' antiaircraft gun that fires at bombers, and what it hits on.
     gun: Option<(crate::rules::UnitTypeId, u8)>,
 }
@@ -1089,11 +1089,30 @@ impl<'a> Raid<'a> {
             })
             .collect();
         let seen = Battle::new(space, false, power, units);
-        let bombers = seen.alive(Side::Attacker).map(|(_, u)| (u.id, u.kind)).collect();
+        let bombers: Vec<(u32, crate::rules::UnitTypeId)> =
+            seen.alive(Side::Attacker).map(|(_, u)| (u.id, u.kind)).collect();
         let gun = seen.alive(Side::Defender).find_map(|(_, u)| {
             let aa = p.of(u.kind).anti_air.as_ref()?;
             aa.vs_bombing.then_some((u.kind, aa.hit))
         });
+        let ipc = rules.board.space(space).ipc;
+        let first = s
+            .space(space)
+            .facilities
+            .iter()
+            .map(|f| f.kind)
+            .find(|k| rules.facilities[k.index()].max_damage.resolve(ipc) > 0);
+        let targets = bombers
+            .iter()
+            .map(|(id, _): &(u32, crate::rules::UnitTypeId)| {
+                s.space(space)
+                    .units
+                    .iter()
+                    .find(|u| u.id == *id)
+                    .and_then(|u| u.marks.raid_target)
+                    .or(first)
+            })
+            .collect();
         Raid {
             rules,
             power,
@@ -1101,6 +1120,7 @@ impl<'a> Raid<'a> {
             name,
             seen,
             bombers,
+            targets,
             gun,
         }
     }
@@ -1125,40 +1145,61 @@ impl<'a> Raid<'a> {
         }
     }
 
-    /// The antiaircraft fire: one die at each bomber, hitting on the gun's value (or what a
-    /// script made it). The bombers that fly on.
+    /// The antiaircraft fire: one die at each bomber, hitting on the value of the facility it
+    /// raids when that facility fires itself (`anti_air`), else on the defenders' gun's value
+    /// (or what a script made it). The bombers that fly on.
     fn anti_air_fire(
         &mut self,
         s: &mut State,
-        (kind, hit): (crate::rules::UnitTypeId, u8),
         obs: &mut dyn Observer,
         out: &mut Vec<String>,
     ) -> Result<Vec<(u32, crate::rules::UnitTypeId)>, Rejection> {
         use crate::combat::Roller;
-        let bombers = &self.bombers;
+        let rules = self.rules;
+        let own =
+            |t: &Option<crate::rules::FacilityTypeId>| t.map_or(0, |k| rules.facilities[k.index()].anti_air);
+        if self.gun.is_none() && self.targets.iter().all(|t| own(t) == 0) {
+            return Ok(self.bombers.clone());
+        }
         let Some(changes) = self.announce(obs, Step::AntiAir)? else {
-            return Ok(bombers.clone());
+            return Ok(self.bombers.clone());
         };
-        let hit = changes
+        let gun = self.gun.map(|(kind, hit)| {
+            changes
+                .iter()
+                .rev()
+                .find(|c| c.side == Side::Defender && c.kind == kind)
+                .map_or(hit, |c| c.value)
+        });
+        // Each bomber's value, or none (no die at it).
+        let values: Vec<Option<u8>> = self
+            .targets
             .iter()
-            .rev()
-            .find(|c| c.side == Side::Defender && c.kind == kind)
-            .map_or(hit, |c| c.value);
+            .map(|t| match own(t) {
+                0 => gun,
+                v => Some(v),
+            })
+            .collect();
+        let aimed: Vec<usize> = (0..values.len()).filter(|&i| values[i].is_some()).collect();
+        let bombers = &self.bombers;
         let mut dice = TableDice {
             queue: &mut s.dice_queue,
             dice: &mut s.dice,
             manual: s.manual_dice,
         };
         let mut faces = Vec::new();
-        if !dice.roll(bombers.len(), &mut faces) {
-            return Err(self.short(bombers.len() - dice.queue.len(), "the antiaircraft fire"));
+        if !dice.roll(aimed.len(), &mut faces) {
+            return Err(self.short(aimed.len() - dice.queue.len(), "the antiaircraft fire"));
         }
         let shown: Vec<String> = faces.iter().map(u8::to_string).collect();
         let survivors: Vec<(u32, crate::rules::UnitTypeId)> = bombers
             .iter()
-            .zip(&faces)
-            .filter(|(_, f)| **f > hit)
-            .map(|(b, _)| *b)
+            .enumerate()
+            .filter(|(i, _)| match aimed.iter().position(|a| a == i) {
+                Some(k) => faces[k] > values[*i].unwrap_or(0),
+                None => true,
+            })
+            .map(|(_, b)| *b)
             .collect();
         let lost = bombers.len() - survivors.len();
         let name = &self.name;
@@ -1198,8 +1239,8 @@ impl<'a> Raid<'a> {
         }
     }
 
-    /// The bombing: the surviving bombers' dice (and bonuses) in damage to the facility there,
-    /// up to its cap.
+    /// The bombing: the surviving bombers' dice (and bonuses) in damage to the facility each
+    /// raids, up to its cap; one roll per facility raided, in the order of the bombers.
     fn damage(
         &self,
         s: &mut State,
@@ -1208,36 +1249,70 @@ impl<'a> Raid<'a> {
     ) -> Result<(), Rejection> {
         use crate::combat::Roller;
         let (rules, name) = (self.rules, &self.name);
-        let mut dice = TableDice {
-            queue: &mut s.dice_queue,
-            dice: &mut s.dice,
-            manual: s.manual_dice,
-        };
-        let n: usize = survivors
-            .iter()
-            .map(|(_, k)| rules.unit_for(*k, &s.techs[self.power.index()]).bombing_dice as usize)
-            .sum();
-        let mut damage_faces = Vec::new();
-        if !dice.roll(n, &mut damage_faces) {
-            return Err(self.short(n - dice.queue.len(), "the bombing"));
-        }
-        let bonus: u32 = survivors.iter().map(|(_, k)| rules.unit(*k).bombing_bonus).sum();
-        let rolled: u32 = damage_faces.iter().map(|f| u32::from(*f)).sum::<u32>() + bonus;
         let ipc = rules.board.space(self.space).ipc;
-        let target = s
-            .space_mut(self.space)
+        let target_of = |id: u32| {
+            self.bombers
+                .iter()
+                .position(|(b, _)| *b == id)
+                .and_then(|i| self.targets[i])
+        };
+        let mut targets: Vec<crate::rules::FacilityTypeId> = Vec::new();
+        for (id, _) in survivors {
+            if let Some(t) = target_of(*id) {
+                if !targets.contains(&t) {
+                    targets.push(t);
+                }
+            }
+        }
+        let several = s
+            .space(self.space)
             .facilities
-            .iter_mut()
-            .find(|f| rules.facilities[f.kind.index()].max_damage.resolve(ipc) > 0);
-        if let Some(f) = target {
-            let cap = rules.facilities[f.kind.index()].max_damage.resolve(ipc);
+            .iter()
+            .filter(|f| rules.facilities[f.kind.index()].max_damage.resolve(ipc) > 0)
+            .count()
+            > 1;
+        for target in targets {
+            let raiders: Vec<&(u32, crate::rules::UnitTypeId)> = survivors
+                .iter()
+                .filter(|(id, _)| target_of(*id) == Some(target))
+                .collect();
+            let mut dice = TableDice {
+                queue: &mut s.dice_queue,
+                dice: &mut s.dice,
+                manual: s.manual_dice,
+            };
+            let n: usize = raiders
+                .iter()
+                .map(|(_, k)| rules.unit_for(*k, &s.techs[self.power.index()]).bombing_dice as usize)
+                .sum();
+            let mut damage_faces = Vec::new();
+            if !dice.roll(n, &mut damage_faces) {
+                return Err(self.short(n - dice.queue.len(), "the bombing"));
+            }
+            let bonus: u32 = raiders.iter().map(|(_, k)| rules.unit(*k).bombing_bonus).sum();
+            let rolled: u32 = damage_faces.iter().map(|f| u32::from(*f)).sum::<u32>() + bonus;
+            let ft = &rules.facilities[target.index()];
+            let Some(f) = s
+                .space_mut(self.space)
+                .facilities
+                .iter_mut()
+                .find(|f| f.kind == target)
+            else {
+                continue;
+            };
+            let cap = ft.max_damage.resolve(ipc);
             let applied = rolled.min(cap.saturating_sub(f.damage));
             f.damage += applied;
             let shown: Vec<String> = damage_faces.iter().map(u8::to_string).collect();
+            let what = if several {
+                format!("the {} of {name}", ft.name)
+            } else {
+                name.clone()
+            };
             out.push(format!(
-                "{} bomber{} raid {name}: [{}]{} → {applied} damage (now {} of at most {cap})",
-                survivors.len(),
-                if survivors.len() == 1 { "" } else { "s" },
+                "{} bomber{} raid {what}: [{}]{} → {applied} damage (now {} of at most {cap})",
+                raiders.len(),
+                if raiders.len() == 1 { "" } else { "s" },
                 shown.join(" "),
                 if bonus > 0 {
                     format!(" + {bonus}")

@@ -353,6 +353,7 @@ fn push_move(
         via: Vec::new(),
         ignore: false,
         bombing: false,
+        target: None,
     };
     if combat {
         let enemy_here = s
@@ -388,10 +389,15 @@ fn push_move(
             _ => false,
         });
         if bomber && !s.space(to).facilities.is_empty() {
-            out.push(Command::Move(Move {
-                bombing: true,
-                ..m.clone()
-            }));
+            // A raid on each facility there (the 1940 complexes and bases are raided one by
+            // one; elsewhere the one facility).
+            for f in &s.space(to).facilities {
+                out.push(Command::Move(Move {
+                    bombing: true,
+                    target: Some(f.kind),
+                    ..m.clone()
+                }));
+            }
         }
         // Air units alone attack only where there is something to fight (a bombing raid is
         // the form above).

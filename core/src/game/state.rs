@@ -144,6 +144,8 @@ pub struct Marks {
     pub blitzed: bool,
     /// Movement added this turn by a base where the unit began it (`game/bases.rs`).
     pub range_bonus: u8,
+    /// A bomber raiding: the facility it raids, where one was named.
+    pub raid_target: Option<FacilityTypeId>,
 }
 
 // Written out: the derived encoding of the fields before `blitzed` (hash schemes 1 to 3), then
@@ -162,6 +164,7 @@ impl std::hash::Hash for Marks {
             bombing,
             blitzed,
             range_bonus,
+            raid_target,
         } = self;
         combat_moved.hash(h);
         fought.hash(h);
@@ -177,6 +180,9 @@ impl std::hash::Hash for Marks {
             // Only where bases give one, so games without bases hash as they did.
             if *range_bonus != 0 {
                 range_bonus.hash(h);
+            }
+            if raid_target.is_some() {
+                raid_target.hash(h);
             }
         }
     }

@@ -131,6 +131,7 @@ pub(crate) static UNIT: SchemaTable = SchemaTable {
         Field::def("convoy_dice", "int", "0", "dice it rolls against an enemy's convoy in a convoy sea zone (`[rules] convoy_hits_up_to`)"),
         Field::def("bombing_dice", "int", "0", "dice per unit in a strategic bombing raid (0: makes no raids)"),
         Field::def("bombing_bonus", "int", "0", "added to each of its bombing dice's damage"),
+        Field::def("raids", "[string]", "[]", "the facility types it may raid (empty: any that can be damaged): the 1940 tactical bomber raids bases only"),
         Field::def("attack_dice", "int", "1", "dice each unit rolls when attacking, each of which may hit (1 to 6)"),
         Field::opt("rocket", "table", "a rocket attack on an enemy facility: `units.<unit>.rocket`"),
         Field::opt("air_transport", "table", "land units it carries by air (air units only): `units.<unit>.air_transport`"),
@@ -270,6 +271,7 @@ pub(crate) static FACILITY: SchemaTable = SchemaTable {
         Field::def("sea_move_bonus", "int", "0", "movement added to friendly sea units that begin their turn in a sea zone its territory borders (a naval base)"),
         Field::def("repairs", "bool", "false", "units with `repair = \"naval_base\"` in the sea zones its territory borders are repaired free as their owner's Purchase phase ends (a naval base)"),
         Field::def("inoperative_at", "int", "0", "damage at which it stops working: no movement bonus, no repairs (0: never)"),
+        Field::def("anti_air", "int", "0", "its own antiaircraft fire in a raid on it: one die per bomber raiding it, hitting on this or less (0: none; the 1940 complexes and bases: 1)"),
     ],
 };
 
@@ -1329,6 +1331,7 @@ pub(super) fn read_unit(ctx: &mut Ctx, id: &str, node: &Node) -> Option<UnitType
             convoy_dice: u.uint(ctx, "convoy_dice", 0),
             bombing_dice: u.uint(ctx, "bombing_dice", 0),
             bombing_bonus: u.uint(ctx, "bombing_bonus", 0),
+            raids: u.str_list(ctx, "raids").into_iter().map(|(s, _)| s).collect(),
             attack_dice: u.uint(ctx, "attack_dice", 1).clamp(1, 6),
             rocket: u.table(ctx, "rocket", &ROCKET).map(|mut r| {
                 let rocket = Rocket {
@@ -1526,6 +1529,7 @@ fn read_facilities(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<FacilityType> {
         let sea = ff.uint(ctx, "sea_move_bonus", 0);
         let repairs = ff.bool(ctx, "repairs", false);
         let inoperative_at = ff.uint(ctx, "inoperative_at", 0);
+        let anti_air = ff.uint(ctx, "anti_air", 0).min(6) as u8;
         ff.finish(ctx);
         out.push(FacilityType {
             id: id.clone(),
@@ -1544,6 +1548,7 @@ fn read_facilities(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<FacilityType> {
             sea_move_bonus: sea,
             repairs,
             inoperative_at,
+            anti_air,
         });
     }
     out

@@ -209,6 +209,8 @@ pub struct UnitType {
     pub bombing_dice: u32,
     /// Added to each bombing die's damage (1940: 1d6+2 per strategic bomber).
     pub bombing_bonus: u32,
+    /// The facility type ids it may raid (empty: any).
+    pub raids: Vec<String>,
     /// Dice each unit rolls when it attacks.
     pub attack_dice: u32,
     /// A rocket attack on an enemy facility within `range` spaces, once per turn, in the
@@ -305,6 +307,8 @@ pub struct FacilityType {
     pub repairs: bool,
     /// Damage at which it stops working (0: never).
     pub inoperative_at: u32,
+    /// Its own fire at bombers raiding it: hits on this or less (0: none).
+    pub anti_air: u8,
 }
 
 impl FacilityType {

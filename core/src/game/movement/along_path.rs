@@ -37,6 +37,12 @@ pub(super) fn move_along_path(
     let rides = |id: &u32| drop.as_ref().is_some_and(|d| d.carries(*id));
     let group = moving_group(rules, s, m.from, ids, &paired, drop.as_ref());
     check_declared(&b, m, ids, combat, drop.as_ref())?;
+    let raid_on = if m.bombing {
+        let raiders: Vec<u32> = ids.iter().copied().filter(|id| !rides(id)).collect();
+        super::raids::raid_target(rules, &b, m, &raiders)?
+    } else {
+        None
+    };
     let leg = Leg {
         combat,
         ignore: m.ignore,
@@ -72,7 +78,7 @@ pub(super) fn move_along_path(
         note_way_back(rules, s, end, ids, prev);
     }
     if m.bombing {
-        declare_raid(s, end, ids, &rides);
+        declare_raid(s, end, ids, &rides, raid_on);
     }
     if let Some(z) = promise {
         promise_carrier(rules, s, z, out);
@@ -404,7 +410,13 @@ fn note_way_back(rules: &RuleSet, s: &mut State, end: SpaceId, ids: &[u32], prev
 }
 
 /// The units that moved (not the cargo they dropped) bomb the territory: a raid there.
-fn declare_raid(s: &mut State, end: SpaceId, ids: &[u32], rides: &impl Fn(&u32) -> bool) {
+fn declare_raid(
+    s: &mut State,
+    end: SpaceId,
+    ids: &[u32],
+    rides: &impl Fn(&u32) -> bool,
+    target: Option<crate::rules::FacilityTypeId>,
+) {
     for u in s
         .space_mut(end)
         .units
@@ -412,6 +424,7 @@ fn declare_raid(s: &mut State, end: SpaceId, ids: &[u32], rides: &impl Fn(&u32) 
         .filter(|u| ids.contains(&u.id) && !rides(&u.id))
     {
         u.marks.bombing = true;
+        u.marks.raid_target = target;
     }
     if !s.this_turn.raids.iter().any(|(r, _)| *r == end) {
         s.this_turn.raids.push((end, false));
