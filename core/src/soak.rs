@@ -595,6 +595,7 @@ impl Weigh {
             Command::Research(_) => 1.0,
             Command::Layer(_) => 5.0,
             Command::Answer(_) => 10.0,
+            Command::Scramble { .. } => 4.0,
             Command::Breakthrough(_) => 10.0,
             Command::Repair { .. } => 3.0,
             Command::Move(m) => {

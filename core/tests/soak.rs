@@ -257,3 +257,28 @@ fn random_games_with_house_rules_of_tags_and_questions_keep_every_invariant() {
     assert!(seen.answers > 0, "no question was answered in three games");
     assert!(seen.veterans > 0, "no unit became a veteran in three games");
 }
+
+/// The 1940 mechanisms walked by random games of Europe 1940: scrambles given, bombing raids
+/// on named facilities, convoy losses collected, upgrades and bases in play; every invariant
+/// holds.
+#[test]
+fn random_1940_games_walk_scrambles_raids_and_convoys() {
+    #[derive(Default)]
+    struct Seen {
+        scrambles: u64,
+        raids: u64,
+        convoys: u64,
+    }
+    impl soak::Watch for Seen {
+        fn applied(&mut self, _: &warroom_core::game::Game, cmd: &str, out: &[String]) {
+            self.scrambles += u64::from(cmd.starts_with("scramble "));
+            self.raids += u64::from(cmd.contains(" bombing "));
+            self.convoys += out.iter().filter(|l| l.starts_with("convoy disruption")).count() as u64;
+        }
+    }
+    let mut seen = Seen::default();
+    soak_watched("europe1940", &[], None, 1..7, 6, &mut seen);
+    assert!(seen.scrambles > 0, "no scramble in six games");
+    assert!(seen.raids > 0, "no bombing raid in six games");
+    assert!(seen.convoys > 0, "no convoy disruption in six games");
+}

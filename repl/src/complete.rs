@@ -270,6 +270,12 @@ fn offer(verb: &str, words_after_verb: usize) -> Offer {
             keywords: &["from", "to", "via", "bombing", "ignoring", "all"],
             ..c
         },
+        "scramble" => Offer {
+            pieces: true,
+            spaces: true,
+            keywords: &["from", "to"],
+            ..c
+        },
         "status" | "relations" | "press" | "disagree" | "roll" | "undo" | "log" | "layers" | "quit"
         | "exit" | "save" | "record" | "load" | "research" | "breakthrough" | "players" => c,
         "repair" => Offer {

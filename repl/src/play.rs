@@ -142,6 +142,11 @@ const HELP: &[(&str, &str, &str)] = &[
         "in a turn another power plays within (Anniversary China): who plays its part first",
     ),
     (
+        "scramble",
+        "scramble 2 fighter from \"United Kingdom\" to \"SZ 110\"",
+        "1940, at the start of the attacker's conduct combat: defending fighters rise from an air base to an attacked sea zone next to it",
+    ),
+    (
         "answer",
         "answer strike",
         "answer the question a rule asked (the answer, or its number); nothing else is played until then",

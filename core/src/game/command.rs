@@ -50,6 +50,13 @@ pub enum Command {
     /// The answer to the question a rule script asked (`choose`): one of its answers, or its
     /// number.
     Answer(String),
+    /// Defending air units rise from an air base to an attacked sea zone next to it.
+    Scramble {
+        count: u32,
+        unit: UnitTypeId,
+        from: SpaceId,
+        to: SpaceId,
+    },
     /// Buy this many researcher tokens and roll one die per token held (`[research]`).
     Research(u32),
     /// After a research success: roll on this chart (1-based) for a new tech.
@@ -289,6 +296,7 @@ fn could_be(typed: &str, candidates: &[String]) -> String {
 /// The verbs [`Command::parse`] knows, each once (what a mistyped verb is matched against).
 pub const VERBS: &[&str] = &[
     "answer",
+    "scramble",
     "buy",
     "end",
     "move",
@@ -370,6 +378,7 @@ impl Command {
             "repair" => parse_repair(rules, rest),
             "play" => parse_play_first(rules, rest),
             "declare" => parse_declare_war(rules, rest),
+            "scramble" => parse_scramble(rules, rest),
             "answer" => match rest {
                 [] => Err("answer what? `answer ANSWER` (or its number), as the question lists them".into()),
                 words => Ok(Command::Answer(words.join(" "))),
@@ -450,6 +459,17 @@ impl Command {
             }
             Command::DeclareWar(p) => format!("declare war on {}", pname(*p)),
             Command::Layer(c) => super::layer_commands::text(rules, c),
+            Command::Scramble {
+                count,
+                unit,
+                from,
+                to,
+            } => format!(
+                "scramble {count} {} from {} to {}",
+                uname(*unit),
+                sname(*from),
+                sname(*to)
+            ),
             Command::Answer(a) if a.contains(' ') => format!("answer \"{a}\""),
             Command::Answer(a) => format!("answer {a}"),
             Command::PlayFirst(p) => format!("play {} first", pname(*p)),
@@ -786,6 +806,26 @@ fn parse_repair(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
         count,
         space,
         facility,
+    })
+}
+
+/// `scramble [COUNT] UNIT from TERRITORY to SEA ZONE`.
+fn parse_scramble(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
+    const USAGE: &str = "usage: scramble [COUNT] UNIT from TERRITORY to SEA ZONE";
+    let (what, _, rest) = split_at_keyword(rest, &["from"]).ok_or(USAGE)?;
+    let (from, _, to) = split_at_keyword(rest, &["to"]).ok_or(USAGE)?;
+    let (count, what) = match what.first().and_then(|w| count_word(w)) {
+        Some(n) => (n?, &what[1..]),
+        None => (1, what),
+    };
+    let Piece::Unit(unit) = find_piece(rules, &what.join(" "))? else {
+        return Err("air units scramble, not facilities".into());
+    };
+    Ok(Command::Scramble {
+        count,
+        unit,
+        from: find_space(rules, from)?,
+        to: find_space(rules, to)?,
     })
 }
 

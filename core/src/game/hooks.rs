@@ -268,6 +268,7 @@ impl<'a> Change<'a> {
             Command::Answer(a) => (Vec::new(), self.answer(a).into_iter().collect()),
             Command::Breakthrough(chart) => (Vec::new(), self.breakthrough(*chart).into_iter().collect()),
             Command::Repair { .. }
+            | Command::Scramble { .. }
             | Command::Rocket { .. }
             | Command::Edit(_)
             | Command::Undo

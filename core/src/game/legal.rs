@@ -140,6 +140,7 @@ impl Game {
                 fights.sort();
                 fights.dedup();
                 out.extend(fights.into_iter().map(|sp| Command::Fight(Some(sp))));
+                scrambles(&rules, s, power, &mut out);
                 rockets(&rules, s, power, &mut out);
             }
             PhaseKind::Mobilize => placements(&rules, s, power, &mut out),
@@ -160,6 +161,46 @@ impl Game {
         }
         out.push(Command::EndPhase);
         out
+    }
+}
+
+/// One air unit scrambled from each air-base territory to each sea zone next to it, while the
+/// defenders may still scramble (the rules judge the rest).
+fn scrambles(rules: &RuleSet, s: &State, power: PowerId, out: &mut Vec<Command>) {
+    if !super::scramble::open(rules, s, PhaseKind::ConductCombat) {
+        return;
+    }
+    for t in rules.board.ids() {
+        let sp = s.space(t);
+        if !sp
+            .facilities
+            .iter()
+            .any(|f| rules.facilities[f.kind.index()].scramble_limit > 0)
+        {
+            continue;
+        }
+        let mut kinds: Vec<UnitTypeId> = sp
+            .units
+            .iter()
+            .filter(|u| {
+                rules.unit(u.kind).scramble && s.relations[power.index()][u.owner.index()] == Relation::War
+            })
+            .map(|u| u.kind)
+            .collect();
+        kinds.sort();
+        kinds.dedup();
+        for kind in kinds {
+            for &z in &rules.board.space(t).adjacent {
+                if rules.board.space(z).is_sea() {
+                    out.push(Command::Scramble {
+                        count: 1,
+                        unit: kind,
+                        from: t,
+                        to: z,
+                    });
+                }
+            }
+        }
     }
 }
 

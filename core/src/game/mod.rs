@@ -22,6 +22,7 @@ pub mod reload;
 mod requests;
 pub mod research;
 pub mod save;
+pub mod scramble;
 pub mod seats;
 pub mod spaces;
 pub mod state;
@@ -585,6 +586,12 @@ fn run(
     match cmd {
         Command::Layer(c) => out.push(layer_commands::run(rules, c, at.phase)?),
         Command::Answer(a) => questions::answer(rules, s, a, out)?,
+        Command::Scramble {
+            count,
+            unit,
+            from,
+            to,
+        } => scramble::scramble(rules, s, power, phase.kind, *count, *unit, *from, *to, out)?,
         Command::DeclareWar(target) => politics::declare(rules, s, power, at.phase, *target, out)?,
         Command::PlayFirst(first) => play_first(rules, sc, s, *first, out)?,
         Command::Research(n) => {
@@ -738,6 +745,7 @@ fn end_phase(rules: &RuleSet, sc: &Scenario, s: &mut State, out: &mut Vec<String
         }
         PhaseKind::ConductCombat => {
             control::conclude_battles(rules, s, power, out)?;
+            scramble::fly_home(rules, s, out);
             movement::strand_defending_air(rules, s, power, out);
         }
         PhaseKind::NoncombatMove => {
@@ -760,6 +768,14 @@ fn end_phase(rules: &RuleSet, sc: &Scenario, s: &mut State, out: &mut Vec<String
     out.push(TRANSITION.to_string());
     s.phase += 1;
     enter_step(rules, sc, s, power, out);
+    // The defenders' scrambles, offered as the attacker's Conduct Combat begins.
+    let now = step(rules, sc, s);
+    out.extend(scramble::options(
+        rules,
+        s,
+        now.power,
+        rules.phases[now.phase.index()].kind,
+    ));
     Ok(())
 }
 

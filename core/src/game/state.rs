@@ -146,6 +146,8 @@ pub struct Marks {
     pub range_bonus: u8,
     /// A bomber raiding: the facility it raids, where one was named.
     pub raid_target: Option<FacilityTypeId>,
+    /// Scrambled from this territory to defend a sea zone; it flies back as Conduct Combat ends.
+    pub scrambled_from: Option<SpaceId>,
 }
 
 // Written out: the derived encoding of the fields before `blitzed` (hash schemes 1 to 3), then
@@ -165,6 +167,7 @@ impl std::hash::Hash for Marks {
             blitzed,
             range_bonus,
             raid_target,
+            scrambled_from,
         } = self;
         combat_moved.hash(h);
         fought.hash(h);
@@ -183,6 +186,10 @@ impl std::hash::Hash for Marks {
             }
             if raid_target.is_some() {
                 raid_target.hash(h);
+            }
+            if scrambled_from.is_some() {
+                h.write_u8(0xa7);
+                scrambled_from.hash(h);
             }
         }
     }

@@ -29,6 +29,7 @@ pub fn did(rules: &RuleSet, u: &Unit) -> Vec<&'static str> {
         (m.captured, "captured"),
         (m.escaped, "escaped"),
         (m.bombing, "bombing"),
+        (m.scrambled_from.is_some(), "scrambled"),
     ] {
         if on {
             out.push(word);
@@ -66,7 +67,7 @@ pub fn set_did(u: &mut Unit, word: &str, space: SpaceId) -> bool {
 
 /// Every word [`did`] may give, for the docs.
 pub const DID: &str = "`moved`, `combat_moved`, `blitzed`, `from_transport`, `offloaded`, `boarded`, \
-                       `carried_by_air`, `fought`, `captured`, `escaped`, `bombing`";
+                       `carried_by_air`, `fought`, `captured`, `escaped`, `bombing`, `scrambled`";
 
 fn tags(u: &Unit) -> Value {
     Value::map(u.tags.iter().map(|(n, v)| (n.to_string(), Value::from(v))))

@@ -116,6 +116,7 @@ pub(crate) static UNIT: SchemaTable = SchemaTable {
         Field::def("transport_capacity", "int", "0", "room it offers as a transport"),
         Field::opt("carrier_cost", "int", "room it takes on a carrier; absent: cannot land on carriers"),
         Field::def("carrier_capacity", "int", "0", "room it offers as a carrier"),
+        Field::def("scramble", "bool", "false", "an air unit that may scramble from a territory whose facility has a `scramble_limit` to an attacked sea zone next to it"),
         Field::def("disabled_when_damaged", "bool", "false", "a carrier that, damaged, launches and lands nothing: air units on it are trapped as cargo (the 1940 carrier)"),
         Field::def("first_strike", "bool", "false", "fires in the surprise-strike step; its casualties are removed before they fire back"),
         Field::def("submerge", "bool", "false", "may submerge instead of firing"),
@@ -271,6 +272,7 @@ pub(crate) static FACILITY: SchemaTable = SchemaTable {
         Field::def("sea_move_bonus", "int", "0", "movement added to friendly sea units that begin their turn in a sea zone its territory borders (a naval base)"),
         Field::def("repairs", "bool", "false", "units with `repair = \"naval_base\"` in the sea zones its territory borders are repaired free as their owner's Purchase phase ends (a naval base)"),
         Field::def("inoperative_at", "int", "0", "damage at which it stops working: no movement bonus, no repairs (0: never)"),
+        Field::def("scramble_limit", "int", "0", "how many air units (`scramble`) may rise from its territory to defend the attacked sea zones next to it, while it is operative (the 1940 air base: 3)"),
         Field::def("anti_air", "int", "0", "its own antiaircraft fire in a raid on it: one die per bomber raiding it, hitting on this or less (0: none; the 1940 complexes and bases: 1)"),
     ],
 };
@@ -1309,6 +1311,7 @@ pub(super) fn read_unit(ctx: &mut Ctx, id: &str, node: &Node) -> Option<UnitType
             carrier_cost: u.opt_uint(ctx, "carrier_cost"),
             carrier_capacity: u.uint(ctx, "carrier_capacity", 0),
             disabled_when_damaged: u.bool(ctx, "disabled_when_damaged", false),
+            scramble: u.bool(ctx, "scramble", false),
             first_strike: u.bool(ctx, "first_strike", false),
             submerge: u.bool(ctx, "submerge", false),
             negated_by: u
@@ -1530,6 +1533,7 @@ fn read_facilities(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<FacilityType> {
         let repairs = ff.bool(ctx, "repairs", false);
         let inoperative_at = ff.uint(ctx, "inoperative_at", 0);
         let anti_air = ff.uint(ctx, "anti_air", 0).min(6) as u8;
+        let scramble_limit = ff.uint(ctx, "scramble_limit", 0);
         ff.finish(ctx);
         out.push(FacilityType {
             id: id.clone(),
@@ -1549,6 +1553,7 @@ fn read_facilities(ctx: &mut Ctx, e: Option<&Entry>) -> Vec<FacilityType> {
             repairs,
             inoperative_at,
             anti_air,
+            scramble_limit,
         });
     }
     out

@@ -191,6 +191,8 @@ pub struct UnitType {
     pub carrier_capacity: u32,
     /// Damaged, it neither launches nor lands air units.
     pub disabled_when_damaged: bool,
+    /// May scramble from a territory with an air base.
+    pub scramble: bool,
     pub first_strike: bool,
     pub submerge: bool,
     pub negated_by: Vec<String>,
@@ -309,6 +311,8 @@ pub struct FacilityType {
     pub inoperative_at: u32,
     /// Its own fire at bombers raiding it: hits on this or less (0: none).
     pub anti_air: u8,
+    /// Air units that may scramble from its territory (0: none).
+    pub scramble_limit: u32,
 }
 
 impl FacilityType {

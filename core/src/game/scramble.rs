@@ -1,0 +1,273 @@
+//! Scramble (the 1940 games): when an attacker's combat move is over, fighters and tactical
+//! bombers (`scramble = true`) standing in a territory with an operative air base
+//! (`scramble_limit`) may rise to defend the sea zones next to it that are attacked, or from
+//! which an amphibious assault comes. The defender decides at the start of the attacker's
+//! Conduct Combat, before the first battle (`scramble 2 fighter from "United Kingdom" to
+//! "SZ 110"`): after that the attacker's moves stand. Scrambled units defend there like any
+//! other, fight no other battle, and fly home as Conduct Combat ends, before the attacker's
+//! noncombat move; a home lost meanwhile sends them one space to a friendly territory, or they
+//! are lost.
+
+use super::state::{Relation, State};
+use super::Rejection;
+use crate::rules::{Domain, PhaseKind, PowerId, RuleSet, SpaceId, UnitTypeId};
+
+/// Refusal rule id.
+pub const RULE_SCRAMBLE: &str = "scramble";
+
+fn reject(msg: impl Into<String>) -> Rejection {
+    Rejection::new(msg).by(RULE_SCRAMBLE)
+}
+
+fn at_war(s: &State, a: PowerId, b: PowerId) -> bool {
+    s.relations[a.index()][b.index()] == Relation::War
+}
+
+fn allied(s: &State, a: PowerId, b: PowerId) -> bool {
+    a == b || s.relations[a.index()][b.index()] == Relation::Allied
+}
+
+/// How many air units may rise from this territory (its operative facilities' best
+/// `scramble_limit`; 0: none).
+fn limit(rules: &RuleSet, s: &State, t: SpaceId) -> u32 {
+    s.space(t)
+        .facilities
+        .iter()
+        .filter(|f| rules.facilities[f.kind.index()].operative(f.damage))
+        .map(|f| rules.facilities[f.kind.index()].scramble_limit)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Scrambles are decided now: the attacker's Conduct Combat, before its first battle or raid.
+pub fn open(rules: &RuleSet, s: &State, phase: PhaseKind) -> bool {
+    phase == PhaseKind::ConductCombat
+        && s.combat.is_none()
+        && s.this_turn.battles.iter().all(|b| !b.fought)
+        && s.this_turn.raids.iter().all(|(_, fought)| !fought)
+        && rules.units.iter().any(|u| u.scramble)
+}
+
+/// The sea zones under attack this turn: those with a battle, and those an amphibious assault
+/// comes from.
+fn attacked_zones(rules: &RuleSet, s: &State) -> Vec<SpaceId> {
+    let mut z: Vec<SpaceId> = s
+        .this_turn
+        .battles
+        .iter()
+        .flat_map(|b| std::iter::once(b.space).chain(b.amphibious_from.iter().copied()))
+        .filter(|sp| rules.board.space(*sp).is_sea())
+        .collect();
+    z.sort();
+    z.dedup();
+    z
+}
+
+/// Units already scrambled from a territory this turn.
+fn scrambled_from(s: &State, t: SpaceId) -> u32 {
+    s.spaces
+        .iter()
+        .flat_map(|sp| sp.units.iter())
+        .filter(|u| u.marks.scrambled_from == Some(t))
+        .count() as u32
+}
+
+/// `scramble COUNT UNIT from TERRITORY to SEA ZONE`, for the attacker `attacker` (the power
+/// whose turn it is): the units rise and stand in the zone, marked to fly home.
+#[allow(clippy::too_many_arguments)]
+pub fn scramble(
+    rules: &RuleSet,
+    s: &mut State,
+    attacker: PowerId,
+    phase: PhaseKind,
+    count: u32,
+    kind: UnitTypeId,
+    from: SpaceId,
+    to: SpaceId,
+    out: &mut Vec<String>,
+) -> Result<(), Rejection> {
+    let (fname, tname) = (&rules.board.space(from).name, &rules.board.space(to).name);
+    let t = rules.unit(kind);
+    if !open(rules, s, phase) {
+        return Err(reject(
+            "air units scramble when the attacker's combat move is over: at the start of its Conduct Combat, before the first battle",
+        ));
+    }
+    if !t.scramble {
+        return Err(reject(format!(
+            "a {} does not scramble (fighters and tactical bombers do)",
+            t.name
+        )));
+    }
+    if !attacked_zones(rules, s).contains(&to) {
+        return Err(reject(format!(
+            "{tname} is not attacked this turn: air units scramble to a sea zone with a battle, or one an amphibious assault comes from"
+        )));
+    }
+    if !rules.board.space(from).adjacent.contains(&to) {
+        return Err(reject(format!("{fname} does not border {tname}")));
+    }
+    let Some(holder) = s.space(from).controller.filter(|c| at_war(s, attacker, *c)) else {
+        return Err(reject(format!(
+            "{fname} is not held by a power at war with the attacker"
+        )));
+    };
+    let cap = limit(rules, s, from);
+    if cap == 0 {
+        return Err(reject(format!(
+            "{fname} has no operative air base: air units scramble only from one"
+        )));
+    }
+    let used = scrambled_from(s, from);
+    if used + count > cap {
+        return Err(reject(format!(
+            "at most {cap} air units scramble from {fname}; {used} have, {count} more would be too many"
+        )));
+    }
+    let ids: Vec<u32> = s
+        .space(from)
+        .units
+        .iter()
+        .filter(|u| {
+            u.kind == kind
+                && at_war(s, attacker, u.owner)
+                && allied(s, u.owner, holder)
+                && u.marks.scrambled_from.is_none()
+        })
+        .map(|u| u.id)
+        .take(count as usize)
+        .collect();
+    if (ids.len() as u32) < count {
+        return Err(reject(format!(
+            "{fname} has {} {} that may scramble, not {count}",
+            ids.len(),
+            t.name
+        )));
+    }
+    let mut rising = s.take_units(from, |u| ids.contains(&u.id));
+    for u in &mut rising {
+        u.marks.scrambled_from = Some(from);
+    }
+    let owner = rising[0].owner;
+    s.space_mut(to).units.extend(rising);
+    // A zone an assault comes from, with no battle yet: the attacker's ships there now fight.
+    if s.this_turn.battle(to).is_none() {
+        s.this_turn.battle_mut(to);
+    }
+    out.push(format!(
+        "{} scrambles {count} {} from {fname} to {tname}",
+        rules.power_info(owner).name,
+        t.name
+    ));
+    Ok(())
+}
+
+/// What the defenders may scramble now, one line per territory and zone (the REPL's hint).
+pub fn options(rules: &RuleSet, s: &State, attacker: PowerId, phase: PhaseKind) -> Vec<String> {
+    if !open(rules, s, phase) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let zones = attacked_zones(rules, s);
+    for t in rules.board.ids() {
+        let cap = limit(rules, s, t);
+        let Some(holder) = s.space(t).controller else {
+            continue;
+        };
+        if cap == 0 || !at_war(s, attacker, holder) {
+            continue;
+        }
+        let near: Vec<SpaceId> = zones
+            .iter()
+            .copied()
+            .filter(|z| rules.board.space(t).adjacent.contains(z))
+            .collect();
+        let ready: Vec<&super::state::Unit> = s
+            .space(t)
+            .units
+            .iter()
+            .filter(|u| {
+                rules.unit(u.kind).scramble
+                    && at_war(s, attacker, u.owner)
+                    && u.marks.scrambled_from.is_none()
+            })
+            .collect();
+        if near.is_empty() || ready.is_empty() {
+            continue;
+        }
+        let left = cap.saturating_sub(scrambled_from(s, t)).min(ready.len() as u32);
+        if left == 0 {
+            continue;
+        }
+        let names: Vec<&str> = near.iter().map(|z| rules.board.space(*z).name.as_str()).collect();
+        out.push(format!(
+            "scramble: up to {left} air unit(s) may rise from {} to {} (`scramble 1 {} from \"{}\" to \"{}\"`), before the first battle",
+            rules.board.space(t).name,
+            names.join(" or "),
+            rules.unit(ready[0].kind).id,
+            rules.board.space(t).name,
+            names[0]
+        ));
+    }
+    out
+}
+
+/// Conduct Combat ends: scrambled air units fly home, or one space to a territory their side
+/// holds when home is lost, or are lost.
+pub fn fly_home(rules: &RuleSet, s: &mut State, out: &mut Vec<String>) {
+    for z in rules.board.ids().filter(|z| rules.board.space(*z).is_sea()) {
+        let back: Vec<u32> = s
+            .space(z)
+            .units
+            .iter()
+            .filter(|u| u.marks.scrambled_from.is_some())
+            .map(|u| u.id)
+            .collect();
+        for id in back {
+            let Some(u) = s.space(z).units.iter().find(|u| u.id == id).cloned() else {
+                continue;
+            };
+            let home = u.marks.scrambled_from.expect("scrambled");
+            let friendly = |s: &State, t: SpaceId| {
+                !rules.board.space(t).is_sea() && s.space(t).controller.is_some_and(|c| allied(s, u.owner, c))
+            };
+            let land = if friendly(s, home) {
+                Some(home)
+            } else {
+                rules
+                    .board
+                    .space(z)
+                    .adjacent
+                    .iter()
+                    .copied()
+                    .find(|t| friendly(s, *t))
+            };
+            let mut taken = s.take_units(z, |x| x.id == id);
+            let name = &rules.unit(u.kind).name;
+            match land {
+                Some(t) => {
+                    for x in &mut taken {
+                        x.marks.scrambled_from = None;
+                    }
+                    s.space_mut(t).units.extend(taken);
+                    out.push(format!(
+                        "the scrambled {name} of {} flies back from {} to {}",
+                        rules.power_info(u.owner).name,
+                        rules.board.space(z).name,
+                        rules.board.space(t).name
+                    ));
+                }
+                None => out.push(format!(
+                    "the scrambled {name} of {} has nowhere to land and is lost",
+                    rules.power_info(u.owner).name
+                )),
+            }
+        }
+    }
+}
+
+/// Whether scrambles are possible under these rules at all.
+pub fn any(rules: &RuleSet) -> bool {
+    rules.units.iter().any(|u| u.scramble && u.domain == Domain::Air)
+        && rules.facilities.iter().any(|f| f.scramble_limit > 0)
+}
