@@ -103,6 +103,13 @@ impl Table {
             }),
             ..Arrangement::default()
         };
+        // At war whatever the edition's scenario says (the 1940 games begin with these two at
+        // peace).
+        a.relations.push((
+            self.attacker,
+            self.defender,
+            warroom_core::game::state::Relation::War,
+        ));
         for &(from, to) in &self.pairs {
             a.control.push((from, Some(self.attacker)));
             a.control.push((to, Some(self.defender)));
@@ -434,4 +441,29 @@ fn script_steps_that_fire_and_deal_hits_show_in_the_odds_as_in_play() {
         24,
         Answer::Exact,
     );
+}
+
+/// Europe 1940's own units in the calculator as in play: the AAA's shots at the attacking
+/// aircraft before the first round (three each, one per aircraft, at 1), a tank raising a
+/// tactical bomber to 4, artillery supporting mechanized infantry. Without those rules (the
+/// same battle read as if AAA shot at nothing and nothing were supported) it would disagree.
+#[test]
+fn europe_1940_battles_with_aaa_and_combined_arms_agree_with_play() {
+    let rules = load("europe1940", &[]);
+    let t = Table::new(&rules, "2 mech, 1 art, 1 tank, 1 tac, 2 ftr", "4 inf, 2 aaa", 16);
+    let with = t.odds(None);
+    assert!(
+        matches!(with.method, odds::Method::Exact { .. }),
+        "{:?}",
+        with.method
+    );
+    // The same question with the 1940 rules left out: the AAA shooting at nothing, no unit
+    // supporting another.
+    let mut plain = t.game(1).odds_question(t.pairs[0].1).expect("a battle");
+    for p in &mut plain.profiles.units {
+        p.anti_air = None;
+        p.support.clear();
+    }
+    let without = calculate(&plain, None);
+    agrees_and_would_notice(&rules, &with, &without, &t.fought(24));
 }
