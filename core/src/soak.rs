@@ -595,7 +595,8 @@ impl Weigh {
             Command::Research(_) => 1.0,
             Command::Layer(_) => 5.0,
             Command::Answer(_) => 10.0,
-            Command::Scramble { .. } => 4.0,
+            // Decided before the first battle, or never: tried early.
+            Command::Scramble { .. } | Command::Intercept { .. } => 30.0,
             Command::Breakthrough(_) => 10.0,
             Command::Repair { .. } => 3.0,
             Command::Move(m) => {

@@ -266,12 +266,14 @@ fn random_1940_games_walk_scrambles_raids_and_convoys() {
     #[derive(Default)]
     struct Seen {
         scrambles: u64,
+        intercepts: u64,
         raids: u64,
         convoys: u64,
     }
     impl soak::Watch for Seen {
         fn applied(&mut self, _: &warroom_core::game::Game, cmd: &str, out: &[String]) {
             self.scrambles += u64::from(cmd.starts_with("scramble "));
+            self.intercepts += u64::from(cmd.starts_with("intercept "));
             self.raids += u64::from(cmd.contains(" bombing "));
             self.convoys += out.iter().filter(|l| l.starts_with("convoy disruption")).count() as u64;
         }
@@ -280,5 +282,6 @@ fn random_1940_games_walk_scrambles_raids_and_convoys() {
     soak_watched("europe1940", &[], None, 1..7, 6, &mut seen);
     assert!(seen.scrambles > 0, "no scramble in six games");
     assert!(seen.raids > 0, "no bombing raid in six games");
+    assert!(seen.intercepts > 0, "no interception in six games");
     assert!(seen.convoys > 0, "no convoy disruption in six games");
 }

@@ -270,6 +270,12 @@ fn offer(verb: &str, words_after_verb: usize) -> Offer {
             keywords: &["from", "to", "via", "bombing", "ignoring", "all"],
             ..c
         },
+        "intercept" => Offer {
+            pieces: true,
+            spaces: true,
+            keywords: &["in"],
+            ..c
+        },
         "scramble" => Offer {
             pieces: true,
             spaces: true,

@@ -142,6 +142,11 @@ const HELP: &[(&str, &str, &str)] = &[
         "in a turn another power plays within (Anniversary China): who plays its part first",
     ),
     (
+        "intercept",
+        "intercept 2 fighter in \"United Kingdom\"",
+        "1940, at the start of the attacker's conduct combat: defending fighters meet a bombing raid over their territory",
+    ),
+    (
         "scramble",
         "scramble 2 fighter from \"United Kingdom\" to \"SZ 110\"",
         "1940, at the start of the attacker's conduct combat: defending fighters rise from an air base to an attacked sea zone next to it",

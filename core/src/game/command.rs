@@ -50,6 +50,12 @@ pub enum Command {
     /// The answer to the question a rule script asked (`choose`): one of its answers, or its
     /// number.
     Answer(String),
+    /// Defending air units in a territory about to be raided meet the raiders.
+    Intercept {
+        count: u32,
+        unit: UnitTypeId,
+        space: SpaceId,
+    },
     /// Defending air units rise from an air base to an attacked sea zone next to it.
     Scramble {
         count: u32,
@@ -296,6 +302,7 @@ fn could_be(typed: &str, candidates: &[String]) -> String {
 /// The verbs [`Command::parse`] knows, each once (what a mistyped verb is matched against).
 pub const VERBS: &[&str] = &[
     "answer",
+    "intercept",
     "scramble",
     "buy",
     "end",
@@ -379,6 +386,7 @@ impl Command {
             "play" => parse_play_first(rules, rest),
             "declare" => parse_declare_war(rules, rest),
             "scramble" => parse_scramble(rules, rest),
+            "intercept" => parse_intercept(rules, rest),
             "answer" => match rest {
                 [] => Err("answer what? `answer ANSWER` (or its number), as the question lists them".into()),
                 words => Ok(Command::Answer(words.join(" "))),
@@ -459,6 +467,9 @@ impl Command {
             }
             Command::DeclareWar(p) => format!("declare war on {}", pname(*p)),
             Command::Layer(c) => super::layer_commands::text(rules, c),
+            Command::Intercept { count, unit, space } => {
+                format!("intercept {count} {} in {}", uname(*unit), sname(*space))
+            }
             Command::Scramble {
                 count,
                 unit,
@@ -806,6 +817,24 @@ fn parse_repair(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
         count,
         space,
         facility,
+    })
+}
+
+/// `intercept [COUNT] UNIT in TERRITORY`.
+fn parse_intercept(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
+    const USAGE: &str = "usage: intercept [COUNT] UNIT in TERRITORY";
+    let (what, _, space) = split_at_keyword(rest, &["in", "over"]).ok_or(USAGE)?;
+    let (count, what) = match what.first().and_then(|w| count_word(w)) {
+        Some(n) => (n?, &what[1..]),
+        None => (1, what),
+    };
+    let Piece::Unit(unit) = find_piece(rules, &what.join(" "))? else {
+        return Err("air units intercept, not facilities".into());
+    };
+    Ok(Command::Intercept {
+        count,
+        unit,
+        space: find_space(rules, space)?,
     })
 }
 

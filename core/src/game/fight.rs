@@ -250,6 +250,10 @@ fn setup(rules: &RuleSet, p: &Profiles, s: &State, power: PowerId, space: SpaceI
             c.seaborne = !sea && pr.domain == Domain::Land && u.marks.unloaded == Some(space);
             units.push(c);
         } else if at_war(s, power, u.owner) {
+            // Interceptors fight the raid's air battle and no other battle.
+            if u.marks.intercepting {
+                continue;
+            }
             // Fighters on a defending carrier fight in the air; a transport's cargo does not.
             if let Some(carrier) = u.aboard {
                 let on_carrier = here
@@ -1035,6 +1039,7 @@ fn raid(
     out: &mut Vec<String>,
 ) -> Result<(), Rejection> {
     let mut raid = Raid::new(rules, s, power, space);
+    let escorts = raid.air_battle(s, out)?;
     let bombers = raid.bombers.clone();
     let survivors = raid.anti_air_fire(s, obs, out)?;
     for (id, _) in bombers
@@ -1043,13 +1048,16 @@ fn raid(
     {
         s.remove_unit(space, *id);
     }
+    // Escorts that came through the air battle have fought, as the bombers have.
+    let mut done = survivors.clone();
+    done.extend(escorts);
     if survivors.is_empty() || raid.announce(obs, Step::RaidDamage)?.is_none() {
-        finish_raid(s, space, &survivors);
+        finish_raid(s, space, &done);
         return Ok(());
     }
     raid.damage(s, &survivors, out)?;
     obs.after_step(&raid.seen, Step::RaidDamage);
-    finish_raid(s, space, &survivors);
+    finish_raid(s, space, &done);
     Ok(())
 }
 
@@ -1089,8 +1097,11 @@ impl<'a> Raid<'a> {
             })
             .collect();
         let seen = Battle::new(space, false, power, units);
-        let bombers: Vec<(u32, crate::rules::UnitTypeId)> =
-            seen.alive(Side::Attacker).map(|(_, u)| (u.id, u.kind)).collect();
+        let bombers: Vec<(u32, crate::rules::UnitTypeId)> = seen
+            .alive(Side::Attacker)
+            .filter(|(_, u)| rules.unit(u.kind).bombing_dice > 0)
+            .map(|(_, u)| (u.id, u.kind))
+            .collect();
         let gun = seen.alive(Side::Defender).find_map(|(_, u)| {
             let aa = p.of(u.kind).anti_air.as_ref()?;
             aa.vs_bombing.then_some((u.kind, aa.hit))
@@ -1123,6 +1134,75 @@ impl<'a> Raid<'a> {
             targets,
             gun,
         }
+    }
+
+    /// The air battle before the raid, when defenders intercept: one round, everyone hitting on
+    /// `[rules] interception_value`; the attackers' hits down interceptors, the defenders' hits
+    /// down escorts and bombers, cheapest first. The bombers left go on; returns the escorts
+    /// left (they take no further part).
+    fn air_battle(
+        &mut self,
+        s: &mut State,
+        out: &mut Vec<String>,
+    ) -> Result<Vec<(u32, crate::rules::UnitTypeId)>, Rejection> {
+        let rules = self.rules;
+        let here = &s.space(self.space).units;
+        let escorts: Vec<(u32, crate::rules::UnitTypeId)> = here
+            .iter()
+            .filter(|u| u.owner == self.power && u.marks.bombing && rules.unit(u.kind).bombing_dice == 0)
+            .map(|u| (u.id, u.kind))
+            .collect();
+        let interceptors: Vec<(u32, crate::rules::UnitTypeId)> = here
+            .iter()
+            .filter(|u| u.marks.intercepting && at_war(s, self.power, u.owner))
+            .map(|u| (u.id, u.kind))
+            .collect();
+        if interceptors.is_empty() {
+            return Ok(escorts);
+        }
+        let value = rules.switches.interception_value;
+        let (a, d) = (self.bombers.len() + escorts.len(), interceptors.len());
+        let Some(faces) = s.roll_table(a + d) else {
+            return Err(self.short(a + d - s.dice_queue.len(), "the air battle"));
+        };
+        let (af, df) = faces.split_at(a);
+        let hits = |f: &[u8]| f.iter().filter(|x| **x <= value).count();
+        let (ah, dh) = (hits(af), hits(df));
+        let shown = |f: &[u8]| f.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
+        out.push(format!(
+            "air battle over {}: {} rolls @{value} [{}] → {ah} hit{}; the interceptors roll @{value} [{}] → {dh} hit{}",
+            self.name,
+            rules.power_info(self.power).name,
+            shown(af),
+            if ah == 1 { "" } else { "s" },
+            shown(df),
+            if dh == 1 { "" } else { "s" }
+        ));
+        // Interceptors lost in order; the attacker's losses cheapest first.
+        let mut lost: Vec<u32> = interceptors.iter().take(ah).map(|(id, _)| *id).collect();
+        let mut attackers: Vec<(u32, crate::rules::UnitTypeId)> =
+            self.bombers.iter().chain(&escorts).copied().collect();
+        attackers.sort_by_key(|(id, k)| (rules.unit(*k).cost, *id));
+        lost.extend(attackers.iter().take(dh).map(|(id, _)| *id));
+        let mut names: Vec<String> = Vec::new();
+        for id in &lost {
+            if let Some(u) = s.space(self.space).units.iter().find(|u| u.id == *id) {
+                names.push(format!(
+                    "{} {}",
+                    rules.power_info(u.owner).name,
+                    rules.unit(u.kind).name
+                ));
+            }
+            s.remove_unit(self.space, *id);
+        }
+        if !names.is_empty() {
+            out.push(format!("lost in the air battle: {}", names.join(", ")));
+        }
+        let keep: Vec<bool> = self.bombers.iter().map(|(id, _)| !lost.contains(id)).collect();
+        let mut k = keep.iter();
+        self.targets.retain(|_| *k.next().expect("parallel"));
+        self.bombers.retain(|(id, _)| !lost.contains(id));
+        Ok(escorts.into_iter().filter(|(id, _)| !lost.contains(id)).collect())
     }
 
     /// The refusal when the table has not rolled enough dice for a step of the raid.

@@ -269,6 +269,7 @@ impl<'a> Change<'a> {
             Command::Breakthrough(chart) => (Vec::new(), self.breakthrough(*chart).into_iter().collect()),
             Command::Repair { .. }
             | Command::Scramble { .. }
+            | Command::Intercept { .. }
             | Command::Rocket { .. }
             | Command::Edit(_)
             | Command::Undo

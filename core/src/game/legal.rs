@@ -141,6 +141,13 @@ impl Game {
                 fights.dedup();
                 out.extend(fights.into_iter().map(|sp| Command::Fight(Some(sp))));
                 scrambles(&rules, s, power, &mut out);
+                out.extend(super::intercept::candidates(&rules, s, power).into_iter().map(
+                    |(unit, space)| Command::Intercept {
+                        count: 1,
+                        unit,
+                        space,
+                    },
+                ));
                 rockets(&rules, s, power, &mut out);
             }
             PhaseKind::Mobilize => placements(&rules, s, power, &mut out),

@@ -12,6 +12,7 @@ pub mod convoy;
 pub mod dice;
 pub mod fight;
 mod hooks;
+pub mod intercept;
 pub mod layer_commands;
 pub mod legal;
 pub mod mobilize;
@@ -586,6 +587,9 @@ fn run(
     match cmd {
         Command::Layer(c) => out.push(layer_commands::run(rules, c, at.phase)?),
         Command::Answer(a) => questions::answer(rules, s, a, out)?,
+        Command::Intercept { count, unit, space } => {
+            intercept::intercept(rules, s, power, phase.kind, *count, *unit, *space, out)?
+        }
         Command::Scramble {
             count,
             unit,
@@ -768,14 +772,12 @@ fn end_phase(rules: &RuleSet, sc: &Scenario, s: &mut State, out: &mut Vec<String
     out.push(TRANSITION.to_string());
     s.phase += 1;
     enter_step(rules, sc, s, power, out);
-    // The defenders' scrambles, offered as the attacker's Conduct Combat begins.
+    // The defenders' interceptions and scrambles, offered as the attacker's Conduct Combat
+    // begins.
     let now = step(rules, sc, s);
-    out.extend(scramble::options(
-        rules,
-        s,
-        now.power,
-        rules.phases[now.phase.index()].kind,
-    ));
+    let kind = rules.phases[now.phase.index()].kind;
+    out.extend(intercept::options(rules, s, now.power, kind));
+    out.extend(scramble::options(rules, s, now.power, kind));
     Ok(())
 }
 

@@ -148,6 +148,8 @@ pub struct Marks {
     pub raid_target: Option<FacilityTypeId>,
     /// Scrambled from this territory to defend a sea zone; it flies back as Conduct Combat ends.
     pub scrambled_from: Option<SpaceId>,
+    /// Intercepting the raid on its territory: it fights no other battle this turn.
+    pub intercepting: bool,
 }
 
 // Written out: the derived encoding of the fields before `blitzed` (hash schemes 1 to 3), then
@@ -168,6 +170,7 @@ impl std::hash::Hash for Marks {
             range_bonus,
             raid_target,
             scrambled_from,
+            intercepting,
         } = self;
         combat_moved.hash(h);
         fought.hash(h);
@@ -190,6 +193,9 @@ impl std::hash::Hash for Marks {
             if scrambled_from.is_some() {
                 h.write_u8(0xa7);
                 scrambled_from.hash(h);
+            }
+            if *intercepting {
+                h.write_u8(0xa8);
             }
         }
     }

@@ -116,6 +116,7 @@ pub(crate) static UNIT: SchemaTable = SchemaTable {
         Field::def("transport_capacity", "int", "0", "room it offers as a transport"),
         Field::opt("carrier_cost", "int", "room it takes on a carrier; absent: cannot land on carriers"),
         Field::def("carrier_capacity", "int", "0", "room it offers as a carrier"),
+        Field::def("intercepts", "bool", "false", "an air unit that escorts bombers in a raid (`move ... bombing` with them) and intercepts raiders over its own territory (`intercept`): a one-round air battle before the raid (the 1940 fighter)"),
         Field::def("scramble", "bool", "false", "an air unit that may scramble from a territory whose facility has a `scramble_limit` to an attacked sea zone next to it"),
         Field::def("disabled_when_damaged", "bool", "false", "a carrier that, damaged, launches and lands nothing: air units on it are trapped as cargo (the 1940 carrier)"),
         Field::def("first_strike", "bool", "false", "fires in the surprise-strike step; its casualties are removed before they fire back"),
@@ -393,6 +394,7 @@ pub(crate) static RULES: SchemaTable = SchemaTable {
         Field::def("allied_factories", "string", "never", "a factory the power controls in a territory a friendly power owned: never usable, or only while that power's capital is in enemy hands")
             .one_of(&["never", "capital_lost"]),
         Field::def("purchase_limited_by_production", "bool", "false", "a purchase may not exceed what the power's factories can mobilize this turn"),
+        Field::def("interception_value", "int", "1", "what every unit hits on in a raid's air battle (escorts and bombers against interceptors), one round"),
         Field::def("convoy_hits_up_to", "int", "0", "convoy disruption: as a power collects income, enemy units in a convoy sea zone next to its territories roll their `convoy_dice`, and every face up to this value is lost in IPCs (0: no convoy disruption)"),
     ],
 };
@@ -1312,6 +1314,7 @@ pub(super) fn read_unit(ctx: &mut Ctx, id: &str, node: &Node) -> Option<UnitType
             carrier_capacity: u.uint(ctx, "carrier_capacity", 0),
             disabled_when_damaged: u.bool(ctx, "disabled_when_damaged", false),
             scramble: u.bool(ctx, "scramble", false),
+            intercepts: u.bool(ctx, "intercepts", false),
             first_strike: u.bool(ctx, "first_strike", false),
             submerge: u.bool(ctx, "submerge", false),
             negated_by: u
@@ -2001,6 +2004,7 @@ fn read_switches(ctx: &mut Ctx, e: Option<&Entry>) -> Switches {
     }
     s.purchase_limited_by_production = f.bool(ctx, "purchase_limited_by_production", false);
     s.convoy_hits_up_to = f.uint(ctx, "convoy_hits_up_to", 0).min(6) as u8;
+    s.interception_value = f.uint(ctx, "interception_value", 1).min(6) as u8;
     f.finish(ctx);
     s
 }

@@ -193,6 +193,8 @@ pub struct UnitType {
     pub disabled_when_damaged: bool,
     /// May scramble from a territory with an air base.
     pub scramble: bool,
+    /// Escorts bombers and intercepts raiders.
+    pub intercepts: bool,
     pub first_strike: bool,
     pub submerge: bool,
     pub negated_by: Vec<String>,
@@ -618,6 +620,8 @@ pub struct Switches {
     pub purchase_limited_by_production: bool,
     /// Convoy disruption: faces up to this are lost (0: none).
     pub convoy_hits_up_to: u8,
+    /// What units hit on in a raid's air battle.
+    pub interception_value: u8,
 }
 
 impl Default for Switches {
@@ -628,6 +632,7 @@ impl Default for Switches {
             allied_factories: AlliedFactories::Never,
             purchase_limited_by_production: false,
             convoy_hits_up_to: 0,
+            interception_value: 1,
         }
     }
 }

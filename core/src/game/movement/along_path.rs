@@ -78,7 +78,7 @@ pub(super) fn move_along_path(
         note_way_back(rules, s, end, ids, prev);
     }
     if m.bombing {
-        declare_raid(s, end, ids, &rides, raid_on);
+        declare_raid(rules, s, end, ids, &rides, raid_on);
     }
     if let Some(z) = promise {
         promise_carrier(rules, s, z, out);
@@ -411,6 +411,7 @@ fn note_way_back(rules: &RuleSet, s: &mut State, end: SpaceId, ids: &[u32], prev
 
 /// The units that moved (not the cargo they dropped) bomb the territory: a raid there.
 fn declare_raid(
+    rules: &RuleSet,
     s: &mut State,
     end: SpaceId,
     ids: &[u32],
@@ -424,7 +425,10 @@ fn declare_raid(
         .filter(|u| ids.contains(&u.id) && !rides(&u.id))
     {
         u.marks.bombing = true;
-        u.marks.raid_target = target;
+        // Escorts bomb nothing.
+        if rules.unit(u.kind).bombing_dice > 0 {
+            u.marks.raid_target = target;
+        }
     }
     if !s.this_turn.raids.iter().any(|(r, _)| *r == end) {
         s.this_turn.raids.push((end, false));

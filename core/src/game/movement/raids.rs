@@ -15,15 +15,24 @@ pub(super) fn check_raid(rules: &RuleSet, b: &Board, m: &Move, ids: &[u32]) -> R
     {
         return Err(reject(RULE_RAID, "this edition has no strategic bombing raids"));
     }
+    let kind = |id: &u32| rules.unit(unit(b.s, m.from, *id).kind);
     if let Some(id) = ids
         .iter()
-        .find(|id| rules.unit(unit(b.s, m.from, **id).kind).bombing_dice == 0)
+        .find(|id| kind(id).bombing_dice == 0 && !kind(id).intercepts)
+    {
+        return Err(reject(
+            RULE_RAID,
+            format!("{} cannot make a bombing raid", kind(id).name),
+        ));
+    }
+    // Escorts (`intercepts`) fly with bombers: in this move, or a raid declared already.
+    if ids.iter().all(|id| kind(id).bombing_dice == 0) && !b.s.this_turn.raids.iter().any(|(r, _)| *r == m.to)
     {
         return Err(reject(
             RULE_RAID,
             format!(
-                "{} cannot make a bombing raid",
-                rules.unit(unit(b.s, m.from, *id).kind).name
+                "escorts accompany bombers: move bombers to raid {} first (or with them)",
+                b.name(m.to)
             ),
         ));
     }
@@ -57,6 +66,13 @@ pub(super) fn raid_target(
                 b.name(m.to)
             ),
         ));
+    }
+    // Escorts alone join the raid declared there; they bomb nothing.
+    if ids
+        .iter()
+        .all(|id| rules.unit(unit(b.s, m.from, *id).kind).bombing_dice == 0)
+    {
+        return Ok(None);
     }
     let target = match (m.target, targets.as_slice()) {
         (Some(t), _) if targets.contains(&t) => t,
