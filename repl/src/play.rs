@@ -756,6 +756,20 @@ impl Shell {
         if s.manual_dice {
             out.push_str("  dice: typed at the table\n");
         }
+        if let Some(q) = s.questions.0.first() {
+            out.push_str(&format!(
+                "  waiting for an answer: {}\n",
+                warroom_core::game::questions::prompt(rules, q)
+            ));
+        }
+        // The defenders' decisions of the 1940 games, while they are open.
+        let kind = self.game.current_phase().kind;
+        for line in warroom_core::game::intercept::options(rules, s, p, kind)
+            .into_iter()
+            .chain(warroom_core::game::scramble::options(rules, s, p, kind))
+        {
+            out.push_str(&format!("  {line}\n"));
+        }
         let peace = self.related(p, Relation::Peace);
         if !peace.is_empty() {
             out.push_str(&format!(
@@ -796,6 +810,15 @@ impl Shell {
                     .map(|t| rules.techs[t.index()].name.as_str())
                     .collect();
                 out.push_str(&format!("  techs: {}", names.join(", ")));
+            }
+            // Enemy units in convoy zones next to its territories: income at risk.
+            let raided = warroom_core::game::convoy::threats(rules, s, q);
+            if !raided.is_empty() {
+                let names: Vec<&str> = raided
+                    .iter()
+                    .map(|z| rules.board.space(*z).name.as_str())
+                    .collect();
+                out.push_str(&format!("  convoys raided: {}", names.join(", ")));
             }
             out.push('\n');
         }

@@ -601,3 +601,21 @@ fn play_shows_a_rules_question_and_the_tags_on_units() {
     let after = view(&t, "show \"SZ 62\"").join("\n");
     assert!(!after.contains("Japan 2 Fighter"), "{t}");
 }
+
+/// The 1940 mechanisms in a player's words at the shell: `status` names the convoy zones where
+/// enemy ships threaten a power's income, and the defenders' scramble while it is open.
+#[test]
+fn status_shows_convoy_threats_and_the_defenders_scrambles() {
+    let editions = root().join("editions");
+    let o = warroom(
+        &["--editions", editions.to_str().unwrap(), "play", "europe1940"],
+        "edit add \"SZ 109\" Germany 1 submarine\nstatus\nend phase\nedit add \"SZ 112\" Germany 1 destroyer\nedit add \"SZ 110\" \"United Kingdom\" 1 destroyer\nmove destroyer from \"SZ 112\" to \"SZ 110\"\nend phase\nstatus\n",
+    );
+    let t = text(&o);
+    let first = view(&t, "status").join("\n");
+    assert!(first.contains("convoys raided: SZ 109"), "{t}");
+    assert!(
+        t.contains("  scramble: up to 3 air unit(s) may rise from United Kingdom to SZ 109 or SZ 110"),
+        "{t}"
+    );
+}

@@ -12,6 +12,29 @@ use crate::rules::{PowerId, RuleSet, SpaceId};
 /// Refusal rule id: convoy dice wait for faces typed at the table.
 pub const RULE_CONVOY: &str = "convoy-dice";
 
+/// The convoy zones where enemy units would roll against the power if it collected income now.
+pub fn threats(rules: &RuleSet, s: &State, power: PowerId) -> Vec<SpaceId> {
+    if rules.switches.convoy_hits_up_to == 0 {
+        return Vec::new();
+    }
+    rules
+        .board
+        .ids()
+        .filter(|z| {
+            let sp = rules.board.space(*z);
+            sp.convoy
+                && sp
+                    .adjacent
+                    .iter()
+                    .any(|t| !rules.board.space(*t).is_sea() && s.space(*t).controller == Some(power))
+                && s.space(*z).units.iter().any(|u| {
+                    s.relations[power.index()][u.owner.index()] == Relation::War
+                        && rules.unit_for(u.kind, &s.techs[u.owner.index()]).convoy_dice > 0
+                })
+        })
+        .collect()
+}
+
 /// What the power loses to convoy disruption now (rolling the dice), with a log line per zone.
 pub fn losses(
     rules: &RuleSet,
