@@ -19,6 +19,7 @@ pub mod mobilize;
 pub mod movement;
 pub mod politics;
 pub mod questions;
+mod raid;
 pub mod reload;
 mod requests;
 pub mod research;

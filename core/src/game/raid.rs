@@ -1,0 +1,416 @@
+//! Strategic bombing raids on the board (`fight` on a raided territory, before any other
+//! battle): the air battle against interceptors (`intercept.rs` chooses them), antiaircraft
+//! fire at each bomber (a raided facility's own `anti_air`, else the defenders' gun), and the
+//! damage each raided facility takes, up to its cap. Scripts hear it as a small battle with the
+//! steps `anti_air` and `raid_damage`.
+
+use super::fight::{at_war, profiles, RULE_DICE};
+use super::state::State;
+use super::Rejection;
+use crate::combat::{Battle, Combatant, Gate, Observer, Report, Side, Status, TableDice, ValueChange};
+use crate::rules::{PowerId, RuleSet, SpaceId, Step};
+
+fn reject(rule: &str, msg: impl Into<String>) -> Rejection {
+    Rejection::new(msg).by(rule)
+}
+
+/// A strategic bombing raid, fought in one go: the territory's antiaircraft gun fires one die
+/// at each bomber, then each surviving bomber rolls its bombing dice; the total (plus any
+/// per-bomber bonus) damages the industrial complex, up to its damage cap.
+///
+/// With dice from the table, the faces must all be typed first; if they are not, nothing
+/// happens and the message says how many more are needed (the antiaircraft faces typed stay
+/// queued, so the same faces decide the same survivors).
+/// A strategic bombing raid, fought in one go. It is announced to scripts like a battle's
+/// steps: `anti_air` (a veto: no antiaircraft fire; `combat_value` changes what the gun hits
+/// on) and `raid_damage` (a veto: no damage), with `casualties` for the bombers shot down.
+pub(super) fn raid(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    space: SpaceId,
+    obs: &mut dyn Observer,
+    out: &mut Vec<String>,
+) -> Result<(), Rejection> {
+    let mut raid = Raid::new(rules, s, power, space);
+    let escorts = raid.air_battle(s, out)?;
+    let bombers = raid.bombers.clone();
+    let survivors = raid.anti_air_fire(s, obs, out)?;
+    for (id, _) in bombers
+        .iter()
+        .filter(|(id, _)| !survivors.iter().any(|(s, _)| s == id))
+    {
+        s.remove_unit(space, *id);
+    }
+    // Escorts that came through the air battle have fought, as the bombers have.
+    let mut done = survivors.clone();
+    done.extend(escorts);
+    if survivors.is_empty() || raid.announce(obs, Step::RaidDamage)?.is_none() {
+        finish_raid(s, space, &done);
+        return Ok(());
+    }
+    raid.damage(s, &survivors, out)?;
+    obs.after_step(&raid.seen, Step::RaidDamage);
+    finish_raid(s, space, &done);
+    Ok(())
+}
+
+/// A strategic bombing raid being fought: the bombers over the space, the antiaircraft gun
+/// that fires at them (if any), and the raid as scripts see it, a small `Battle` in which the
+/// bombers attack and the enemy units there defend.
+struct Raid<'a> {
+    rules: &'a RuleSet,
+    power: PowerId,
+    space: SpaceId,
+    name: String,
+    seen: Battle,
+    bombers: Vec<(u32, crate::rules::UnitTypeId)>,
+    /// The facility each bomber raids (the one named in combat move, else the first there that
+    /// can be damaged), in the order of `bombers`.
+    targets: Vec<Option<crate::rules::FacilityTypeId>>,
+    /// The defenders' antiaircraft gun that fires at bombers, and what it hits on.
+    gun: Option<(crate::rules::UnitTypeId, u8)>,
+}
+
+impl<'a> Raid<'a> {
+    fn new(rules: &'a RuleSet, s: &State, power: PowerId, space: SpaceId) -> Raid<'a> {
+        let name = rules.board.space(space).name.clone();
+        let p = profiles(rules, s, power, space);
+        let units: Vec<Combatant> = s
+            .space(space)
+            .units
+            .iter()
+            .filter(|u| (u.owner == power && u.marks.bombing) || at_war(s, power, u.owner))
+            .map(|u| {
+                let side = if u.owner == power {
+                    Side::Attacker
+                } else {
+                    Side::Defender
+                };
+                Combatant::new(u.id, u.kind, u.owner, side, 1)
+            })
+            .collect();
+        let seen = Battle::new(space, false, power, units);
+        let bombers: Vec<(u32, crate::rules::UnitTypeId)> = seen
+            .alive(Side::Attacker)
+            .filter(|(_, u)| rules.unit(u.kind).bombing_dice > 0)
+            .map(|(_, u)| (u.id, u.kind))
+            .collect();
+        let gun = seen.alive(Side::Defender).find_map(|(_, u)| {
+            let aa = p.of(u.kind).anti_air.as_ref()?;
+            aa.vs_bombing.then_some((u.kind, aa.hit))
+        });
+        let ipc = rules.board.space(space).ipc;
+        let first = s
+            .space(space)
+            .facilities
+            .iter()
+            .map(|f| f.kind)
+            .find(|k| rules.facilities[k.index()].max_damage.resolve(ipc) > 0);
+        let targets = bombers
+            .iter()
+            .map(|(id, _): &(u32, crate::rules::UnitTypeId)| {
+                s.space(space)
+                    .units
+                    .iter()
+                    .find(|u| u.id == *id)
+                    .and_then(|u| u.marks.raid_target)
+                    .or(first)
+            })
+            .collect();
+        Raid {
+            rules,
+            power,
+            space,
+            name,
+            seen,
+            bombers,
+            targets,
+            gun,
+        }
+    }
+
+    /// The air battle before the raid, when defenders intercept: one round, everyone hitting on
+    /// `[rules] interception_value`; the attackers' hits down interceptors, the defenders' hits
+    /// down escorts and bombers, cheapest first. The bombers left go on; returns the escorts
+    /// left (they take no further part).
+    fn air_battle(
+        &mut self,
+        s: &mut State,
+        out: &mut Vec<String>,
+    ) -> Result<Vec<(u32, crate::rules::UnitTypeId)>, Rejection> {
+        let rules = self.rules;
+        let here = &s.space(self.space).units;
+        let escorts: Vec<(u32, crate::rules::UnitTypeId)> = here
+            .iter()
+            .filter(|u| u.owner == self.power && u.marks.bombing && rules.unit(u.kind).bombing_dice == 0)
+            .map(|u| (u.id, u.kind))
+            .collect();
+        let interceptors: Vec<(u32, crate::rules::UnitTypeId)> = here
+            .iter()
+            .filter(|u| u.marks.intercepting && at_war(s, self.power, u.owner))
+            .map(|u| (u.id, u.kind))
+            .collect();
+        if interceptors.is_empty() {
+            return Ok(escorts);
+        }
+        let value = rules.switches.interception_value;
+        let (a, d) = (self.bombers.len() + escorts.len(), interceptors.len());
+        let Some(faces) = s.roll_table(a + d) else {
+            return Err(self.short(a + d - s.dice_queue.len(), "the air battle"));
+        };
+        let (af, df) = faces.split_at(a);
+        let hits = |f: &[u8]| f.iter().filter(|x| **x <= value).count();
+        let (ah, dh) = (hits(af), hits(df));
+        let shown = |f: &[u8]| f.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
+        out.push(format!(
+            "air battle over {}: {} rolls @{value} [{}] → {ah} hit{}; the interceptors roll @{value} [{}] → {dh} hit{}",
+            self.name,
+            rules.power_info(self.power).name,
+            shown(af),
+            if ah == 1 { "" } else { "s" },
+            shown(df),
+            if dh == 1 { "" } else { "s" }
+        ));
+        // Interceptors lost in order; the attacker's losses cheapest first.
+        let mut lost: Vec<u32> = interceptors.iter().take(ah).map(|(id, _)| *id).collect();
+        let mut attackers: Vec<(u32, crate::rules::UnitTypeId)> =
+            self.bombers.iter().chain(&escorts).copied().collect();
+        attackers.sort_by_key(|(id, k)| (rules.unit(*k).cost, *id));
+        lost.extend(attackers.iter().take(dh).map(|(id, _)| *id));
+        let mut names: Vec<String> = Vec::new();
+        for id in &lost {
+            if let Some(u) = s.space(self.space).units.iter().find(|u| u.id == *id) {
+                names.push(format!(
+                    "{} {}",
+                    rules.power_info(u.owner).name,
+                    rules.unit(u.kind).name
+                ));
+            }
+            s.remove_unit(self.space, *id);
+        }
+        if !names.is_empty() {
+            out.push(format!("lost in the air battle: {}", names.join(", ")));
+        }
+        let keep: Vec<bool> = self.bombers.iter().map(|(id, _)| !lost.contains(id)).collect();
+        let mut k = keep.iter();
+        self.targets.retain(|_| *k.next().expect("parallel"));
+        self.bombers.retain(|(id, _)| !lost.contains(id));
+        Ok(escorts.into_iter().filter(|(id, _)| !lost.contains(id)).collect())
+    }
+
+    /// The refusal when the table has not rolled enough dice for a step of the raid.
+    fn short(&self, need: usize, what: &str) -> Rejection {
+        let name = &self.name;
+        reject(
+            RULE_DICE,
+            format!("roll {need} more dice for {what} over {name} (`roll F F ...`), then `fight` again"),
+        )
+    }
+
+    /// Tell the scripts a step of the raid begins: `None` when one skips it, else the values
+    /// they changed for it.
+    fn announce(&self, obs: &mut dyn Observer, step: Step) -> Result<Option<Vec<ValueChange>>, Rejection> {
+        match obs.before_step(&self.seen, step) {
+            Gate::Abort => Err(Rejection::new("a rule script stopped the raid")),
+            // A raid has no battle to end: the step is skipped.
+            Gate::Skip | Gate::End => Ok(None),
+            Gate::Run => Ok(Some(obs.changes())),
+        }
+    }
+
+    /// The antiaircraft fire: one die at each bomber, hitting on the value of the facility it
+    /// raids when that facility fires itself (`anti_air`), else on the defenders' gun's value
+    /// (or what a script made it). The bombers that fly on.
+    fn anti_air_fire(
+        &mut self,
+        s: &mut State,
+        obs: &mut dyn Observer,
+        out: &mut Vec<String>,
+    ) -> Result<Vec<(u32, crate::rules::UnitTypeId)>, Rejection> {
+        use crate::combat::Roller;
+        let rules = self.rules;
+        let own =
+            |t: &Option<crate::rules::FacilityTypeId>| t.map_or(0, |k| rules.facilities[k.index()].anti_air);
+        if self.gun.is_none() && self.targets.iter().all(|t| own(t) == 0) {
+            return Ok(self.bombers.clone());
+        }
+        let Some(changes) = self.announce(obs, Step::AntiAir)? else {
+            return Ok(self.bombers.clone());
+        };
+        let gun = self.gun.map(|(kind, hit)| {
+            changes
+                .iter()
+                .rev()
+                .find(|c| c.side == Side::Defender && c.kind == kind)
+                .map_or(hit, |c| c.value)
+        });
+        // Each bomber's value, or none (no die at it).
+        let values: Vec<Option<u8>> = self
+            .targets
+            .iter()
+            .map(|t| match own(t) {
+                0 => gun,
+                v => Some(v),
+            })
+            .collect();
+        let aimed: Vec<usize> = (0..values.len()).filter(|&i| values[i].is_some()).collect();
+        let bombers = &self.bombers;
+        let mut dice = TableDice {
+            queue: &mut s.dice_queue,
+            dice: &mut s.dice,
+            manual: s.manual_dice,
+        };
+        let mut faces = Vec::new();
+        if !dice.roll(aimed.len(), &mut faces) {
+            return Err(self.short(aimed.len() - dice.queue.len(), "the antiaircraft fire"));
+        }
+        let shown: Vec<String> = faces.iter().map(u8::to_string).collect();
+        let survivors: Vec<(u32, crate::rules::UnitTypeId)> = bombers
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| match aimed.iter().position(|a| a == i) {
+                Some(k) => faces[k] > values[*i].unwrap_or(0),
+                None => true,
+            })
+            .map(|(_, b)| *b)
+            .collect();
+        let lost = bombers.len() - survivors.len();
+        let name = &self.name;
+        out.push(format!(
+            "antiaircraft fire over {name}: [{}] → {lost} bomber{} shot down",
+            shown.join(" "),
+            if lost == 1 { "" } else { "s" }
+        ));
+        self.shoot_down(&survivors, obs);
+        obs.after_step(&self.seen, Step::AntiAir);
+        Ok(survivors)
+    }
+
+    /// The bombers not among the survivors die in the scripts' battle too, and are reported
+    /// as the attacker's casualties of the antiaircraft fire.
+    fn shoot_down(&mut self, survivors: &[(u32, crate::rules::UnitTypeId)], obs: &mut dyn Observer) {
+        let seen = &mut self.seen;
+        let down: Vec<usize> = (0..seen.units.len())
+            .filter(|&i| {
+                let u = &seen.units[i];
+                u.side == Side::Attacker && !survivors.iter().any(|(id, _)| *id == u.id)
+            })
+            .collect();
+        for &i in &down {
+            seen.units[i].hp = 0;
+            seen.units[i].status = Status::Dead;
+        }
+        if !down.is_empty() {
+            obs.report(
+                seen,
+                &Report::Casualties {
+                    side: Side::Attacker,
+                    step: Step::AntiAir,
+                    units: down,
+                },
+            );
+        }
+    }
+
+    /// The bombing: the surviving bombers' dice (and bonuses) in damage to the facility each
+    /// raids, up to its cap; one roll per facility raided, in the order of the bombers.
+    fn damage(
+        &self,
+        s: &mut State,
+        survivors: &[(u32, crate::rules::UnitTypeId)],
+        out: &mut Vec<String>,
+    ) -> Result<(), Rejection> {
+        use crate::combat::Roller;
+        let (rules, name) = (self.rules, &self.name);
+        let ipc = rules.board.space(self.space).ipc;
+        let target_of = |id: u32| {
+            self.bombers
+                .iter()
+                .position(|(b, _)| *b == id)
+                .and_then(|i| self.targets[i])
+        };
+        let mut targets: Vec<crate::rules::FacilityTypeId> = Vec::new();
+        for (id, _) in survivors {
+            if let Some(t) = target_of(*id) {
+                if !targets.contains(&t) {
+                    targets.push(t);
+                }
+            }
+        }
+        let several = s
+            .space(self.space)
+            .facilities
+            .iter()
+            .filter(|f| rules.facilities[f.kind.index()].max_damage.resolve(ipc) > 0)
+            .count()
+            > 1;
+        for target in targets {
+            let raiders: Vec<&(u32, crate::rules::UnitTypeId)> = survivors
+                .iter()
+                .filter(|(id, _)| target_of(*id) == Some(target))
+                .collect();
+            let mut dice = TableDice {
+                queue: &mut s.dice_queue,
+                dice: &mut s.dice,
+                manual: s.manual_dice,
+            };
+            let n: usize = raiders
+                .iter()
+                .map(|(_, k)| rules.unit_for(*k, &s.techs[self.power.index()]).bombing_dice as usize)
+                .sum();
+            let mut damage_faces = Vec::new();
+            if !dice.roll(n, &mut damage_faces) {
+                return Err(self.short(n - dice.queue.len(), "the bombing"));
+            }
+            let bonus: u32 = raiders.iter().map(|(_, k)| rules.unit(*k).bombing_bonus).sum();
+            let rolled: u32 = damage_faces.iter().map(|f| u32::from(*f)).sum::<u32>() + bonus;
+            let ft = &rules.facilities[target.index()];
+            let Some(f) = s
+                .space_mut(self.space)
+                .facilities
+                .iter_mut()
+                .find(|f| f.kind == target)
+            else {
+                continue;
+            };
+            let cap = ft.max_damage.resolve(ipc);
+            let applied = rolled.min(cap.saturating_sub(f.damage));
+            f.damage += applied;
+            let shown: Vec<String> = damage_faces.iter().map(u8::to_string).collect();
+            let what = if several {
+                format!("the {} of {name}", ft.name)
+            } else {
+                name.clone()
+            };
+            out.push(format!(
+                "{} bomber{} raid {what}: [{}]{} → {applied} damage (now {} of at most {cap})",
+                raiders.len(),
+                if raiders.len() == 1 { "" } else { "s" },
+                shown.join(" "),
+                if bonus > 0 {
+                    format!(" + {bonus}")
+                } else {
+                    String::new()
+                },
+                f.damage
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The surviving bombers have fought (they land in noncombat move), and the raid is over.
+fn finish_raid(s: &mut State, space: SpaceId, survivors: &[(u32, crate::rules::UnitTypeId)]) {
+    for u in s
+        .space_mut(space)
+        .units
+        .iter_mut()
+        .filter(|u| survivors.iter().any(|(id, _)| *id == u.id))
+    {
+        u.marks.fought = true;
+    }
+    if let Some(r) = s.this_turn.raids.iter_mut().find(|(r, _)| *r == space) {
+        r.1 = true;
+    }
+}
