@@ -703,6 +703,16 @@ impl crate::script::GameView for View<'_> {
                 ),
                 ("island", Value::from(sp.island)),
                 ("neutral", Value::from(sp.neutral.is_some())),
+                (
+                    "facilities",
+                    Value::list(
+                        self.state
+                            .space(id)
+                            .facilities
+                            .iter()
+                            .map(|f| Value::from(self.rules.facilities[f.kind.index()].id.clone())),
+                    ),
+                ),
             ]),
         )
     }

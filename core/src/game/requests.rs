@@ -25,6 +25,7 @@ const OUTSIDE_BATTLES: &[&str] = &[
     "set_value",
     "clear_value",
     "choose",
+    "replace_facility",
 ];
 
 /// Apply a command a script asked for in `event`; the line to log, or why it is refused.
@@ -55,6 +56,7 @@ pub(super) fn apply_request(
         "set_value" => set_value(&r, s, &reason),
         "clear_value" => clear_value(&r, s, &reason),
         "choose" => choose(&r, s, by),
+        "replace_facility" => replace_facility(&r, s, &reason),
         _ => {
             let hint = crate::tree::closest_key(what, OUTSIDE_BATTLES.iter().copied())
                 .map(|k| format!(" (did you mean `{k}`?)"))
@@ -711,4 +713,36 @@ fn choose(r: &Asked, s: &mut State, by: &str) -> Result<String, String> {
     let line = format!("asks {}", super::questions::prompt(r.rules, &q));
     s.questions.0.push(q);
     Ok(line)
+}
+
+/// `replace_facility`: `space`, `facility`, `to`: the facility there becomes the other type,
+/// its damage kept within the new type's cap.
+fn replace_facility(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
+    let at = r.space("space")?;
+    let kind = |field: &str| {
+        r.cmd
+            .get(field)
+            .and_then(Value::as_str)
+            .and_then(|id| r.rules.facilities.iter().position(|f| f.id == id))
+            .map(|i| crate::rules::FacilityTypeId(i as u16))
+            .ok_or_else(|| format!("replace_facility needs {field} = a facility type id of this edition"))
+    };
+    let (from, to) = (kind("facility")?, kind("to")?);
+    let ipc = r.rules.board.space(at).ipc;
+    let cap = r.rules.facilities[to.index()].max_damage.resolve(ipc);
+    let Some(f) = s.space_mut(at).facilities.iter_mut().find(|f| f.kind == from) else {
+        return Err(format!(
+            "replace_facility: {} has no {}",
+            r.space_name(at),
+            r.rules.facilities[from.index()].name
+        ));
+    };
+    f.kind = to;
+    f.damage = f.damage.min(cap);
+    Ok(format!(
+        "the {} in {} is now a {}{reason}",
+        r.rules.facilities[from.index()].name,
+        r.space_name(at),
+        r.rules.facilities[to.index()].name
+    ))
 }

@@ -480,6 +480,7 @@ pub const RECORDS: &[Record] = &[
             ),
             field("island", FieldType::Boolean, "an island"),
             field("neutral", FieldType::Boolean, "a neutral territory"),
+            field("facilities", FieldType::Strings, "the ids of the facilities standing there (`major_industrial_complex`, `air_base`, ...)"),
         ],
     },
     Record {
@@ -755,6 +756,18 @@ pub const REQUESTS: &[RequestDoc] = &[
         ],
         allowed: "where `mark` is",
         doc: "the tag is gone from those units",
+    },
+    RequestDoc {
+        command: "replace_facility",
+        fields: &[
+            req("space", "string", "the territory"),
+            req("facility", "string", "the facility type id standing there"),
+            req("to", "string", "the facility type id it becomes"),
+            opt("reason", "string", "a non-empty text for the log"),
+        ],
+        allowed: OUTSIDE_BATTLES,
+        doc: "the facility becomes one of the other type, its damage kept within the new type's \
+              cap (Global 1940's American complexes, major the moment the United States is at war)",
     },
     RequestDoc {
         command: "set_value",
