@@ -51,12 +51,17 @@ struct Table {
 
 impl Table {
     fn new(rules: &Arc<RuleSet>, attack: &str, defend: &str, copies: usize) -> Table {
+        Table::on(rules, attack, defend, copies, false)
+    }
+
+    /// The battle on pairs of neighbouring sea zones (`sea`) or territories.
+    fn on(rules: &Arc<RuleSet>, attack: &str, defend: &str, copies: usize, sea: bool) -> Table {
         let power = |n: &str| rules.power(n).unwrap_or_else(|| panic!("no power {n}"));
         let units = |text: &str| odds::parse_units(rules, text).expect("units");
         let board = &rules.board;
         let land = |id: SpaceId| {
             let s = board.space(id);
-            !s.is_sea() && s.neutral.is_none()
+            s.is_sea() == sea && s.neutral.is_none()
         };
         let mut used = vec![false; board.spaces.len()];
         let mut pairs = Vec::new();
@@ -67,12 +72,14 @@ impl Table {
             if used[from.index()] || !land(from) {
                 continue;
             }
-            let to = board
-                .space(from)
-                .adjacent
-                .iter()
-                .copied()
-                .find(|t| land(*t) && !used[t.index()]);
+            let to = board.space(from).adjacent.iter().copied().find(|t| {
+                land(*t)
+                    && !used[t.index()]
+                    && !board
+                        .canals
+                        .iter()
+                        .any(|c| c.connects.contains(&from) && c.connects.contains(t))
+            });
             if let Some(to) = to {
                 used[from.index()] = true;
                 used[to.index()] = true;
@@ -111,8 +118,10 @@ impl Table {
             warroom_core::game::state::Relation::War,
         ));
         for &(from, to) in &self.pairs {
-            a.control.push((from, Some(self.attacker)));
-            a.control.push((to, Some(self.defender)));
+            if !r.board.space(from).is_sea() {
+                a.control.push((from, Some(self.attacker)));
+                a.control.push((to, Some(self.defender)));
+            }
             for &(k, n) in &self.attack {
                 a.units.push((from, self.attacker, Piece::Unit(k), n));
             }
@@ -466,4 +475,27 @@ fn europe_1940_battles_with_aaa_and_combined_arms_agree_with_play() {
     }
     let without = calculate(&plain, None);
     agrees_and_would_notice(&rules, &with, &without, &t.fought(24));
+}
+
+/// Europe 1940 at sea: submarines' surprise strike (cancelled by a destroyer), submerging, a
+/// carrier's two hits, transports taken last: the calculator agrees with battles
+/// fought in play.
+#[test]
+fn europe_1940_sea_battles_agree_with_play() {
+    let rules = load("europe1940", &[]);
+    let t = Table::on(
+        &rules,
+        "2 sub, 1 cruiser, 1 dd",
+        "1 dd, 1 cv, 1 trn, 1 sub",
+        16,
+        true,
+    );
+    let with = t.odds(None);
+    let played = t.fought(24);
+    let bad = disagreements(&rules, &with, &played);
+    assert!(
+        bad.is_empty(),
+        "the calculator disagrees with play:\n{}",
+        bad.join("\n")
+    );
 }
