@@ -212,8 +212,9 @@ pub fn options(rules: &RuleSet, s: &State, attacker: PowerId, phase: PhaseKind) 
     out
 }
 
-/// Conduct Combat ends: scrambled air units fly home, or one space to a territory their side
-/// holds when home is lost, or are lost.
+/// Conduct Combat ends: scrambled air units fly home, or, home lost, one space to a territory
+/// their side holds or a carrier of their side with room (in the zone, or next to it), or are
+/// lost.
 pub fn fly_home(rules: &RuleSet, s: &mut State, out: &mut Vec<String>) {
     for z in rules.board.ids().filter(|z| rules.board.space(*z).is_sea()) {
         let back: Vec<u32> = s
@@ -231,16 +232,40 @@ pub fn fly_home(rules: &RuleSet, s: &mut State, out: &mut Vec<String>) {
             let friendly = |s: &State, t: SpaceId| {
                 !rules.board.space(t).is_sea() && s.space(t).controller.is_some_and(|c| allied(s, u.owner, c))
             };
+            // A friendly carrier with room for it: in this zone, or one zone away.
+            let deck = |s: &State, zone: SpaceId| {
+                let units = &s.space(zone).units;
+                let room: u32 = units
+                    .iter()
+                    .filter(|c| allied(s, u.owner, c.owner))
+                    .map(|c| c.deck(rules))
+                    .sum();
+                let used: u32 = units
+                    .iter()
+                    .filter(|a| {
+                        a.id != u.id
+                            && allied(s, u.owner, a.owner)
+                            && rules.unit(a.kind).domain == Domain::Air
+                    })
+                    .filter_map(|a| rules.unit(a.kind).carrier_cost)
+                    .sum();
+                room >= used + rules.unit(u.kind).carrier_cost.unwrap_or(u32::MAX / 2)
+            };
             let land = if friendly(s, home) {
                 Some(home)
             } else {
-                rules
-                    .board
-                    .space(z)
-                    .adjacent
+                let around = &rules.board.space(z).adjacent;
+                around
                     .iter()
                     .copied()
                     .find(|t| friendly(s, *t))
+                    .or_else(|| deck(s, z).then_some(z))
+                    .or_else(|| {
+                        around
+                            .iter()
+                            .copied()
+                            .find(|t| rules.board.space(*t).is_sea() && deck(s, *t))
+                    })
             };
             let mut taken = s.take_units(z, |x| x.id == id);
             let name = &rules.unit(u.kind).name;
@@ -250,12 +275,19 @@ pub fn fly_home(rules: &RuleSet, s: &mut State, out: &mut Vec<String>) {
                         x.marks.scrambled_from = None;
                     }
                     s.space_mut(t).units.extend(taken);
-                    out.push(format!(
-                        "the scrambled {name} of {} flies back from {} to {}",
-                        rules.power_info(u.owner).name,
-                        rules.board.space(z).name,
-                        rules.board.space(t).name
-                    ));
+                    let whom = rules.power_info(u.owner).name.as_str();
+                    out.push(if t == z {
+                        format!(
+                            "the scrambled {name} of {whom} lands on a carrier in {}",
+                            rules.board.space(z).name
+                        )
+                    } else {
+                        format!(
+                            "the scrambled {name} of {whom} flies back from {} to {}",
+                            rules.board.space(z).name,
+                            rules.board.space(t).name
+                        )
+                    });
                 }
                 None => out.push(format!(
                     "the scrambled {name} of {} has nowhere to land and is lost",
