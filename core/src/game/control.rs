@@ -183,7 +183,9 @@ fn units_left_behind(
     let mut destroyed = Vec::new();
     let sp = s.space_mut(space);
     sp.units.retain_mut(|u| {
-        if same_side(rules, u.owner, power) {
+        // Interceptors are in the air over it: they land one space away as Conduct Combat ends
+        // (`scramble::fly_home`).
+        if same_side(rules, u.owner, power) || u.marks.intercepting {
             return true;
         }
         let kind = rules.unit(u.kind);

@@ -216,6 +216,7 @@ pub fn options(rules: &RuleSet, s: &State, attacker: PowerId, phase: PhaseKind) 
 /// their side holds or a carrier of their side with room (in the zone, or next to it), or are
 /// lost.
 pub fn fly_home(rules: &RuleSet, s: &mut State, out: &mut Vec<String>) {
+    land_interceptors(rules, s, out);
     for z in rules.board.ids().filter(|z| rules.board.space(*z).is_sea()) {
         let back: Vec<u32> = s
             .space(z)
@@ -302,4 +303,70 @@ pub fn fly_home(rules: &RuleSet, s: &mut State, out: &mut Vec<String>) {
 pub fn any(rules: &RuleSet) -> bool {
     rules.units.iter().any(|u| u.scramble && u.domain == Domain::Air)
         && rules.facilities.iter().any(|f| f.scramble_limit > 0)
+}
+
+/// Interceptors whose territory was taken while they were in the air land one space away: a
+/// territory their side holds, else a carrier of their side with room in a sea zone next to
+/// it, else they are lost. The others stay where they are, their interception done.
+fn land_interceptors(rules: &RuleSet, s: &mut State, out: &mut Vec<String>) {
+    for t in rules.board.ids().filter(|t| !rules.board.space(*t).is_sea()) {
+        let up: Vec<u32> = s
+            .space(t)
+            .units
+            .iter()
+            .filter(|u| u.marks.intercepting)
+            .map(|u| u.id)
+            .collect();
+        for id in up {
+            let Some(u) = s.space(t).units.iter().find(|u| u.id == id).cloned() else {
+                continue;
+            };
+            let still_ours = s.space(t).controller.is_some_and(|c| allied(s, u.owner, c));
+            if still_ours {
+                continue;
+            }
+            let friendly = |s: &State, x: SpaceId| {
+                !rules.board.space(x).is_sea() && s.space(x).controller.is_some_and(|c| allied(s, u.owner, c))
+            };
+            let deck = |s: &State, zone: SpaceId| {
+                let units = &s.space(zone).units;
+                let room: u32 = units
+                    .iter()
+                    .filter(|c| allied(s, u.owner, c.owner))
+                    .map(|c| c.deck(rules))
+                    .sum();
+                let used: u32 = units
+                    .iter()
+                    .filter(|a| allied(s, u.owner, a.owner) && rules.unit(a.kind).domain == Domain::Air)
+                    .filter_map(|a| rules.unit(a.kind).carrier_cost)
+                    .sum();
+                room >= used + rules.unit(u.kind).carrier_cost.unwrap_or(u32::MAX / 2)
+            };
+            let around = &rules.board.space(t).adjacent;
+            let land = around.iter().copied().find(|x| friendly(s, *x)).or_else(|| {
+                around
+                    .iter()
+                    .copied()
+                    .find(|z| rules.board.space(*z).is_sea() && deck(s, *z))
+            });
+            let mut taken = s.take_units(t, |x| x.id == id);
+            let name = &rules.unit(u.kind).name;
+            let whom = &rules.power_info(u.owner).name;
+            match land {
+                Some(x) => {
+                    for a in &mut taken {
+                        a.marks.intercepting = false;
+                    }
+                    s.space_mut(x).units.extend(taken);
+                    out.push(format!(
+                        "the intercepting {name} of {whom}, its territory taken, lands in {}",
+                        rules.board.space(x).name
+                    ));
+                }
+                None => out.push(format!(
+                    "the intercepting {name} of {whom}, its territory taken, has nowhere to land and is lost"
+                )),
+            }
+        }
+    }
 }
