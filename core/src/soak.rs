@@ -597,6 +597,7 @@ impl Weigh {
             Command::Answer(_) => 10.0,
             // Decided before the first battle, or never: tried early.
             Command::Scramble { .. } | Command::Intercept { .. } => 30.0,
+            Command::AskPassage(_) => 1.0,
             Command::Breakthrough(_) => 10.0,
             Command::Repair { .. } => 3.0,
             Command::Move(m) => {

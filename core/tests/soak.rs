@@ -258,7 +258,8 @@ fn random_games_with_house_rules_of_tags_and_questions_keep_every_invariant() {
     assert!(seen.veterans > 0, "no unit became a veteran in three games");
 }
 
-/// The 1940 mechanisms walked by random games of Europe 1940: scrambles given, bombing raids
+/// The 1940 mechanisms walked by random games of Europe 1940: scrambles and interceptions given,
+/// passage asked through canals, bombing raids
 /// on named facilities, convoy losses collected, upgrades and bases in play; every invariant
 /// holds.
 #[test]
@@ -267,6 +268,7 @@ fn random_1940_games_walk_scrambles_raids_and_convoys() {
     struct Seen {
         scrambles: u64,
         intercepts: u64,
+        passages: u64,
         raids: u64,
         convoys: u64,
     }
@@ -274,6 +276,7 @@ fn random_1940_games_walk_scrambles_raids_and_convoys() {
         fn applied(&mut self, _: &warroom_core::game::Game, cmd: &str, out: &[String]) {
             self.scrambles += u64::from(cmd.starts_with("scramble "));
             self.intercepts += u64::from(cmd.starts_with("intercept "));
+            self.passages += u64::from(cmd.starts_with("ask passage "));
             self.raids += u64::from(cmd.contains(" bombing "));
             self.convoys += out.iter().filter(|l| l.starts_with("convoy disruption")).count() as u64;
         }
@@ -283,5 +286,6 @@ fn random_1940_games_walk_scrambles_raids_and_convoys() {
     assert!(seen.scrambles > 0, "no scramble in six games");
     assert!(seen.raids > 0, "no bombing raid in six games");
     assert!(seen.intercepts > 0, "no interception in six games");
+    assert!(seen.passages > 0, "no passage asked in six games");
     assert!(seen.convoys > 0, "no convoy disruption in six games");
 }

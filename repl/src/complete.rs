@@ -270,6 +270,10 @@ fn offer(verb: &str, words_after_verb: usize) -> Offer {
             keywords: &["from", "to", "via", "bombing", "ignoring", "all"],
             ..c
         },
+        "ask" => Offer {
+            keywords: &["passage", "through"],
+            ..c
+        },
         "intercept" => Offer {
             pieces: true,
             spaces: true,

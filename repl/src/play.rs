@@ -142,6 +142,11 @@ const HELP: &[(&str, &str, &str)] = &[
         "in a turn another power plays within (Anniversary China): who plays its part first",
     ),
     (
+        "ask",
+        "ask passage through \"Panama Canal\"",
+        "in a move phase: ask the power at peace holding a canal or strait to let your ships pass this turn (it answers allow or deny)",
+    ),
+    (
         "intercept",
         "intercept 2 fighter in \"United Kingdom\"",
         "1940, at the start of the attacker's conduct combat: defending fighters meet a bombing raid over their territory",

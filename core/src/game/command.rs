@@ -50,6 +50,9 @@ pub enum Command {
     /// The answer to the question a rule script asked (`choose`): one of its answers, or its
     /// number.
     Answer(String),
+    /// Ask the power at peace holding a canal or strait for passage this turn (by the canal's
+    /// index in the board's list).
+    AskPassage(usize),
     /// Defending air units in a territory about to be raided meet the raiders.
     Intercept {
         count: u32,
@@ -302,6 +305,7 @@ fn could_be(typed: &str, candidates: &[String]) -> String {
 /// The verbs [`Command::parse`] knows, each once (what a mistyped verb is matched against).
 pub const VERBS: &[&str] = &[
     "answer",
+    "ask",
     "intercept",
     "scramble",
     "buy",
@@ -387,6 +391,7 @@ impl Command {
             "declare" => parse_declare_war(rules, rest),
             "scramble" => parse_scramble(rules, rest),
             "intercept" => parse_intercept(rules, rest),
+            "ask" => parse_ask_passage(rules, rest),
             "answer" => match rest {
                 [] => Err("answer what? `answer ANSWER` (or its number), as the question lists them".into()),
                 words => Ok(Command::Answer(words.join(" "))),
@@ -467,6 +472,7 @@ impl Command {
             }
             Command::DeclareWar(p) => format!("declare war on {}", pname(*p)),
             Command::Layer(c) => super::layer_commands::text(rules, c),
+            Command::AskPassage(c) => format!("ask passage through {}", quote(&rules.board.canals[*c].name)),
             Command::Intercept { count, unit, space } => {
                 format!("intercept {count} {} in {}", uname(*unit), sname(*space))
             }
@@ -818,6 +824,38 @@ fn parse_repair(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
         space,
         facility,
     })
+}
+
+/// `ask passage through CANAL` (a canal or strait by name, any case, or an unambiguous start).
+fn parse_ask_passage(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
+    const USAGE: &str = "usage: ask passage through CANAL (`ask passage through \"Panama Canal\"`)";
+    let name = match rest {
+        [p, t, name @ ..]
+            if p.eq_ignore_ascii_case("passage") && t.eq_ignore_ascii_case("through") && !name.is_empty() =>
+        {
+            name.join(" ")
+        }
+        _ => return Err(USAGE.into()),
+    };
+    let lower = name.to_lowercase();
+    let canals = &rules.board.canals;
+    if let Some(i) = canals.iter().position(|c| c.name.to_lowercase() == lower) {
+        return Ok(Command::AskPassage(i));
+    }
+    let starts: Vec<usize> = (0..canals.len())
+        .filter(|&i| canals[i].name.to_lowercase().starts_with(&lower))
+        .collect();
+    match starts.as_slice() {
+        [one] => Ok(Command::AskPassage(*one)),
+        _ => Err(format!(
+            "no canal or strait `{name}`; this board has {}",
+            canals
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
 }
 
 /// `intercept [COUNT] UNIT in TERRITORY`.

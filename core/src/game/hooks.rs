@@ -270,6 +270,7 @@ impl<'a> Change<'a> {
             Command::Repair { .. }
             | Command::Scramble { .. }
             | Command::Intercept { .. }
+            | Command::AskPassage(_)
             | Command::Rocket { .. }
             | Command::Edit(_)
             | Command::Undo

@@ -153,6 +153,18 @@ impl Game {
             PhaseKind::Mobilize => placements(&rules, s, power, &mut out),
             PhaseKind::CollectIncome | PhaseKind::Script => {}
         }
+        // Passage through a canal held by a power at peace (the rules judge the rest).
+        if matches!(kind, PhaseKind::CombatMove | PhaseKind::NoncombatMove) {
+            for (i, c) in rules.board.canals.iter().enumerate() {
+                let peace_held = c.controlled_by.iter().any(|t| {
+                    s.this_turn.start_control[t.index()]
+                        .is_some_and(|h| s.relations[power.index()][h.index()] == Relation::Peace)
+                });
+                if peace_held && !s.this_turn.passages.0.contains(&c.name) {
+                    out.push(Command::AskPassage(i));
+                }
+            }
+        }
         // Layers' commands of this phase, with each value of their arguments (the scripts
         // judge them: `legal_actions` keeps those `dry_run` accepts).
         out.extend(

@@ -588,6 +588,16 @@ fn run(
     match cmd {
         Command::Layer(c) => out.push(layer_commands::run(rules, c, at.phase)?),
         Command::Answer(a) => questions::answer(rules, s, a, out)?,
+        Command::AskPassage(c) => {
+            in_phase(phase, PhaseKind::CombatMove, "passage is asked in a move phase").or_else(|_| {
+                in_phase(
+                    phase,
+                    PhaseKind::NoncombatMove,
+                    "passage is asked in a move phase",
+                )
+            })?;
+            questions::ask_passage(rules, s, power, *c, out)?
+        }
         Command::Intercept { count, unit, space } => {
             intercept::intercept(rules, s, power, phase.kind, *count, *unit, *space, out)?
         }

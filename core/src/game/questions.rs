@@ -3,9 +3,9 @@
 //! so a save replays it and `undo` of the command that asked takes it back; the answer is a
 //! command like any other, listed by the legal actions.
 
-use super::state::{Question, State};
+use super::state::{Question, Relation, State};
 use super::Rejection;
-use crate::rules::RuleSet;
+use crate::rules::{PowerId, RuleSet};
 
 /// Refusal rule id of a command given while a question waits.
 pub const RULE_QUESTION: &str = "question-first";
@@ -78,6 +78,73 @@ pub fn answer(rules: &RuleSet, s: &mut State, text: &str, out: &mut Vec<String>)
         q.text,
         q.answers[i]
     ));
-    s.questions.0.remove(0);
+    let q = s.questions.0.remove(0);
+    // The engine's own question: passage through a canal this turn.
+    if let Some(canal) = q.key.strip_prefix(PASSAGE) {
+        if q.answers[i] == "allow" {
+            s.this_turn.passages.0.push(canal.to_string());
+        }
+    }
+    Ok(())
+}
+
+/// The key of the engine's question "may this power pass your canal this turn?".
+const PASSAGE: &str = "passage:";
+
+/// `ask passage through CANAL`: a canal or strait closed to the power because a power at peace
+/// with it holds it (E40-CANAL-CONTROL: "ask permission; it may be denied") puts the question to
+/// that power; allowed, the power's ships pass it this turn.
+pub fn ask_passage(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    canal: usize,
+    out: &mut Vec<String>,
+) -> Result<(), Rejection> {
+    let c = &rules.board.canals[canal];
+    let reject = |m: String| Rejection::new(m).by("canals-and-straits");
+    if s.this_turn.passages.0.contains(&c.name) {
+        return Err(reject(format!(
+            "{} may pass the {} this turn already",
+            rules.power_info(power).name,
+            c.name
+        )));
+    }
+    let holders: Vec<Option<PowerId>> = c
+        .controlled_by
+        .iter()
+        .map(|t| s.this_turn.start_control[t.index()])
+        .collect();
+    let friendly = |p: PowerId| p == power || s.relations[power.index()][p.index()] == Relation::Allied;
+    let at_peace: Vec<PowerId> = holders
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|p| s.relations[power.index()][p.index()] == Relation::Peace)
+        .collect();
+    let blocked = holders
+        .iter()
+        .any(|h| h.is_none_or(|p| !friendly(p) && s.relations[power.index()][p.index()] != Relation::Peace));
+    if at_peace.is_empty() || blocked {
+        return Err(reject(format!(
+            "the {} is not held by a power at peace with {} (only such a power is asked for passage; one at war or a neutral keeps it closed)",
+            c.name,
+            rules.power_info(power).name
+        )));
+    }
+    let holder = at_peace[0];
+    let q = Question {
+        power: holder,
+        by: "engine".into(),
+        key: format!("{PASSAGE}{}", c.name),
+        text: format!(
+            "{} asks passage through the {} this turn",
+            rules.power_info(power).name,
+            c.name
+        ),
+        answers: vec!["allow".into(), "deny".into()],
+    };
+    out.push(format!("asks {}", prompt(rules, &q)));
+    s.questions.0.push(q);
     Ok(())
 }

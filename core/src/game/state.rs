@@ -265,6 +265,22 @@ pub struct TurnState {
     pub researched: bool,
     /// Units that have made their rocket attack this turn.
     pub rockets_fired: Vec<u32>,
+    /// Canals and straits a power at peace holding them let this power pass this turn.
+    pub passages: Passages,
+}
+
+/// The canals (by name) a power may pass this turn by leave of the power at peace holding them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Passages(pub Vec<String>);
+
+// Nothing when none was given, so records of turns before passages existed hash as they did.
+impl std::hash::Hash for Passages {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        if !self.0.is_empty() {
+            h.write_u8(0xa9);
+            self.0.hash(h);
+        }
+    }
 }
 
 /// Who controlled each space when the turn began: set once per turn, read by index, shared by
@@ -348,6 +364,7 @@ impl TurnState {
             outcomes,
             researched,
             rockets_fired,
+            passages,
         } = self;
         h.add(start_control.digest);
         battles.hash(h);
@@ -359,6 +376,7 @@ impl TurnState {
         outcomes.hash(h);
         researched.hash(h);
         rockets_fired.hash(h);
+        passages.hash(h);
     }
 
     pub fn begin(spaces: &Spaces) -> TurnState {

@@ -53,7 +53,7 @@ pub enum ArgKind {
 pub const BUILT_IN_VERBS: &[&str] = &[
     "buy", "end", "done", "end-phase", "move", "mv", "place", "mobilize", "undo", "edit", "fight",
     "battle", "casualties", "lose", "press", "disagree", "retreat", "submerge", "roll", "order",
-    "dice", "research", "breakthrough", "rocket", "repair", "play", "declare", "answer", "scramble", "intercept",
+    "dice", "research", "breakthrough", "rocket", "repair", "play", "declare", "answer", "scramble", "intercept", "ask",
     // `warroom play`'s own.
     "help", "?", "status", "players", "seat", "relations", "battles", "odds", "show", "moves",
     "options", "units", "map", "log", "why", "layers", "save", "reload", "record", "load", "quit",

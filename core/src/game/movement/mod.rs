@@ -195,6 +195,7 @@ impl<'a> Board<'a> {
             .find(|c| {
                 (c.connects == [a, b] || c.connects == [b, a])
                     && !c.controlled_by.iter().all(|t| self.friendly_at_start(*t))
+                    && !self.s.this_turn.passages.0.contains(&c.name)
                     && !unit.is_some_and(|u| c.open_to.iter().any(|tag| u.has_tag(tag)))
             })
             .map(|c| c.name.as_str())
