@@ -258,3 +258,10 @@ fn a_dry_run_changes_nothing() {
         }
     }
 }
+
+/// Europe 1940: its mechanisms' commands (raids on named facilities, scrambles, interceptions,
+/// passage through canals, upgrades) listed when accepted and accepted when listed.
+#[test]
+fn legal_actions_of_europe_1940_are_accepted_and_complete() {
+    check_edition("europe1940", &[], None, 5, 300, 29);
+}
