@@ -734,37 +734,21 @@ impl Battle {
                     self.scripted.remove(0);
                     (side, vec![HitGroup { count, targets: !0 }])
                 }
-                ScriptAction::Strike {
-                    side,
-                    kind,
-                    value,
-                    dice: n,
+                ScriptAction::Fire { side, kind, value }
+                | ScriptAction::Strike {
+                    side, kind, value, ..
                 } => {
-                    if let Some(need) = self.roll(usize::from(n), step, dice) {
-                        return Some(need);
-                    }
-                    self.scripted.remove(0);
-                    let faces = self.faces.clone();
-                    let count = faces.iter().filter(|f| **f <= value).count() as u32;
-                    obs.report(
-                        self,
-                        &Report::Rolled {
-                            side,
-                            step,
-                            groups: vec![(value, faces)],
-                            hits: count,
-                        },
-                    );
-                    let targets = self.targets(p, kind, side);
-                    (side.other(), vec![HitGroup { count, targets }])
-                }
-                ScriptAction::Fire { side, kind, value } => {
-                    let n = self
-                        .alive(side)
-                        .filter(|(_, u)| {
-                            u.kind == kind && !(side == Side::Attacker && u.status == Status::Hit)
-                        })
-                        .count();
+                    // `fire`: a die per unit of the type there (the attacker's hit units no
+                    // longer fire); `strike`: the dice asked, whatever is there.
+                    let n = match action {
+                        ScriptAction::Strike { dice: n, .. } => usize::from(n),
+                        _ => self
+                            .alive(side)
+                            .filter(|(_, u)| {
+                                u.kind == kind && !(side == Side::Attacker && u.status == Status::Hit)
+                            })
+                            .count(),
+                    };
                     if n > 0 {
                         if let Some(need) = self.roll(n, step, dice) {
                             return Some(need);

@@ -858,17 +858,23 @@ fn parse_ask_passage(rules: &RuleSet, rest: &[String]) -> Result<Command, String
     }
 }
 
-/// `intercept [COUNT] UNIT in TERRITORY`.
-fn parse_intercept(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
-    const USAGE: &str = "usage: intercept [COUNT] UNIT in TERRITORY";
-    let (what, _, space) = split_at_keyword(rest, &["in", "over"]).ok_or(USAGE)?;
+/// `[COUNT] UNIT` of air units that `verb` (a missing count is 1).
+fn air_units(rules: &RuleSet, what: &[String], verb: &str) -> Result<(u32, UnitTypeId), String> {
     let (count, what) = match what.first().and_then(|w| count_word(w)) {
         Some(n) => (n?, &what[1..]),
         None => (1, what),
     };
-    let Piece::Unit(unit) = find_piece(rules, &what.join(" "))? else {
-        return Err("air units intercept, not facilities".into());
-    };
+    match find_piece(rules, &what.join(" "))? {
+        Piece::Unit(unit) => Ok((count, unit)),
+        Piece::Facility(_) => Err(format!("air units {verb}, not facilities")),
+    }
+}
+
+/// `intercept [COUNT] UNIT in TERRITORY`.
+fn parse_intercept(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
+    const USAGE: &str = "usage: intercept [COUNT] UNIT in TERRITORY";
+    let (what, _, space) = split_at_keyword(rest, &["in", "over"]).ok_or(USAGE)?;
+    let (count, unit) = air_units(rules, what, "intercept")?;
     Ok(Command::Intercept {
         count,
         unit,
@@ -881,13 +887,7 @@ fn parse_scramble(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
     const USAGE: &str = "usage: scramble [COUNT] UNIT from TERRITORY to SEA ZONE";
     let (what, _, rest) = split_at_keyword(rest, &["from"]).ok_or(USAGE)?;
     let (from, _, to) = split_at_keyword(rest, &["to"]).ok_or(USAGE)?;
-    let (count, what) = match what.first().and_then(|w| count_word(w)) {
-        Some(n) => (n?, &what[1..]),
-        None => (1, what),
-    };
-    let Piece::Unit(unit) = find_piece(rules, &what.join(" "))? else {
-        return Err("air units scramble, not facilities".into());
-    };
+    let (count, unit) = air_units(rules, what, "scramble")?;
     Ok(Command::Scramble {
         count,
         unit,
@@ -1232,50 +1232,60 @@ fn parse_edit(rules: &RuleSet, words: &[String]) -> Result<Edit, String> {
             };
             Ok(Edit::Relation { a, b, relation })
         }
-        "mark" => {
-            const USAGE: &str = "usage: edit mark SPACE POWER [COUNT] UNIT TAG[=VALUE] (`edit mark Karelia Germany 1 tank veteran`; 0 clears)";
-            let (s, n) = space(rest)?;
-            let (p, m) = power(&rest[n..])?;
-            let tail = &rest[n + m..];
-            let (count, tail) = match tail.first().and_then(|w| count_word(w)) {
-                Some(c) => (c?, &tail[1..]),
-                None => (1, tail),
-            };
-            let Some((last, unit_words)) = tail.split_last() else {
-                return Err(USAGE.into());
-            };
-            if unit_words.is_empty() {
-                return Err(USAGE.into());
-            }
-            let Piece::Unit(unit) = find_piece(rules, &unit_words.join(" "))? else {
-                return Err("edit mark takes units, not facilities".into());
-            };
-            let (tag, value) = match last.split_once('=') {
-                Some((t, v)) => match v.parse::<i64>() {
-                    Ok(v) if v.abs() <= 1000 => (t, v),
-                    _ => return Err(format!("`{v}`: a tag holds a whole number from -1000 to 1000")),
-                },
-                None => (last.as_str(), 1),
-            };
-            if tag.is_empty() || tag.len() > 32 || !tag.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            {
-                return Err(format!(
-                    "`{tag}`: a tag is a name of letters, digits and `_` (at most 32); {USAGE}"
-                ));
-            }
-            Ok(Edit::Mark {
-                space: s,
-                owner: p,
-                unit,
-                count,
-                tag: tag.to_string(),
-                value,
-            })
-        }
+        "mark" => parse_edit_mark(rules, rest, &space, &power),
         other => Err(format!(
             "cannot edit `{other}`; try treasury, control, add, remove, relation or mark"
         )),
     }
+}
+
+/// Reads a name at the start of the words: what it names and how many words it took.
+type NameReader<'a, T> = dyn Fn(&[String]) -> Result<(T, usize), String> + 'a;
+
+/// `edit mark SPACE POWER [COUNT] UNIT TAG[=VALUE]`.
+fn parse_edit_mark(
+    rules: &RuleSet,
+    rest: &[String],
+    space: &NameReader<'_, SpaceId>,
+    power: &NameReader<'_, PowerId>,
+) -> Result<Edit, String> {
+    const USAGE: &str = "usage: edit mark SPACE POWER [COUNT] UNIT TAG[=VALUE] (`edit mark Karelia Germany 1 tank veteran`; 0 clears)";
+    let (s, n) = space(rest)?;
+    let (p, m) = power(&rest[n..])?;
+    let tail = &rest[n + m..];
+    let (count, tail) = match tail.first().and_then(|w| count_word(w)) {
+        Some(c) => (c?, &tail[1..]),
+        None => (1, tail),
+    };
+    let Some((last, unit_words)) = tail.split_last() else {
+        return Err(USAGE.into());
+    };
+    if unit_words.is_empty() {
+        return Err(USAGE.into());
+    }
+    let Piece::Unit(unit) = find_piece(rules, &unit_words.join(" "))? else {
+        return Err("edit mark takes units, not facilities".into());
+    };
+    let (tag, value) = match last.split_once('=') {
+        Some((t, v)) => match v.parse::<i64>() {
+            Ok(v) if v.abs() <= 1000 => (t, v),
+            _ => return Err(format!("`{v}`: a tag holds a whole number from -1000 to 1000")),
+        },
+        None => (last.as_str(), 1),
+    };
+    if !super::state::Tags::valid_name(tag) {
+        return Err(format!(
+            "`{tag}`: a tag is a name of letters, digits and `_` (at most 32); {USAGE}"
+        ));
+    }
+    Ok(Edit::Mark {
+        space: s,
+        owner: p,
+        unit,
+        count,
+        tag: tag.to_string(),
+        value,
+    })
 }
 
 /// A count typed in a command: `Some` when the word is a number, refused above

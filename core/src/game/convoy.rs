@@ -106,18 +106,13 @@ pub fn losses(
         });
     }
     // Each zone loses no more than it rolled and its territories are worth, each territory no
-    // more than its value over all zones: the most that can be lost so (a small max flow).
+    // more than its value over all zones: the most that can be lost so (`flow::assign`).
     let mut territories: Vec<SpaceId> = raids.iter().flat_map(|r| r.mine.iter().copied()).collect();
     territories.sort();
     territories.dedup();
-    let lost = max_losses(
-        &raids
-            .iter()
-            .map(|r| (r.rolled, r.mine.clone()))
-            .collect::<Vec<_>>(),
-        &territories,
-        |t| rules.board.space(t).ipc,
-    );
+    let rolled: Vec<u32> = raids.iter().map(|r| r.rolled).collect();
+    let worth: Vec<u32> = territories.iter().map(|t| rules.board.space(*t).ipc).collect();
+    let lost = super::flow::assign(&rolled, &worth, |z, t| raids[z].mine.contains(&territories[t])).met;
     let mut total = 0i64;
     for (r, l) in raids.iter().zip(&lost) {
         let text: Vec<String> = r.faces.iter().map(u8::to_string).collect();
@@ -137,64 +132,4 @@ pub fn losses(
         total += i64::from(*l);
     }
     Ok(total)
-}
-
-/// The most each zone loses when zone `z` may lose up to `zones[z].0`, taken from its
-/// territories `zones[z].1`, and territory `t` at most `value(t)` over all zones: a max flow
-/// (source → zones → territories → sink, Edmonds–Karp on a few dozen nodes), deterministic in
-/// board order.
-fn max_losses(
-    zones: &[(u32, Vec<SpaceId>)],
-    territories: &[SpaceId],
-    value: impl Fn(SpaceId) -> u32,
-) -> Vec<u32> {
-    let (nz, nt) = (zones.len(), territories.len());
-    let n = nz + nt + 2;
-    let (source, sink) = (0, n - 1);
-    let mut cap = vec![vec![0u32; n]; n];
-    for (z, (rolled, mine)) in zones.iter().enumerate() {
-        cap[source][1 + z] = *rolled;
-        for t in mine {
-            let ti = territories.iter().position(|x| x == t).expect("listed");
-            cap[1 + z][1 + nz + ti] = u32::MAX / 2;
-        }
-    }
-    for (ti, t) in territories.iter().enumerate() {
-        cap[1 + nz + ti][sink] = value(*t);
-    }
-    loop {
-        let mut prev = vec![usize::MAX; n];
-        prev[source] = source;
-        let mut queue = std::collections::VecDeque::from([source]);
-        while let Some(u) = queue.pop_front() {
-            for v in 0..n {
-                if prev[v] == usize::MAX && cap[u][v] > 0 {
-                    prev[v] = u;
-                    queue.push_back(v);
-                }
-            }
-        }
-        if prev[sink] == usize::MAX {
-            break;
-        }
-        let mut push = u32::MAX;
-        let mut v = sink;
-        while v != source {
-            push = push.min(cap[prev[v]][v]);
-            v = prev[v];
-        }
-        let mut v = sink;
-        while v != source {
-            let u = prev[v];
-            cap[u][v] -= push;
-            cap[v][u] += push;
-            v = u;
-        }
-    }
-    // What left the source toward each zone is what the zone loses.
-    zones
-        .iter()
-        .enumerate()
-        .map(|(z, (rolled, _))| rolled - cap[source][1 + z])
-        .collect()
 }

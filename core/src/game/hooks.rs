@@ -972,11 +972,6 @@ impl CombatEvents<'_> {
             return Ok(());
         }
         if what == "remove_units" && before {
-            let Some(Value::List(ids)) = cmd.get("units") else {
-                return Err(
-                    "remove_units in a battle takes units = {ids} (units of the battle), nothing else".into(),
-                );
-            };
             if let Some(extra) = ["power", "unit", "count", "space"]
                 .iter()
                 .find(|f| cmd.get(f).is_some())
@@ -985,16 +980,8 @@ impl CombatEvents<'_> {
                     "remove_units in a battle takes units = {{ids}}, not `{extra}`"
                 ));
             }
-            if ids.is_empty() || ids.len() > 99 {
-                return Err("remove_units needs units = a list of 1 to 99 unit ids".into());
-            }
-            for id in ids {
-                let id = id.as_int().unwrap_or(-1);
-                if !self.fighting.iter().any(|(u, _)| i64::from(*u) == id) {
-                    return Err(format!("remove_units: unit #{id} is not in this battle"));
-                }
-                self.removals.push(id as u32);
-            }
+            let ids = self.battle_units(cmd, what, None)?;
+            self.removals.extend(ids);
             return Ok(());
         }
         let known = ["combat_value", "hits", "fire", "end_battle"];
@@ -1018,6 +1005,39 @@ impl CombatEvents<'_> {
                 "`{what}` is for steps of a script's own (declared in `[combat] script_steps`); use a veto or `combat_value` in the engine's steps"
             ));
         }
+        self.value_request(cmd, what)
+    }
+
+    /// `units = {ids}` of a request asked in a battle: 1 to 99 units of the battle (of `side`,
+    /// when given).
+    fn battle_units(&self, cmd: &Value, what: &str, side: Option<Side>) -> Result<Vec<u32>, String> {
+        let Some(Value::List(ids)) = cmd.get("units") else {
+            return Err(format!(
+                "{what} in a battle needs units = a list of unit ids (units of the battle)"
+            ));
+        };
+        if ids.is_empty() || ids.len() > 99 {
+            return Err(format!("{what} needs units = a list of 1 to 99 unit ids"));
+        }
+        ids.iter()
+            .map(|id| {
+                let id = id.as_int().unwrap_or(-1);
+                match self.fighting.iter().find(|(u, _)| i64::from(*u) == id) {
+                    Some((u, sd)) if side.is_none_or(|s| s == *sd) => Ok(*u),
+                    _ => Err(match side {
+                        Some(sd) => format!(
+                            "{what}: unit #{id} is not among the {}s of this battle",
+                            sd.name()
+                        ),
+                        None => format!("{what}: unit #{id} is not in this battle"),
+                    }),
+                }
+            })
+            .collect()
+    }
+
+    /// `combat_value`, `fire` and `hits`: what units fire at, or what a script step does.
+    fn value_request(&mut self, cmd: &Value, what: &str) -> Result<(), String> {
         let side = match cmd.get("side").and_then(Value::as_str) {
             Some("attacker") => Side::Attacker,
             Some("defender") => Side::Defender,
@@ -1044,23 +1064,9 @@ impl CombatEvents<'_> {
                     Some("round") => true,
                     _ => return Err("combat_value: lasts is \"battle\" or \"round\"".into()),
                 };
-                let Some(Value::List(ids)) = cmd.get("units") else {
-                    return Err("combat_value needs units = a list of unit ids".into());
-                };
-                for id in ids {
-                    let id = id.as_int().unwrap_or(-1);
-                    if !self
-                        .fighting
-                        .iter()
-                        .any(|(u, sd)| i64::from(*u) == id && *sd == side)
-                    {
-                        return Err(format!(
-                            "combat_value: unit #{id} is not among the {}s of this battle",
-                            side.name()
-                        ));
-                    }
+                for id in self.battle_units(cmd, what, Some(side))? {
                     self.unit_values.push(UnitValue {
-                        id: id as u32,
+                        id,
                         value,
                         round_only,
                     });

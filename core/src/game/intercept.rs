@@ -15,13 +15,9 @@ fn reject(msg: impl Into<String>) -> Rejection {
     Rejection::new(msg).by(RULE_INTERCEPT)
 }
 
-/// Interceptors are chosen now: as for scrambles, before the attacker's first battle or raid.
+/// Interceptors may be chosen now: when scrambles are, before the attacker's first battle.
 pub fn open(rules: &RuleSet, s: &State, phase: PhaseKind) -> bool {
-    phase == PhaseKind::ConductCombat
-        && s.combat.is_none()
-        && s.this_turn.battles.iter().all(|b| !b.fought)
-        && s.this_turn.raids.iter().all(|(_, fought)| !fought)
-        && rules.units.iter().any(|u| u.intercepts)
+    super::scramble::defenders_decide(s, phase) && rules.units.iter().any(|u| u.intercepts)
 }
 
 fn eligible(rules: &RuleSet, s: &State, attacker: PowerId, space: SpaceId, kind: UnitTypeId) -> Vec<u32> {

@@ -8,7 +8,7 @@
 //! allied_factories`. Each factory takes up to `production` (resolved against its territory's
 //! value) less its damage per turn, counting units placed in its territory and in the sea zones
 //! next to it. A unit placed in a sea zone next to several factories is counted against one of
-//! them; the counting is redone (a small max-flow) whenever that lets a later placement fit, so
+//! them; the counting is redone (a small max-flow, `flow.rs`) whenever that lets a later placement fit, so
 //! the order of `place` commands never matters.
 
 use super::control;
@@ -179,46 +179,6 @@ pub(crate) fn unit_spaces(rules: &RuleSet, s: &State, power: PowerId) -> Vec<Spa
     out
 }
 
-/// Units to count (per space where they enter play) against factories (per territory).
-struct Flow<'a> {
-    rules: &'a RuleSet,
-    demand: Vec<(SpaceId, u32)>,
-    caps: Vec<(SpaceId, u32)>,
-    flow: Vec<Vec<u32>>,
-    used: Vec<u32>,
-}
-
-impl Flow<'_> {
-    /// Units entering play in `space` may be counted against the factory in `factory`.
-    fn reaches(&self, space: SpaceId, factory: SpaceId) -> bool {
-        let sp = self.rules.board.space(space);
-        space == factory || (sp.is_sea() && sp.adjacent.contains(&factory))
-    }
-
-    /// Count one more unit of demand `d`, moving earlier units to other factories if needed.
-    fn augment(&mut self, d: usize, seen: &mut [bool]) -> bool {
-        for f in 0..self.caps.len() {
-            if seen[f] || !self.reaches(self.demand[d].0, self.caps[f].0) {
-                continue;
-            }
-            seen[f] = true;
-            if self.used[f] < self.caps[f].1 {
-                self.flow[d][f] += 1;
-                self.used[f] += 1;
-                return true;
-            }
-            for d2 in 0..self.demand.len() {
-                if self.flow[d2][f] > 0 && self.augment(d2, seen) {
-                    self.flow[d2][f] -= 1;
-                    self.flow[d][f] += 1;
-                    return true;
-                }
-            }
-        }
-        false
-    }
-}
-
 /// Count every unit mobilized this turn plus `extra` against the power's factories: the new
 /// counting, or `None` when the factories cannot take them all.
 fn assign(rules: &RuleSet, s: &State, power: PowerId, extra: &[(SpaceId, u32)]) -> Option<Vec<Mobilized>> {
@@ -231,28 +191,25 @@ fn assign(rules: &RuleSet, s: &State, power: PowerId, extra: &[(SpaceId, u32)]) 
             None => demand.push((space, n)),
         }
     }
-    let mut f = Flow {
-        rules,
-        flow: vec![vec![0; caps.len()]; demand.len()],
-        used: vec![0; caps.len()],
-        demand,
-        caps,
+    // Units entering play in a space count against the factory there or, at sea, one next to it.
+    let reaches = |d: usize, f: usize| {
+        let (space, factory) = (demand[d].0, caps[f].0);
+        let sp = rules.board.space(space);
+        space == factory || (sp.is_sea() && sp.adjacent.contains(&factory))
     };
-    for d in 0..f.demand.len() {
-        for _ in 0..f.demand[d].1 {
-            let mut seen = vec![false; f.caps.len()];
-            if !f.augment(d, &mut seen) {
-                return None;
-            }
-        }
+    let amounts: Vec<u32> = demand.iter().map(|(_, n)| *n).collect();
+    let room: Vec<u32> = caps.iter().map(|(_, n)| *n).collect();
+    let f = super::flow::assign(&amounts, &room, reaches);
+    if f.met != amounts {
+        return None;
     }
     let mut out = Vec::new();
     for (d, row) in f.flow.iter().enumerate() {
         for (k, n) in row.iter().enumerate() {
             if *n > 0 {
                 out.push(Mobilized {
-                    factory: f.caps[k].0,
-                    space: f.demand[d].0,
+                    factory: caps[k].0,
+                    space: demand[d].0,
                     count: *n,
                 });
             }

@@ -11,6 +11,7 @@ pub mod control;
 pub mod convoy;
 pub mod dice;
 pub mod fight;
+mod flow;
 mod hooks;
 pub mod intercept;
 pub mod layer_commands;
@@ -1179,34 +1180,7 @@ fn edit(rules: &RuleSet, s: &mut State, e: &Edit, out: &mut Vec<String>) -> Resu
             count,
             tag,
             value,
-        } => {
-            let units = &mut s.space_mut(*space).units;
-            // Units not carrying the tag yet first, so `edit mark ... 1 tank veteran` twice
-            // marks two tanks.
-            let mut picked: Vec<(bool, usize)> = (0..units.len())
-                .filter(|&i| units[i].kind == *unit && units[i].owner == *owner)
-                .map(|i| (units[i].tags.get(tag) != 0, i))
-                .collect();
-            picked.sort();
-            let marked = picked.len().min(*count as usize);
-            for &(_, i) in &picked[..marked] {
-                units[i].tags.set(tag, *value);
-            }
-            if marked < *count as usize {
-                return Err(Rejection::new(format!(
-                    "{} has only {marked} {} of {}",
-                    rules.board.space(*space).name,
-                    rules.unit(*unit).name,
-                    rules.power_info(*owner).name
-                )));
-            }
-            out.push(format!(
-                "edit: {count} {} of {} in {} marked {tag}={value}",
-                rules.unit(*unit).name,
-                rules.power_info(*owner).name,
-                rules.board.space(*space).name
-            ));
-        }
+        } => edit_mark(rules, s, (*space, *owner, *unit), *count, tag, *value, out)?,
         Edit::Relation { a, b, relation } => {
             if a == b {
                 return Err(Rejection::new("a power has no relation with itself"));
@@ -1221,5 +1195,45 @@ fn edit(rules: &RuleSet, s: &mut State, e: &Edit, out: &mut Vec<String>) -> Resu
             ));
         }
     }
+    Ok(())
+}
+
+/// `edit mark`: a tag on `count` units of the owner and type in the space, those not carrying it
+/// yet first.
+fn edit_mark(
+    rules: &RuleSet,
+    s: &mut State,
+    (space, owner, unit): (crate::rules::SpaceId, PowerId, crate::rules::UnitTypeId),
+    count: u32,
+    tag: &str,
+    value: i64,
+    out: &mut Vec<String>,
+) -> Result<(), Rejection> {
+    let units = &mut s.space_mut(space).units;
+    // Units not carrying the tag yet first, so `edit mark ... 1 tank veteran` twice
+    // marks two tanks.
+    let mut picked: Vec<(bool, usize)> = (0..units.len())
+        .filter(|&i| units[i].kind == unit && units[i].owner == owner)
+        .map(|i| (units[i].tags.get(tag) != 0, i))
+        .collect();
+    picked.sort();
+    let marked = picked.len().min(count as usize);
+    for &(_, i) in &picked[..marked] {
+        units[i].tags.set(tag, value);
+    }
+    if marked < count as usize {
+        return Err(Rejection::new(format!(
+            "{} has only {marked} {} of {}",
+            rules.board.space(space).name,
+            rules.unit(unit).name,
+            rules.power_info(owner).name
+        )));
+    }
+    out.push(format!(
+        "edit: {count} {} of {} in {} marked {tag}={value}",
+        rules.unit(unit).name,
+        rules.power_info(owner).name,
+        rules.board.space(space).name
+    ));
     Ok(())
 }

@@ -489,13 +489,7 @@ impl Asked<'_> {
 
     fn tag(&self) -> Result<String, String> {
         match self.cmd.get("tag").and_then(Value::as_str) {
-            Some(t)
-                if !t.is_empty()
-                    && t.len() <= 32
-                    && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
-            {
-                Ok(t.to_string())
-            }
+            Some(t) if super::state::Tags::valid_name(t) => Ok(t.to_string()),
             _ => Err(format!(
                 "{} needs tag = a name of letters, digits and `_` (at most 32), such as \"veteran\"",
                 self.what

@@ -8,7 +8,7 @@
 //! noncombat move; a home lost meanwhile sends them one space to a friendly territory, or they
 //! are lost.
 
-use super::state::{Relation, State};
+use super::state::{Relation, State, Unit};
 use super::Rejection;
 use crate::rules::{Domain, PhaseKind, PowerId, RuleSet, SpaceId, UnitTypeId};
 
@@ -39,13 +39,18 @@ fn limit(rules: &RuleSet, s: &State, t: SpaceId) -> u32 {
         .unwrap_or(0)
 }
 
-/// Scrambles are decided now: the attacker's Conduct Combat, before its first battle or raid.
-pub fn open(rules: &RuleSet, s: &State, phase: PhaseKind) -> bool {
+/// The defenders decide their scrambles and interceptions now: the attacker's combat move is
+/// over (its Conduct Combat has begun) and no battle or raid has been fought yet.
+pub(super) fn defenders_decide(s: &State, phase: PhaseKind) -> bool {
     phase == PhaseKind::ConductCombat
         && s.combat.is_none()
         && s.this_turn.battles.iter().all(|b| !b.fought)
         && s.this_turn.raids.iter().all(|(_, fought)| !fought)
-        && rules.units.iter().any(|u| u.scramble)
+}
+
+/// Scrambles may be given now.
+pub fn open(rules: &RuleSet, s: &State, phase: PhaseKind) -> bool {
+    defenders_decide(s, phase) && rules.units.iter().any(|u| u.scramble)
 }
 
 /// The sea zones under attack this turn: those with a battle, and those an amphibious assault
@@ -212,97 +217,91 @@ pub fn options(rules: &RuleSet, s: &State, attacker: PowerId, phase: PhaseKind) 
     out
 }
 
+/// A friendly territory of `owner`'s side.
+fn friendly_land(rules: &RuleSet, s: &State, owner: PowerId, t: SpaceId) -> bool {
+    !rules.board.space(t).is_sea() && s.space(t).controller.is_some_and(|c| allied(s, owner, c))
+}
+
+/// The carriers of `u`'s side in `zone` have room for it besides the air units there.
+fn carrier_room(rules: &RuleSet, s: &State, u: &Unit, zone: SpaceId) -> bool {
+    let units = &s.space(zone).units;
+    let room: u32 = units
+        .iter()
+        .filter(|c| allied(s, u.owner, c.owner))
+        .map(|c| c.deck(rules))
+        .sum();
+    let used: u32 = units
+        .iter()
+        .filter(|a| a.id != u.id && allied(s, u.owner, a.owner) && rules.unit(a.kind).domain == Domain::Air)
+        .filter_map(|a| rules.unit(a.kind).carrier_cost)
+        .sum();
+    room >= used + rules.unit(u.kind).carrier_cost.unwrap_or(u32::MAX / 2)
+}
+
+/// Where an air unit in `at` whose base is lost lands, one space away at most: a territory its
+/// side holds next to `at`, else a carrier of its side with room in `at` itself or a sea zone
+/// next to it (the engine picks the first in board order).
+fn one_space_away(rules: &RuleSet, s: &State, u: &Unit, at: SpaceId) -> Option<SpaceId> {
+    let around = &rules.board.space(at).adjacent;
+    around
+        .iter()
+        .copied()
+        .find(|t| friendly_land(rules, s, u.owner, *t))
+        .or_else(|| carrier_room(rules, s, u, at).then_some(at))
+        .or_else(|| {
+            around
+                .iter()
+                .copied()
+                .find(|z| rules.board.space(*z).is_sea() && carrier_room(rules, s, u, *z))
+        })
+}
+
 /// Conduct Combat ends: scrambled air units fly home, or, home lost, one space to a territory
 /// their side holds or a carrier of their side with room (in the zone, or next to it), or are
 /// lost.
 pub fn fly_home(rules: &RuleSet, s: &mut State, out: &mut Vec<String>) {
     land_interceptors(rules, s, out);
     for z in rules.board.ids().filter(|z| rules.board.space(*z).is_sea()) {
-        let back: Vec<u32> = s
+        let back: Vec<Unit> = s
             .space(z)
             .units
             .iter()
             .filter(|u| u.marks.scrambled_from.is_some())
-            .map(|u| u.id)
+            .cloned()
             .collect();
-        for id in back {
-            let Some(u) = s.space(z).units.iter().find(|u| u.id == id).cloned() else {
-                continue;
-            };
+        for u in back {
             let home = u.marks.scrambled_from.expect("scrambled");
-            let friendly = |s: &State, t: SpaceId| {
-                !rules.board.space(t).is_sea() && s.space(t).controller.is_some_and(|c| allied(s, u.owner, c))
-            };
-            // A friendly carrier with room for it: in this zone, or one zone away.
-            let deck = |s: &State, zone: SpaceId| {
-                let units = &s.space(zone).units;
-                let room: u32 = units
-                    .iter()
-                    .filter(|c| allied(s, u.owner, c.owner))
-                    .map(|c| c.deck(rules))
-                    .sum();
-                let used: u32 = units
-                    .iter()
-                    .filter(|a| {
-                        a.id != u.id
-                            && allied(s, u.owner, a.owner)
-                            && rules.unit(a.kind).domain == Domain::Air
-                    })
-                    .filter_map(|a| rules.unit(a.kind).carrier_cost)
-                    .sum();
-                room >= used + rules.unit(u.kind).carrier_cost.unwrap_or(u32::MAX / 2)
-            };
-            let land = if friendly(s, home) {
+            let land = if friendly_land(rules, s, u.owner, home) {
                 Some(home)
             } else {
-                let around = &rules.board.space(z).adjacent;
-                around
-                    .iter()
-                    .copied()
-                    .find(|t| friendly(s, *t))
-                    .or_else(|| deck(s, z).then_some(z))
-                    .or_else(|| {
-                        around
-                            .iter()
-                            .copied()
-                            .find(|t| rules.board.space(*t).is_sea() && deck(s, *t))
-                    })
+                one_space_away(rules, s, &u, z)
             };
-            let mut taken = s.take_units(z, |x| x.id == id);
-            let name = &rules.unit(u.kind).name;
-            match land {
-                Some(t) => {
-                    for x in &mut taken {
-                        x.marks.scrambled_from = None;
-                    }
-                    s.space_mut(t).units.extend(taken);
-                    let whom = rules.power_info(u.owner).name.as_str();
-                    out.push(if t == z {
-                        format!(
-                            "the scrambled {name} of {whom} lands on a carrier in {}",
-                            rules.board.space(z).name
-                        )
-                    } else {
-                        format!(
-                            "the scrambled {name} of {whom} flies back from {} to {}",
-                            rules.board.space(z).name,
-                            rules.board.space(t).name
-                        )
-                    });
-                }
-                None => out.push(format!(
-                    "the scrambled {name} of {} has nowhere to land and is lost",
-                    rules.power_info(u.owner).name
-                )),
+            let mut taken = s.take_units(z, |x| x.id == u.id);
+            let (name, whom) = (&rules.unit(u.kind).name, &rules.power_info(u.owner).name);
+            let Some(t) = land else {
+                out.push(format!(
+                    "the scrambled {name} of {whom} has nowhere to land and is lost"
+                ));
+                continue;
+            };
+            for x in &mut taken {
+                x.marks.scrambled_from = None;
             }
+            s.space_mut(t).units.extend(taken);
+            out.push(if t == z {
+                format!(
+                    "the scrambled {name} of {whom} lands on a carrier in {}",
+                    rules.board.space(z).name
+                )
+            } else {
+                format!(
+                    "the scrambled {name} of {whom} flies back from {} to {}",
+                    rules.board.space(z).name,
+                    rules.board.space(t).name
+                )
+            });
         }
     }
-}
-
-/// Whether scrambles are possible under these rules at all.
-pub fn any(rules: &RuleSet) -> bool {
-    rules.units.iter().any(|u| u.scramble && u.domain == Domain::Air)
-        && rules.facilities.iter().any(|f| f.scramble_limit > 0)
 }
 
 /// Interceptors whose territory was taken while they were in the air land one space away: a
@@ -310,63 +309,31 @@ pub fn any(rules: &RuleSet) -> bool {
 /// it, else they are lost. The others stay where they are, their interception done.
 fn land_interceptors(rules: &RuleSet, s: &mut State, out: &mut Vec<String>) {
     for t in rules.board.ids().filter(|t| !rules.board.space(*t).is_sea()) {
-        let up: Vec<u32> = s
+        let lost_home: Vec<Unit> = s
             .space(t)
             .units
             .iter()
-            .filter(|u| u.marks.intercepting)
-            .map(|u| u.id)
+            .filter(|u| u.marks.intercepting && !s.space(t).controller.is_some_and(|c| allied(s, u.owner, c)))
+            .cloned()
             .collect();
-        for id in up {
-            let Some(u) = s.space(t).units.iter().find(|u| u.id == id).cloned() else {
-                continue;
-            };
-            let still_ours = s.space(t).controller.is_some_and(|c| allied(s, u.owner, c));
-            if still_ours {
-                continue;
-            }
-            let friendly = |s: &State, x: SpaceId| {
-                !rules.board.space(x).is_sea() && s.space(x).controller.is_some_and(|c| allied(s, u.owner, c))
-            };
-            let deck = |s: &State, zone: SpaceId| {
-                let units = &s.space(zone).units;
-                let room: u32 = units
-                    .iter()
-                    .filter(|c| allied(s, u.owner, c.owner))
-                    .map(|c| c.deck(rules))
-                    .sum();
-                let used: u32 = units
-                    .iter()
-                    .filter(|a| allied(s, u.owner, a.owner) && rules.unit(a.kind).domain == Domain::Air)
-                    .filter_map(|a| rules.unit(a.kind).carrier_cost)
-                    .sum();
-                room >= used + rules.unit(u.kind).carrier_cost.unwrap_or(u32::MAX / 2)
-            };
-            let around = &rules.board.space(t).adjacent;
-            let land = around.iter().copied().find(|x| friendly(s, *x)).or_else(|| {
-                around
-                    .iter()
-                    .copied()
-                    .find(|z| rules.board.space(*z).is_sea() && deck(s, *z))
-            });
-            let mut taken = s.take_units(t, |x| x.id == id);
-            let name = &rules.unit(u.kind).name;
-            let whom = &rules.power_info(u.owner).name;
-            match land {
-                Some(x) => {
-                    for a in &mut taken {
-                        a.marks.intercepting = false;
-                    }
-                    s.space_mut(x).units.extend(taken);
-                    out.push(format!(
-                        "the intercepting {name} of {whom}, its territory taken, lands in {}",
-                        rules.board.space(x).name
-                    ));
-                }
-                None => out.push(format!(
+        for u in lost_home {
+            let land = one_space_away(rules, s, &u, t);
+            let mut taken = s.take_units(t, |x| x.id == u.id);
+            let (name, whom) = (&rules.unit(u.kind).name, &rules.power_info(u.owner).name);
+            let Some(x) = land else {
+                out.push(format!(
                     "the intercepting {name} of {whom}, its territory taken, has nowhere to land and is lost"
-                )),
+                ));
+                continue;
+            };
+            for a in &mut taken {
+                a.marks.intercepting = false;
             }
+            s.space_mut(x).units.extend(taken);
+            out.push(format!(
+                "the intercepting {name} of {whom}, its territory taken, lands in {}",
+                rules.board.space(x).name
+            ));
         }
     }
 }

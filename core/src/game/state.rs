@@ -56,6 +56,12 @@ pub struct TagList(Vec<Tag>);
 type Tag = (Box<str>, i64);
 
 impl Tags {
+    /// A tag's name: letters, digits and `_`, at most 32 (the same for scripts, `edit mark` and
+    /// the calculator's notes).
+    pub fn valid_name(name: &str) -> bool {
+        !name.is_empty() && name.len() <= 32 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    }
+
     pub fn get(&self, name: &str) -> i64 {
         self.iter().find(|(n, _)| *n == name).map_or(0, |(_, v)| v)
     }

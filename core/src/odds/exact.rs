@@ -900,32 +900,27 @@ impl Chain<'_> {
                         d[count as usize] = 1.0;
                         (side, d, !0)
                     }
-                    ScriptAction::Strike {
-                        side,
-                        kind,
-                        value,
-                        dice,
+                    ScriptAction::Fire { side, kind, value }
+                    | ScriptAction::Strike {
+                        side, kind, value, ..
                     } => {
-                        let afire = self.add(Side::Attacker, m.a, m.ahit);
-                        let dfire = self.add(Side::Defender, m.dcas, m.dhit);
-                        let targets = self
-                            .battle(Some(afire), Some(dfire), false)
-                            .targets(self.p, kind, side);
-                        (side.other(), binomial(usize::from(dice), value), targets)
-                    }
-                    ScriptAction::Fire { side, kind, value } => {
-                        // Units on the casualty strip fire back only on defense.
-                        let st = match side {
-                            Side::Attacker => m.a,
-                            Side::Defender => self.add(Side::Defender, m.dcas, m.dhit),
+                        let n: usize = match *act {
+                            ScriptAction::Strike { dice, .. } => usize::from(dice),
+                            _ => {
+                                // Units on the casualty strip fire back only on defense.
+                                let st = match side {
+                                    Side::Attacker => m.a,
+                                    Side::Defender => self.add(Side::Defender, m.dcas, m.dhit),
+                                };
+                                let s = &self.sides[si(side)];
+                                s.counts[st as usize]
+                                    .iter()
+                                    .zip(&s.classes)
+                                    .filter(|(_, c)| c.kind == kind)
+                                    .map(|(n, _)| usize::from(*n))
+                                    .sum()
+                            }
                         };
-                        let s = &self.sides[si(side)];
-                        let n: usize = s.counts[st as usize]
-                            .iter()
-                            .zip(&s.classes)
-                            .filter(|(_, c)| c.kind == kind)
-                            .map(|(n, _)| usize::from(*n))
-                            .sum();
                         if n == 0 {
                             next.push((m, w));
                             continue;

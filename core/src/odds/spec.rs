@@ -101,9 +101,7 @@ pub fn parse_noted_units(rules: &RuleSet, text: &str) -> Result<(UnitList, Vec<N
                     Some((n, v)) => (n, v.parse::<i64>().ok().filter(|v| v.abs() <= 1000)),
                     None => (w, Some(1)),
                 };
-                let good = !name.is_empty()
-                    && name.len() <= 32
-                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                let good = crate::game::state::Tags::valid_name(name);
                 match (good, value) {
                     (true, Some(v)) => tags.push((name.to_string(), v)),
                     _ => {

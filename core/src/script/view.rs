@@ -105,6 +105,30 @@ pub(crate) fn register(reg: &mut mlua::UserDataRegistry<GameHandle<'_>>) {
             }
         }
     }
+    // Records the view returns as a list.
+    fn infos(lua: &mlua::Lua, list: Vec<Value>, record: &str) -> mlua::Result<mlua::Table> {
+        let t = lua.create_table_with_capacity(list.len(), 0)?;
+        for (i, v) in list.into_iter().enumerate() {
+            t.raw_set(i + 1, info(lua, Some(v), record)?)?;
+        }
+        Ok(t)
+    }
+    // `(a, b, count)` stacks as `{ [keys[0]] = a, [keys[1]] = b, count = n }` tables.
+    fn stacks(
+        lua: &mlua::Lua,
+        list: Vec<(String, String, u32)>,
+        keys: [&str; 2],
+    ) -> mlua::Result<mlua::Table> {
+        let t = lua.create_table_with_capacity(list.len(), 0)?;
+        for (i, (a, b, count)) in list.into_iter().enumerate() {
+            let entry = lua.create_table_with_capacity(0, 3)?;
+            entry.raw_set(keys[0], a)?;
+            entry.raw_set(keys[1], b)?;
+            entry.raw_set("count", count)?;
+            t.raw_set(i + 1, entry)?;
+        }
+        Ok(t)
+    }
     for m in api::GAME {
         match m.name {
             "round" => reg.add_field_method_get(m.name, |_, h| Ok(h.view.round())),
@@ -113,24 +137,10 @@ pub(crate) fn register(reg: &mut mlua::UserDataRegistry<GameHandle<'_>>) {
             "owner" => reg.add_method(m.name, |_, h, space: String| Ok(h.view.owner(&space))),
             "start_owner" => reg.add_method(m.name, |_, h, space: String| Ok(h.view.start_owner(&space))),
             "units_of" => reg.add_method(m.name, |lua, h, power: String| {
-                let units = h.view.units_of(&power);
-                let list = lua.create_table_with_capacity(units.len(), 0)?;
-                for (i, (space, unit, count)) in units.into_iter().enumerate() {
-                    let entry = lua.create_table_with_capacity(0, 3)?;
-                    entry.raw_set("space", space)?;
-                    entry.raw_set("unit", unit)?;
-                    entry.raw_set("count", count)?;
-                    list.raw_set(i + 1, entry)?;
-                }
-                Ok(list)
+                stacks(lua, h.view.units_of(&power), ["space", "unit"])
             }),
             "each_unit" => reg.add_method(m.name, |lua, h, space: String| {
-                let units = h.view.each_unit(&space);
-                let list = lua.create_table_with_capacity(units.len(), 0)?;
-                for (i, u) in units.into_iter().enumerate() {
-                    list.raw_set(i + 1, info(lua, Some(u), "UnitInfo")?)?;
-                }
-                Ok(list)
+                infos(lua, h.view.each_unit(&space), "UnitInfo")
             }),
             "unit" => reg.add_method(m.name, |lua, h, id: f64| {
                 let unit = (id.fract() == 0.0 && id.abs() < 9e15)
@@ -139,25 +149,9 @@ pub(crate) fn register(reg: &mut mlua::UserDataRegistry<GameHandle<'_>>) {
                 info(lua, unit, "UnitInfo")
             }),
             "start_units" => reg.add_method(m.name, |lua, h, space: String| {
-                let units = h.view.start_units(&space);
-                let list = lua.create_table_with_capacity(units.len(), 0)?;
-                for (i, (owner, unit, count)) in units.into_iter().enumerate() {
-                    let entry = lua.create_table_with_capacity(0, 3)?;
-                    entry.raw_set("owner", owner)?;
-                    entry.raw_set("unit", unit)?;
-                    entry.raw_set("count", count)?;
-                    list.raw_set(i + 1, entry)?;
-                }
-                Ok(list)
+                stacks(lua, h.view.start_units(&space), ["owner", "unit"])
             }),
-            "battles" => reg.add_method(m.name, |lua, h, ()| {
-                let battles = h.view.battles();
-                let list = lua.create_table_with_capacity(battles.len(), 0)?;
-                for (i, b) in battles.into_iter().enumerate() {
-                    list.raw_set(i + 1, info(lua, Some(b), "BattleInfo")?)?;
-                }
-                Ok(list)
-            }),
+            "battles" => reg.add_method(m.name, |lua, h, ()| infos(lua, h.view.battles(), "BattleInfo")),
             "treasury" => reg.add_method(m.name, |_, h, power: String| Ok(h.view.treasury(&power))),
             "relation" => reg.add_method(m.name, |_, h, (a, b): (String, String)| {
                 Ok(h.view.relation(&a, &b))
@@ -174,16 +168,7 @@ pub(crate) fn register(reg: &mut mlua::UserDataRegistry<GameHandle<'_>>) {
                 info(lua, h.view.unit_type(&unit), "UnitTypeInfo")
             }),
             "units" => reg.add_method(m.name, |lua, h, space: String| {
-                let units = h.view.units(&space);
-                let list = lua.create_table_with_capacity(units.len(), 0)?;
-                for (i, (owner, unit, count)) in units.into_iter().enumerate() {
-                    let entry = lua.create_table_with_capacity(0, 3)?;
-                    entry.raw_set("owner", owner)?;
-                    entry.raw_set("unit", unit)?;
-                    entry.raw_set("count", count)?;
-                    list.raw_set(i + 1, entry)?;
-                }
-                Ok(list)
+                stacks(lua, h.view.units(&space), ["owner", "unit"])
             }),
             "request" => reg.add_method(m.name, |lua, h, command: mlua::Value| {
                 if !command.is_table() {
