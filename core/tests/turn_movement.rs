@@ -445,8 +445,15 @@ fn an_amphibious_assault_waits_for_the_sea_battle() {
     let mut g = at(UK, "combat_move");
     ok(&mut g, "edit add \"SZ 7\" Germany 1 destroyer");
     ok(&mut g, "edit add \"SZ 8\" \"United Kingdom\" 1 transport");
+    ok(&mut g, "edit add \"SZ 8\" \"United Kingdom\" 1 destroyer");
     ok(&mut g, "move 1 infantry from \"United Kingdom\" to \"SZ 8\"");
-    ok(&mut g, "move transport from \"SZ 8\" to \"SZ 7\"");
+    // A transport attacks only along with a unit that has an attack value.
+    refused(
+        &mut g,
+        "move transport from \"SZ 8\" to \"SZ 7\"",
+        "attack-needs-an-attack-value",
+    );
+    ok(&mut g, "move transport, destroyer from \"SZ 8\" to \"SZ 7\"");
     // SZ 7 holds an enemy destroyer: the cargo waits aboard until the sea zone is cleared.
     let out = ok(&mut g, "move infantry from \"SZ 7\" to \"Western Europe\"");
     assert!(

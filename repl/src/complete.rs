@@ -15,7 +15,9 @@ use warroom_core::rules::RuleSet;
 
 /// Keywords that end a name in the command language: a name typed after one starts afresh.
 const SEPARATORS: &[&str] = &["from", "to", "via", "in", "bombing", "ignoring"];
-const EDIT_WHAT: &[&str] = &["treasury", "control", "add", "remove", "relation", "mark"];
+const EDIT_WHAT: &[&str] = &[
+    "treasury", "control", "add", "remove", "relation", "mark", "damage",
+];
 
 /// A name the completer can offer: the text inserted and the lowercase forms it is found by.
 struct Entry {

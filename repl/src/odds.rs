@@ -261,6 +261,12 @@ pub fn render(rules: &RuleSet, o: &Odds) -> String {
     };
     out.push(format!("  attackers left    {}", left(&o.attackers_left)));
     out.push(format!("  defenders left    {}", left(&o.defenders_left)));
+    if !o.cargo.is_empty() {
+        out.push(format!(
+            "  cargo             {} aboard a damaged carrier: no part in the battle, lost if it sinks (not counted above)",
+            names(rules, &o.cargo)
+        ));
+    }
     out.push(format!(
         "  IPCs lost         attacker {}, defender {}; TUV swing {:+.2} for the attacker",
         num(o.attacker_loss),
@@ -350,7 +356,7 @@ pub fn json(rules: &RuleSet, o: &Odds) -> String {
         .collect::<Vec<_>>()
         .join(", ");
     format!(
-        "{{\"method\": \"{method}\", \"drawn_from\": {drawn_from}, \"runs\": {runs}, \"not_exact_because\": {why}, \"rule_scripts\": [{scripts}], \"attacker_wins\": {}, \"takes_territory\": {}, \"defender_wins\": {}, \"draw\": {}, \"attacker_retreats\": {}, \"rounds\": {}, \"attackers_left\": {{{}}}, \"defenders_left\": {{{}}}, \"attacker_ipc_loss\": {}, \"defender_ipc_loss\": {}, \"tuv_swing\": {}, \"endings\": [{endings}]}}",
+        "{{\"method\": \"{method}\", \"drawn_from\": {drawn_from}, \"runs\": {runs}, \"not_exact_because\": {why}, \"rule_scripts\": [{scripts}], \"attacker_wins\": {}, \"takes_territory\": {}, \"defender_wins\": {}, \"draw\": {}, \"attacker_retreats\": {}, \"rounds\": {}, \"attackers_left\": {{{}}}, \"defenders_left\": {{{}}}, \"attacker_ipc_loss\": {}, \"defender_ipc_loss\": {}, \"tuv_swing\": {}, \"cargo\": {{{}}}, \"endings\": [{endings}]}}",
         est(o.attacker_wins),
         o.takes_territory.map_or("null".into(), est),
         est(o.defender_wins),
@@ -362,5 +368,6 @@ pub fn json(rules: &RuleSet, o: &Odds) -> String {
         est(o.attacker_loss),
         est(o.defender_loss),
         o.tuv_swing(),
+        units(&o.cargo),
     )
 }

@@ -170,7 +170,7 @@ const HELP: &[(&str, &str, &str)] = &[
     (
         "edit",
         "edit treasury Germany 40",
-        "correct the game by hand (logged): treasury, control, add, remove, relation, mark (a tag on units: `edit mark Karelia Germany 1 tank veteran`)",
+        "correct the game by hand (logged): treasury, control, add, remove, relation, mark (a tag on units: `edit mark Karelia Germany 1 tank veteran`), damage (`edit damage Germany industrial_complex 8`, `edit damage \"SZ 110\" Germany 1 battleship`)",
     ),
     ("log", "log", "what happened so far"),
     ("why", "why units.tank.attack", "which layer and line set a value"),
@@ -1200,6 +1200,14 @@ impl Shell {
                 if fresh < n as usize {
                     line.push_str(&format!(" ({fresh} with movement left)"));
                 }
+            }
+            // Two-hit ships keep their damage between battles.
+            let damaged = free
+                .iter()
+                .filter(|u| u.owner == owner && u.kind == kind && u.damage > 0)
+                .count();
+            if damaged > 0 {
+                line.push_str(&format!(" ({damaged} damaged)"));
             }
             // Values rule scripts set for the power's units of the type (`set_value`).
             for v in self.game.state().standing_values.0.iter() {

@@ -332,5 +332,71 @@ fn warroom_odds_honours_house_rules_on_what_units_did_and_carry() {
         &["odds", "--edition", "anniversary", "2 inf [two words!] vs 1 inf"],
         "",
     );
-    assert!(text(&o).contains("a note is what the units did"), "{}", text(&o));
+    assert!(
+        text(&o).contains("a note is `damaged`, what the units did"),
+        "{}",
+        text(&o)
+    );
+}
+
+/// A damaged carrier at the table (`edit damage`) and in a unit list (`1 cv [damaged]`) give
+/// the same odds: it sinks at one more hit, and its fighters are cargo that does not fight.
+#[test]
+fn a_damaged_carrier_has_the_same_odds_at_the_table_and_in_a_unit_list() {
+    let script = r#"edit add "SZ 109" "United Kingdom" 1 aircraft_carrier
+edit add "SZ 109" "United Kingdom" 2 fighter
+edit damage "SZ 109" "United Kingdom" 1 aircraft_carrier
+show "SZ 109"
+edit add "SZ 110" Germany 3 submarine
+end phase
+move 3 sub from "SZ 110" to "SZ 109"
+odds "SZ 109"
+"#;
+    let o = warroom(&["play", "europe1940", "--strict"], script);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("1 Aircraft Carrier (1 damaged)"), "{out}");
+    let repl = repl_answer(&out, "SZ 109");
+    assert!(
+        repl.contains("cargo             2 Fighter aboard a damaged carrier"),
+        "{repl}"
+    );
+    // SZ 109 also holds a British transport and destroyer from the setup.
+    let cli = warroom(
+        &[
+            "odds",
+            "--edition",
+            "europe1940",
+            "3 sub",
+            "vs",
+            "1 trn, 1 dd, 1 cv [damaged], 2 ftr",
+        ],
+        "",
+    );
+    assert!(cli.status.success(), "{}", text(&cli));
+    assert_eq!(repl.trim_end(), String::from_utf8_lossy(&cli.stdout).trim_end());
+    let undamaged = warroom(
+        &[
+            "odds",
+            "--edition",
+            "europe1940",
+            "3 sub",
+            "vs",
+            "1 trn, 1 dd, 1 cv, 2 ftr",
+        ],
+        "",
+    );
+    assert_ne!(text(&undamaged).trim_end(), repl.trim_end());
+    for (battle, expect) in [
+        ("1 inf vs 1 inf [damaged]", "only units of two hits are damaged"),
+        ("1 sub vs 2 bb [damaged], 1 bb", ""),
+    ] {
+        let o = warroom(&["odds", "--edition", "europe1940", battle], "");
+        if expect.is_empty() {
+            assert!(o.status.success(), "{battle}: {}", text(&o));
+        } else {
+            assert_eq!(o.status.code(), Some(2), "{battle}: {}", text(&o));
+            assert!(text(&o).contains(expect), "{battle}: {}", text(&o));
+        }
+    }
 }

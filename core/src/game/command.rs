@@ -160,6 +160,14 @@ pub enum Edit {
         tag: String,
         value: i64,
     },
+    /// Damage at the table: a facility's points (`owner: None`), or how many of a power's
+    /// units of a two-hit type stand damaged.
+    Damage {
+        space: SpaceId,
+        owner: Option<PowerId>,
+        piece: Piece,
+        amount: u32,
+    },
 }
 
 /// The words of a command line; double quotes group words with spaces.
@@ -588,6 +596,27 @@ impl Command {
                     pname(*owner),
                     uname(*unit)
                 ),
+                Edit::Damage {
+                    space,
+                    owner,
+                    piece,
+                    amount,
+                } => match (owner, piece) {
+                    (Some(o), Piece::Unit(k)) => {
+                        format!(
+                            "edit damage {} {} {amount} {}",
+                            sname(*space),
+                            pname(*o),
+                            uname(*k)
+                        )
+                    }
+                    (_, Piece::Facility(f)) => format!(
+                        "edit damage {} {amount} {}",
+                        sname(*space),
+                        rules.facilities[f.index()].id
+                    ),
+                    (None, Piece::Unit(k)) => format!("edit damage {} {amount} {}", sname(*space), uname(*k)),
+                },
             },
         }
     }
@@ -1145,7 +1174,7 @@ pub fn resolve_piece(rules: &RuleSet, name: &str) -> Result<Piece, String> {
 
 fn parse_edit(rules: &RuleSet, words: &[String]) -> Result<Edit, String> {
     let Some(what) = words.first() else {
-        return Err("edit what? treasury, control, add, remove, relation or mark".into());
+        return Err("edit what? treasury, control, add, remove, relation, mark or damage".into());
     };
     let rest = &words[1..];
     let (most_power, most_space) = (power_words(rules), space_words(rules));
@@ -1233,8 +1262,9 @@ fn parse_edit(rules: &RuleSet, words: &[String]) -> Result<Edit, String> {
             Ok(Edit::Relation { a, b, relation })
         }
         "mark" => parse_edit_mark(rules, rest, &space, &power),
+        "damage" => parse_edit_damage(rules, rest, &space, &power),
         other => Err(format!(
-            "cannot edit `{other}`; try treasury, control, add, remove, relation or mark"
+            "cannot edit `{other}`; try treasury, control, add, remove, relation, mark or damage"
         )),
     }
 }
@@ -1285,6 +1315,48 @@ fn parse_edit_mark(
         count,
         tag: tag.to_string(),
         value,
+    })
+}
+
+/// `edit damage SPACE FACILITY POINTS` or `edit damage SPACE POWER COUNT UNIT`.
+fn parse_edit_damage(
+    rules: &RuleSet,
+    rest: &[String],
+    space: &NameReader<'_, SpaceId>,
+    power: &NameReader<'_, PowerId>,
+) -> Result<Edit, String> {
+    const USAGE: &str = "usage: edit damage SPACE FACILITY POINTS (`edit damage Germany industrial_complex 8`) or edit damage SPACE POWER COUNT UNIT (`edit damage \"SZ 110\" Germany 1 battleship`: that many stand damaged)";
+    let (s, n) = space(rest)?;
+    let tail = &rest[n..];
+    if tail.is_empty() {
+        return Err(USAGE.into());
+    }
+    // A facility first: its name, then the points.
+    if let Some((last, name)) = tail.split_last() {
+        if let (Some(points), false) = (count_word(last), name.is_empty()) {
+            if let Ok(Piece::Facility(f)) = find_piece(rules, &name.join(" ")) {
+                return Ok(Edit::Damage {
+                    space: s,
+                    owner: None,
+                    piece: Piece::Facility(f),
+                    amount: points?,
+                });
+            }
+        }
+    }
+    let (p, m) = power(tail).map_err(|e| format!("{e}; {USAGE}"))?;
+    let tail = &tail[m..];
+    let Some(count) = tail.first().and_then(|w| count_word(w)) else {
+        return Err(USAGE.into());
+    };
+    let Piece::Unit(unit) = find_piece(rules, &tail[1..].join(" "))? else {
+        return Err(format!("a facility's damage has no owner; {USAGE}"));
+    };
+    Ok(Edit::Damage {
+        space: s,
+        owner: Some(p),
+        piece: Piece::Unit(unit),
+        amount: count?,
     })
 }
 

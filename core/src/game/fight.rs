@@ -1138,6 +1138,7 @@ pub fn odds_question(
                 battle,
                 retreat: crate::odds::RetreatPolicy::default(),
                 scripts: None,
+                cargo: Vec::new(),
             }),
             None => Err(format!(
                 "the battle in {name} is in the middle of a round; odds are for a battle not \
@@ -1161,10 +1162,26 @@ pub fn odds_question(
     movement::land_assault_cargo(rules, &mut board, power, space, &mut Vec::new());
     let p = profiles(rules, &board, power, space);
     let battle = setup(rules, &p, &board, power, space);
+    // At sea, defending aircraft left out of the battle are held on a damaged carrier.
+    let mut cargo: Vec<(crate::rules::UnitTypeId, u32)> = Vec::new();
+    if battle.sea {
+        for u in board.space(space).units.iter().filter(|u| {
+            u.owner != power
+                && at_war(&board, power, u.owner)
+                && rules.unit(u.kind).domain == Domain::Air
+                && !battle.units.iter().any(|c| c.id == u.id)
+        }) {
+            match cargo.iter_mut().find(|(k, _)| *k == u.kind) {
+                Some((_, n)) => *n += 1,
+                None => cargo.push((u.kind, 1)),
+            }
+        }
+    }
     Ok(crate::odds::Question {
         profiles: p,
         battle,
         retreat: crate::odds::RetreatPolicy::default(),
         scripts: None,
+        cargo,
     })
 }

@@ -484,7 +484,7 @@ fn territory_entry(
 }
 
 /// The factories' production this turn, with these units counted against it (each factory
-/// mobilizes up to its territory's IPC value less its damage, sea-zone placements included);
+/// mobilizes up to its production less its damage, sea-zone placements included);
 /// refused with how many more the space can still take.
 fn factory_capacity(
     rules: &RuleSet,
@@ -501,7 +501,7 @@ fn factory_capacity(
         return Err(reject(
             RULE_LIMIT,
             format!(
-                "only {more} more unit(s) can enter play in {} this turn: a factory mobilizes up to its territory's IPC value less its damage, counting units placed in the sea zones next to it",
+                "only {more} more unit(s) can enter play in {} this turn: a factory mobilizes up to its production (its own, or its territory's IPC value) less its damage, counting units placed in the sea zones next to it",
                 rules.board.space(space).name
             ),
         ));

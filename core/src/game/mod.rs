@@ -1181,6 +1181,12 @@ fn edit(rules: &RuleSet, s: &mut State, e: &Edit, out: &mut Vec<String>) -> Resu
             tag,
             value,
         } => edit_mark(rules, s, (*space, *owner, *unit), *count, tag, *value, out)?,
+        Edit::Damage {
+            space,
+            owner,
+            piece,
+            amount,
+        } => edit_damage(rules, s, *space, *owner, *piece, *amount, out)?,
         Edit::Relation { a, b, relation } => {
             if a == b {
                 return Err(Rejection::new("a power has no relation with itself"));
@@ -1193,6 +1199,73 @@ fn edit(rules: &RuleSet, s: &mut State, e: &Edit, out: &mut Vec<String>) -> Resu
                 rules.power_info(*b).name,
                 relation.name()
             ));
+        }
+    }
+    Ok(())
+}
+
+/// `edit damage`: a facility's damage points (up to its cap), or exactly `amount` of the
+/// power's two-hit units of a type there damaged (the rest repaired).
+fn edit_damage(
+    rules: &RuleSet,
+    s: &mut State,
+    space: crate::rules::SpaceId,
+    owner: Option<PowerId>,
+    piece: crate::rules::Piece,
+    amount: u32,
+    out: &mut Vec<String>,
+) -> Result<(), Rejection> {
+    let name = &rules.board.space(space).name;
+    match (piece, owner) {
+        (crate::rules::Piece::Facility(kind), _) => {
+            let ft = &rules.facilities[kind.index()];
+            let ipc = rules.board.space(space).ipc;
+            let cap = ft.max_damage.resolve(ipc);
+            let Some(f) = s.space_mut(space).facilities.iter_mut().find(|f| f.kind == kind) else {
+                return Err(Rejection::new(format!("{name} has no {}", ft.name)));
+            };
+            if amount > cap {
+                return Err(Rejection::new(format!(
+                    "the {} in {name} takes at most {cap} damage, not {amount}",
+                    ft.name
+                )));
+            }
+            f.damage = amount;
+            out.push(format!("edit: the {} in {name} now has {amount} damage", ft.name));
+        }
+        (crate::rules::Piece::Unit(kind), Some(owner)) => {
+            let t = rules.unit(kind);
+            if t.hits < 2 {
+                return Err(Rejection::new(format!(
+                    "a {} takes one hit: it is never damaged, only destroyed",
+                    t.name
+                )));
+            }
+            let units = &mut s.space_mut(space).units;
+            let have = units
+                .iter()
+                .filter(|u| u.kind == kind && u.owner == owner)
+                .count();
+            if have < amount as usize {
+                return Err(Rejection::new(format!(
+                    "{name} has only {have} {} of {}",
+                    t.name,
+                    rules.power_info(owner).name
+                )));
+            }
+            let mut left = amount;
+            for u in units.iter_mut().filter(|u| u.kind == kind && u.owner == owner) {
+                u.damage = u32::from(left > 0);
+                left = left.saturating_sub(1);
+            }
+            out.push(format!(
+                "edit: {amount} of {have} {} of {} in {name} now damaged",
+                t.name,
+                rules.power_info(owner).name
+            ));
+        }
+        (crate::rules::Piece::Unit(_), None) => {
+            return Err(Rejection::new("whose units? edit damage SPACE POWER COUNT UNIT"))
         }
     }
     Ok(())

@@ -50,6 +50,9 @@ pub struct Question {
     /// The rule scripts that can change the battle (`None`: none can). With them, the battle
     /// is fought through the battle code and the scripts, never answered by the chain.
     pub scripts: Option<Arc<BattleScripts>>,
+    /// Defending aircraft aboard a damaged carrier that launches nothing: no part in the
+    /// battle, lost if the carrier sinks (the calculator does not follow their fate).
+    pub cargo: Vec<(UnitTypeId, u32)>,
 }
 
 /// When the attacker retreats, asked at each "press attack or retreat" step where it may.
@@ -139,6 +142,8 @@ pub struct Odds {
     pub endings: Vec<Ending>,
     /// The rule-script handlers the battles were fought with (`handler `id` in file:line`).
     pub scripts: Vec<String>,
+    /// The question's defending aircraft held as cargo on a damaged carrier.
+    pub cargo: Vec<(UnitTypeId, u32)>,
 }
 
 impl Odds {
@@ -415,6 +420,7 @@ impl Tally {
             defender_loss: mean(dloss, dloss2),
             endings,
             scripts: q.scripts.as_ref().map_or(Vec::new(), |s| s.named()),
+            cargo: q.cargo.clone(),
         }
     }
 }

@@ -34,7 +34,8 @@ pub struct Spec {
 /// Unit types and how many of each.
 pub type UnitList = Vec<(UnitTypeId, u32)>;
 
-/// Units of a list with notes: `2 tank [blitzed]`, `1 inf [veteran]`, `1 inf [kills=2]`.
+/// Units of a list with notes: `2 tank [blitzed]`, `1 inf [veteran]`, `1 inf [kills=2]`,
+/// `1 bb [damaged]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Noted {
     pub kind: UnitTypeId,
@@ -43,6 +44,9 @@ pub struct Noted {
     pub did: Vec<String>,
     /// Tags scripts keep on units: name and value.
     pub tags: Vec<(String, i64)>,
+    /// Units of two or more hits that have taken one (a damaged battleship or carrier), as
+    /// the board keeps them between battles.
+    pub damaged: bool,
 }
 
 /// The parts of a unit list, split at commas and `+` outside brackets.
@@ -90,8 +94,18 @@ pub fn parse_noted_units(rules: &RuleSet, text: &str) -> Result<(UnitList, Vec<N
             let [(kind, count)] = parse_units(rules, unit)?[..] else {
                 return Err(format!("`{part}`: notes follow one unit type"));
             };
-            let (mut did, mut tags) = (Vec::new(), Vec::new());
+            let (mut did, mut tags, mut damaged) = (Vec::new(), Vec::new(), false);
             for w in notes.split([',', ' ']).filter(|w| !w.is_empty()) {
+                if w == "damaged" {
+                    if rules.unit(kind).hits < 2 {
+                        return Err(format!(
+                            "`{part}`: {} take one hit; only units of two hits are damaged",
+                            rules.unit(kind).name
+                        ));
+                    }
+                    damaged = true;
+                    continue;
+                }
                 let mut probe = crate::game::state::Unit::new(0, kind, PowerId(0));
                 if crate::game::unit_facts::set_did(&mut probe, w, SpaceId(0)) {
                     did.push(w.to_string());
@@ -104,12 +118,10 @@ pub fn parse_noted_units(rules: &RuleSet, text: &str) -> Result<(UnitList, Vec<N
                 let good = crate::game::state::Tags::valid_name(name);
                 match (good, value) {
                     (true, Some(v)) => tags.push((name.to_string(), v)),
-                    _ => {
-                        return Err(format!(
-                            "`{w}`: a note is what the units did ({}) or a tag (`veteran`, `kills=2`)",
-                            crate::game::unit_facts::DID
-                        ))
-                    }
+                    _ => return Err(format!(
+                        "`{w}`: a note is `damaged`, what the units did ({}) or a tag (`veteran`, `kills=2`)",
+                        crate::game::unit_facts::DID
+                    )),
                 }
             }
             noted.push(Noted {
@@ -117,6 +129,7 @@ pub fn parse_noted_units(rules: &RuleSet, text: &str) -> Result<(UnitList, Vec<N
                 count,
                 did,
                 tags,
+                damaged,
             });
         }
     }
@@ -184,6 +197,9 @@ impl Spec {
                     for (t, v) in &n.tags {
                         units[i].tags.set(t, *v);
                     }
+                    if n.damaged {
+                        units[i].damage = 1;
+                    }
                 }
             }
             if left > 0 {
@@ -200,6 +216,73 @@ impl Spec {
             }
         }
         Ok(units)
+    }
+
+    /// Units noted `damaged` lose a hit. As in play, a damaged carrier that then launches
+    /// nothing (`disabled_when_damaged`) keeps the defending aircraft its side's working decks
+    /// cannot hold as cargo: they do not fight.
+    fn damage(
+        &self,
+        rules: &RuleSet,
+        sea: bool,
+        units: &mut Vec<Combatant>,
+    ) -> Result<Vec<(UnitTypeId, u32)>, String> {
+        let mut damaged = vec![false; units.len()];
+        for (side, n) in self.notes.iter().filter(|(_, n)| n.damaged) {
+            let mut left = n.count;
+            for (i, c) in units.iter_mut().enumerate() {
+                if left > 0 && c.side == *side && c.kind == n.kind && !damaged[i] && !c.seaborne {
+                    damaged[i] = true;
+                    left -= 1;
+                    c.hp = c.hp.saturating_sub(1).max(1);
+                }
+            }
+            if left > 0 {
+                return Err(format!(
+                    "{} {} noted damaged but the {} have fewer of them",
+                    n.count,
+                    rules.unit(n.kind).name,
+                    if *side == Side::Attacker {
+                        "attackers"
+                    } else {
+                        "defenders"
+                    }
+                ));
+            }
+        }
+        let disabled = |i: usize, c: &Combatant| damaged[i] && rules.unit(c.kind).disabled_when_damaged;
+        if !sea
+            || !units
+                .iter()
+                .enumerate()
+                .any(|(i, c)| c.side == Side::Defender && disabled(i, c))
+        {
+            return Ok(Vec::new());
+        }
+        let mut room: u32 = units
+            .iter()
+            .enumerate()
+            .filter(|(i, c)| c.side == Side::Defender && !disabled(*i, c))
+            .map(|(_, c)| rules.unit(c.kind).carrier_capacity)
+            .sum();
+        let mut cargo: Vec<(UnitTypeId, u32)> = Vec::new();
+        units.retain(|c| {
+            if c.side != Side::Defender || rules.unit(c.kind).domain != Domain::Air {
+                return true;
+            }
+            let cost = rules.unit(c.kind).carrier_cost.unwrap_or(1);
+            let fits = room >= cost;
+            if fits {
+                room -= cost;
+            } else {
+                match cargo.iter_mut().find(|(k, _)| *k == c.kind) {
+                    Some((_, n)) => *n += 1,
+                    None => cargo.push((c.kind, 1)),
+                }
+            }
+            fits
+        });
+        Ok(cargo)
     }
 
     pub fn new() -> Spec {
@@ -274,6 +357,7 @@ impl Spec {
         push(&self.amphibious, Side::Attacker, true)?;
         push(&self.attackers, Side::Attacker, false)?;
         push(&self.defenders, Side::Defender, false)?;
+        let cargo = self.damage(rules, sea, &mut units)?;
         let mut b = Battle::new(SpaceId(0), sea, PowerId(0), units);
         if !self.bombarding.is_empty() {
             if sea || self.amphibious.is_empty() {
@@ -313,6 +397,7 @@ impl Spec {
             battle: b,
             retreat: self.retreat.clone(),
             scripts,
+            cargo,
         })
     }
 }

@@ -8,7 +8,8 @@ use super::paths::{blitz_goes_on, check_path, find_path, with_reach, Leg, PathPl
 use super::raids::check_raid;
 use super::{
     allied, describe, pair_up, reject, remaining, unit, Board, RULE_AIR_DEMONSTRATE, RULE_AIR_LANDING,
-    RULE_AIR_TRANSPORT, RULE_BLITZ, RULE_NO_FRIENDLY_ATTACK, RULE_RAID, RULE_RANGE, RULE_STOP_HOSTILE,
+    RULE_AIR_TRANSPORT, RULE_ATTACK_VALUE, RULE_BLITZ, RULE_NO_FRIENDLY_ATTACK, RULE_RAID, RULE_RANGE,
+    RULE_STOP_HOSTILE,
 };
 use crate::game::command::Move;
 use crate::game::state::{State, Unit};
@@ -56,6 +57,7 @@ pub(super) fn move_along_path(
     let escaping = combat && b.blocked(m.from);
     let battle = starts_battle(&b, m, ids, combat, drop.is_some());
     check_attack(&b, m, combat, blitz_on, &plan)?;
+    check_attack_value(&b, m, ids, combat)?;
     // Apply.
     blitz_through(rules, s, power, m.from, blitz_on, &plan.blitzed, out);
     let cargo_text = drop
@@ -340,6 +342,33 @@ fn starts_battle(b: &Board, m: &Move, ids: &[u32], combat: bool, dropping: bool)
         && !b.is_sea(end)
         && (b.hostile_territory(end) || b.has_enemies(end));
     sea_battle || land_battle
+}
+
+/// Units with no attack value (transports, a 1940 carrier) attack enemy warships only along
+/// with a unit that has one: moved there already, or in the same command.
+fn check_attack_value(b: &Board, m: &Move, ids: &[u32], combat: bool) -> Result<(), Rejection> {
+    let end = m.to;
+    if !combat || !b.is_sea(end) || m.ignore || !b.blocked(end) {
+        return Ok(());
+    }
+    let attacks = |k: crate::rules::UnitTypeId| b.rules.unit(k).attack > 0;
+    let moving = ids.iter().any(|id| attacks(unit(b.s, m.from, *id).kind));
+    let there =
+        b.s.space(end)
+            .units
+            .iter()
+            .any(|u| u.owner == b.power && u.aboard.is_none() && attacks(u.kind));
+    if moving || there {
+        return Ok(());
+    }
+    Err(reject(
+        RULE_ATTACK_VALUE,
+        format!(
+            "{}: no attack value; they attack {} only along with a unit that has one (move it there first)",
+            describe(b.rules, b.s, m.from, ids),
+            b.name(end)
+        ),
+    ))
 }
 
 /// No attack on enemy units in a territory of another power of the side, and a blitz passes

@@ -61,6 +61,7 @@ pub const RULE_CARGO_ASSAULT: &str = "combat-cargo-must-assault";
 pub const RULE_IGNORED_SUBS: &str = "offload-past-ignored-subs";
 pub const RULE_RAID: &str = "strategic-bombing-raid";
 pub const RULE_NO_FRIENDLY_ATTACK: &str = "no-attack-on-allies";
+pub const RULE_ATTACK_VALUE: &str = "attack-needs-an-attack-value";
 pub const RULE_COMBAT_ONLY: &str = "noncombat-only-units";
 pub const RULE_CONFINED: &str = "confined-movement";
 pub const RULE_NO_TRANSPORT: &str = "no-transport";

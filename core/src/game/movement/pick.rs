@@ -35,6 +35,13 @@ pub(super) fn cannot_move(
         if !combat && u.marks.combat_moved {
             return Some((RULE_NCM_AFTER_COMBAT, "moved in combat move"));
         }
+        // Carried in combat move, it stays aboard: it never offloads into a battle.
+        if combat && !t.combat_move {
+            return Some((
+                RULE_COMBAT_ONLY,
+                "moves only in noncombat move (aboard a transport it rides along, and stays aboard)",
+            ));
+        }
         return None;
     }
     if t.domain == Domain::Land && u.marks.loaded {

@@ -361,7 +361,8 @@ fn check_landing(b: &Board, zone: SpaceId, target: SpaceId, combat: bool) -> Res
     if b.blocked(zone) || b.s.this_turn.battle(zone).is_some() {
         return Ok(true);
     }
-    if b.has_enemies(zone) {
+    // Ignored enemy submarines (enemy transports, which cannot fight, do not count).
+    if b.enemy_units(zone).any(|u| b.rules.unit(u.kind).attack > 0) {
         let warship = b.s.space(zone).units.iter().any(|u| {
             let t = b.rules.unit(u.kind);
             u.owner == b.power && t.domain == Domain::Sea && t.attack > 0
@@ -370,7 +371,7 @@ fn check_landing(b: &Board, zone: SpaceId, target: SpaceId, combat: bool) -> Res
             return Err(reject(
                 RULE_IGNORED_SUBS,
                 format!(
-                    "transports may offload past ignored enemy submarines and transports in {} only with a warship of yours there",
+                    "transports may offload past ignored enemy submarines in {} only with a warship of yours there (move one there first)",
                     b.name(zone)
                 ),
             ));
