@@ -525,13 +525,11 @@ fn offloading_past_ignored_submarines_needs_a_warship() {
     ok(&mut g, "edit remove \"SZ 8\" \"United Kingdom\" 1 battleship");
     ok(&mut g, "edit remove \"SZ 8\" \"United Kingdom\" 1 submarine");
     ok(&mut g, "move infantry from \"United Kingdom\" to \"SZ 8\"");
-    refused(
-        &mut g,
-        "move infantry from \"SZ 8\" to \"Western Europe\"",
-        "offload-past-ignored-subs",
-    );
-    ok(&mut g, "edit add \"SZ 8\" \"United Kingdom\" 1 destroyer");
+    // Moves are simultaneous: the warship may come after the offload, but it must come.
     ok(&mut g, "move infantry from \"SZ 8\" to \"Western Europe\"");
+    refused(&mut g, "end phase", "offload-past-ignored-subs");
+    ok(&mut g, "edit add \"SZ 8\" \"United Kingdom\" 1 destroyer");
+    ok(&mut g, "end phase");
 }
 
 #[test]

@@ -118,10 +118,12 @@ pub fn parse_noted_units(rules: &RuleSet, text: &str) -> Result<(UnitList, Vec<N
                 let good = crate::game::state::Tags::valid_name(name);
                 match (good, value) {
                     (true, Some(v)) => tags.push((name.to_string(), v)),
-                    _ => return Err(format!(
+                    _ => {
+                        return Err(format!(
                         "`{w}`: a note is `damaged`, what the units did ({}) or a tag (`veteran`, `kills=2`)",
                         crate::game::unit_facts::DID
-                    )),
+                    ))
+                    }
                 }
             }
             noted.push(Noted {

@@ -1,7 +1,8 @@
 //! The end of combat move: cargo loaded in it must assault, ships that moved must fight,
-//! escort an assault or have escaped, and ships that stayed with enemy warships fight there.
+//! escort an assault or have escaped, offloads past ignored submarines have a warship of their
+//! power beside them, and ships that stayed with enemy warships fight there.
 
-use super::{reject, Board, RULE_CARGO_ASSAULT, RULE_CM_END};
+use super::{reject, Board, RULE_CARGO_ASSAULT, RULE_CM_END, RULE_IGNORED_SUBS};
 use crate::game::state::State;
 use crate::game::Rejection;
 use crate::rules::{Domain, PowerId, RuleSet, SpaceId};
@@ -41,6 +42,36 @@ pub fn end_combat_move(rules: &RuleSet, s: &State, power: PowerId) -> Result<(),
                         ),
                     ));
                 }
+            }
+        }
+    }
+    escorts_past_submarines(rules, s, power)
+}
+
+/// Transports offloading for an amphibious assault in a sea zone with enemy submarines they
+/// ignored need a warship of their own power there at the end of combat move (an ally's does
+/// not count; enemy transports, which cannot fight, need none).
+fn escorts_past_submarines(rules: &RuleSet, s: &State, power: PowerId) -> Result<(), Rejection> {
+    let b = Board { rules, s, power };
+    for bt in &s.this_turn.battles {
+        for &z in &bt.amphibious_from {
+            if s.this_turn.battle(z).is_some() || b.blocked(z) {
+                continue;
+            }
+            let submarines = b.enemy_units(z).any(|u| rules.unit(u.kind).attack > 0);
+            let warship = s.space(z).units.iter().any(|u| {
+                let t = rules.unit(u.kind);
+                u.owner == power && t.domain == Domain::Sea && t.attack > 0
+            });
+            if submarines && !warship {
+                return Err(reject(
+                    RULE_IGNORED_SUBS,
+                    format!(
+                        "transports offload into {} past ignored enemy submarines in {} only with a warship of yours there at the end of combat move: move one there, or `undo` the offload",
+                        b.name(bt.space),
+                        b.name(z)
+                    ),
+                ));
             }
         }
     }

@@ -2,13 +2,13 @@
 //! from it (an amphibious assault in combat move, which waits for a sea battle there).
 
 use super::{
-    allied, describe, reject, unit, Board, RULE_CAPACITY, RULE_CM_END, RULE_IGNORED_SUBS, RULE_LOAD,
-    RULE_NCM_AFTER_COMBAT, RULE_NEUTRAL, RULE_NO_TRANSPORT, RULE_UNLOAD,
+    allied, describe, reject, unit, Board, RULE_CAPACITY, RULE_CM_END, RULE_LOAD, RULE_NCM_AFTER_COMBAT,
+    RULE_NEUTRAL, RULE_NO_TRANSPORT, RULE_UNLOAD,
 };
 use crate::game::command::Move;
 use crate::game::state::State;
 use crate::game::Rejection;
-use crate::rules::{Domain, PowerId, RuleSet, SpaceId};
+use crate::rules::{PowerId, RuleSet, SpaceId};
 
 /// Land units board transports in an adjacent sea zone: the power's units may board, the zone
 /// is one they may load in, each unit may be carried and has not moved, and every one finds
@@ -361,22 +361,8 @@ fn check_landing(b: &Board, zone: SpaceId, target: SpaceId, combat: bool) -> Res
     if b.blocked(zone) || b.s.this_turn.battle(zone).is_some() {
         return Ok(true);
     }
-    // Ignored enemy submarines (enemy transports, which cannot fight, do not count).
-    if b.enemy_units(zone).any(|u| b.rules.unit(u.kind).attack > 0) {
-        let warship = b.s.space(zone).units.iter().any(|u| {
-            let t = b.rules.unit(u.kind);
-            u.owner == b.power && t.domain == Domain::Sea && t.attack > 0
-        });
-        if !warship {
-            return Err(reject(
-                RULE_IGNORED_SUBS,
-                format!(
-                    "transports may offload past ignored enemy submarines in {} only with a warship of yours there (move one there first)",
-                    b.name(zone)
-                ),
-            ));
-        }
-    }
+    // Past ignored enemy submarines a warship of this power must be there by the end of combat
+    // move (`combat_move_end::escorts_past_submarines`): moves are simultaneous.
     Ok(false)
 }
 
