@@ -17,21 +17,38 @@
 --     ...
 --   })
 --
--- Conditions (plain tables, built by these functions; `by` is "power": the power itself, or
--- "side": any power of its side, the default):
+-- Conditions (plain tables, built by these functions; `by` is "power": the power itself,
+-- "side": any power of its side (the default), or "enemy": a power of another side):
 --
 --   O.controls({ by = "side", all = { A, B, ... } })               -- every one of them
 --   O.controls({ by = "side", at_least = 3, of = { A, B, ... } })  -- at least N of them
 --   O.controls({ by = "side", at_least = 1, originally_of = "Japan" })
+--   O.controls({ by = "power", all_originally_of = "United Kingdom" })
 --                            -- at least N territories whose printed owner (the board's owner,
 --                            --   not a scenario's control overlay) is that power
 --   O.no_enemy_units({ tag = "surface_warship", label = "surface warships",
 --                      spaces = { "SZ 13", "SZ 14" } })
 --                            -- no unit with that tag (any unit if no tag) of a power at war
 --                            --   with the objective's power in those spaces
+--   O.no_enemy_units({ ..., of = "side" })
+--                            -- the same for units of any power of another side, at war or not
 --   O.no_allied_units()      -- no unit of another power of its side in a land territory the
 --                            --   objective's power controls
---   O.all_of({ c1, c2, ... }), O.any_of({ c1, c2, ... })
+--   O.no_allied_units({ originally_of = "Soviet Union" })
+--                            -- ... in a territory printed as that power's, whoever holds it
+--   O.at_war()               -- the objective's power is at war with some power
+--   O.at_war({ with = { A, B } }), O.not_at_war({ with = { A } })
+--                            -- at war with each of them; with none of them
+--   O.units_in({ space = "Egypt", domain = "land", by = "power" })
+--                            -- at least one unit (of that domain, if given) there
+--   O.all_of({ c1, c2, ... }), O.any_of({ c1, c2, ... }), O.unless(c)
+--
+-- An objective may pay per territory: `per = O.each({ by = "power", of = { A, B, C } })` pays
+-- its bonus once for each of them held (when its condition holds), or
+-- `O.each({ by = "power", originally_of = { "Germany", "Italy" }, originally_neutral = "pro_axis" })`
+-- for each territory printed as one of those powers' or as that kind of neutral. `once = true`
+-- pays an objective the first time it is met only (remembered in this layer's `warroom.store`,
+-- so in saves).
 --
 -- `register` adds ONE `collect_income` handler (id "national_objectives.bonus" unless
 -- `opts.id` says otherwise) that asks for one `add_ipcs` per objective met, in list order, with
@@ -79,8 +96,8 @@ end
 
 local function check_by(by)
   by = by or "side"
-  if by ~= "side" and by ~= "power" then
-    fail(string.format("by must be \"side\" or \"power\", not %q", tostring(by)))
+  if by ~= "side" and by ~= "power" and by ~= "enemy" then
+    fail(string.format("by must be \"side\", \"power\" or \"enemy\", not %q", tostring(by)))
   end
   return by
 end
@@ -96,7 +113,12 @@ function M.controls(cfg)
     fail("controls expects a table { by = ..., all = { ... } }")
   end
   local c = { kind = "controls", by = check_by(cfg.by) }
-  if cfg.all ~= nil then
+  if cfg.all_originally_of ~= nil then
+    if type(cfg.all_originally_of) ~= "string" or cfg.all ~= nil or cfg.of ~= nil or cfg.originally_of ~= nil or cfg.at_least ~= nil then
+      fail("controls: all_originally_of = POWER alone")
+    end
+    c.originally_of, c.all = cfg.all_originally_of, true
+  elseif cfg.all ~= nil then
     if not is_list_of_strings(cfg.all) or cfg.of ~= nil or cfg.originally_of ~= nil or cfg.at_least ~= nil then
       fail("controls: all = { territories } alone, or at_least = N with of = { ... } or originally_of = POWER")
     end
@@ -131,12 +153,82 @@ function M.no_enemy_units(cfg)
   if cfg.tag ~= nil and type(cfg.tag) ~= "string" then
     fail("no_enemy_units: tag must be a string")
   end
+  if cfg.of ~= nil and cfg.of ~= "side" then
+    fail("no_enemy_units: of must be \"side\" (any power of another side) or absent (powers at war)")
+  end
   local label = cfg.label or (cfg.tag and (string.gsub(cfg.tag, "_", " ") .. " units")) or "units"
-  return { kind = "no_enemy_units", spaces = cfg.spaces, tag = cfg.tag, label = label }
+  return { kind = "no_enemy_units", spaces = cfg.spaces, tag = cfg.tag, label = label, of_side = cfg.of == "side" }
 end
 
-function M.no_allied_units()
-  return { kind = "no_allied_units" }
+function M.no_allied_units(cfg)
+  if cfg ~= nil and (type(cfg) ~= "table" or type(cfg.originally_of) ~= "string") then
+    fail("no_allied_units expects nothing, or { originally_of = POWER }")
+  end
+  return { kind = "no_allied_units", originally_of = cfg and cfg.originally_of }
+end
+
+local function power_list(name, cfg)
+  if cfg == nil then
+    return nil
+  end
+  if type(cfg) ~= "table" or (cfg.with ~= nil and not is_list_of_strings(cfg.with)) then
+    fail(name .. " expects nothing, or { with = { powers } }")
+  end
+  return cfg.with
+end
+
+function M.at_war(cfg)
+  return { kind = "at_war", with = power_list("at_war", cfg) }
+end
+
+function M.not_at_war(cfg)
+  local with = power_list("not_at_war", cfg)
+  if with == nil then
+    fail("not_at_war expects { with = { powers } }")
+  end
+  return { kind = "not_at_war", with = with }
+end
+
+function M.units_in(cfg)
+  if type(cfg) ~= "table" or type(cfg.space) ~= "string" then
+    fail("units_in expects { space = NAME, domain = ..., by = ... }")
+  end
+  if cfg.domain ~= nil and cfg.domain ~= "land" and cfg.domain ~= "sea" and cfg.domain ~= "air" then
+    fail("units_in: domain must be \"land\", \"sea\" or \"air\"")
+  end
+  return { kind = "units_in", space = cfg.space, domain = cfg.domain, by = check_by(cfg.by) }
+end
+
+function M.unless(c)
+  if type(c) ~= "table" or c.kind == nil then
+    fail("unless expects a condition (O.controls, O.no_enemy_units, ...)")
+  end
+  return { kind = "unless", conditions = { c } }
+end
+
+function M.each(cfg)
+  if type(cfg) ~= "table" then
+    fail("each expects { by = ..., of = { territories } } or { by = ..., originally_of = { powers }, originally_neutral = KIND }")
+  end
+  local e = { by = check_by(cfg.by) }
+  if cfg.of ~= nil then
+    if not is_list_of_strings(cfg.of) or cfg.originally_of ~= nil or cfg.originally_neutral ~= nil then
+      fail("each: of = { territories } alone, or originally_of / originally_neutral")
+    end
+    e.spaces = cfg.of
+  else
+    if cfg.originally_of ~= nil and not is_list_of_strings(cfg.originally_of) then
+      fail("each: originally_of must be a list of powers")
+    end
+    if cfg.originally_neutral ~= nil and type(cfg.originally_neutral) ~= "string" then
+      fail("each: originally_neutral must be a kind of neutral (\"pro_axis\", \"pro_allies\", \"strict\")")
+    end
+    if cfg.originally_of == nil and cfg.originally_neutral == nil then
+      fail("each needs of, originally_of or originally_neutral")
+    end
+    e.originally_of, e.originally_neutral = cfg.originally_of or {}, cfg.originally_neutral
+  end
+  return e
 end
 
 local function combine(kind, list)
@@ -188,6 +280,10 @@ local function holds(ctx, by, space)
   if by == "power" then
     return owner == ctx.power
   end
+  if by == "enemy" then
+    local side = ctx.side_of(owner)
+    return side ~= nil and side ~= ctx.side
+  end
   return ctx.side_of(owner) == ctx.side
 end
 
@@ -201,6 +297,31 @@ local function printed(game, owner, capitals)
     for _, name in ipairs(game:spaces()) do
       local s = game:space(name)
       if s and not s.sea and s.original_owner == owner and (s.capital or not capitals) then
+        table.insert(list, name)
+      end
+    end
+    cache.spaces[key] = list
+  end
+  return list
+end
+
+-- The territories `each` counts: its list, or those printed as one of its powers' or as its
+-- kind of neutral, in board order.
+local function each_spaces(game, e)
+  if e.spaces then
+    return e.spaces
+  end
+  local key = "each " .. table.concat(e.originally_of, "|") .. "/" .. tostring(e.originally_neutral)
+  local list = cache.spaces[key]
+  if list == nil then
+    list = {}
+    local owners = {}
+    for _, p in ipairs(e.originally_of) do
+      owners[p] = true
+    end
+    for _, name in ipairs(game:spaces()) do
+      local s = game:space(name)
+      if s and not s.sea and (owners[s.original_owner] or (e.originally_neutral ~= nil and s.neutral_kind == e.originally_neutral)) then
         table.insert(list, name)
       end
     end
@@ -227,30 +348,83 @@ local evaluate
 local tests = {
   controls = function(c, ctx)
     local spaces = c.spaces or printed(ctx.game, c.originally_of, false)
+    local need = c.all and #spaces or c.at_least
     local n = 0
     for _, s in ipairs(spaces) do
       if holds(ctx, c.by, s) then
         n += 1
-        if n >= c.at_least then
-          return true
-        end
       end
     end
-    return false
+    return n >= need
   end,
   no_enemy_units = function(c, ctx)
     for _, s in ipairs(c.spaces) do
       for _, u in ipairs(ctx.game:units(s)) do
-        if ctx.game:relation(ctx.power, u.owner) == "war" and (c.tag == nil or has_tag(ctx.game, u.unit, c.tag)) then
+        local enemy
+        if c.of_side then
+          local side = ctx.side_of(u.owner)
+          enemy = side ~= nil and side ~= ctx.side
+        else
+          enemy = ctx.game:relation(ctx.power, u.owner) == "war"
+        end
+        if enemy and (c.tag == nil or has_tag(ctx.game, u.unit, c.tag)) then
           return false
         end
       end
     end
     return true
   end,
-  no_allied_units = function(_, ctx)
+  at_war = function(c, ctx)
+    local list = c.with or ctx.game:powers()
+    local any = false
+    for _, p in ipairs(list) do
+      local war = p ~= ctx.power and ctx.game:relation(ctx.power, p) == "war"
+      if c.with and not war then
+        return false
+      end
+      any = any or war
+    end
+    return any
+  end,
+  not_at_war = function(c, ctx)
+    for _, p in ipairs(c.with) do
+      if ctx.game:relation(ctx.power, p) == "war" then
+        return false
+      end
+    end
+    return true
+  end,
+  units_in = function(c, ctx)
+    for _, u in ipairs(ctx.game:units(c.space)) do
+      local mine
+      if c.by == "power" then
+        mine = u.owner == ctx.power
+      elseif c.by == "enemy" then
+        local side = ctx.side_of(u.owner)
+        mine = side ~= nil and side ~= ctx.side
+      else
+        mine = ctx.side_of(u.owner) == ctx.side
+      end
+      if mine and (c.domain == nil or (ctx.game:unit_type(u.unit) or {}).domain == c.domain) then
+        return true
+      end
+    end
+    return false
+  end,
+  unless = function(c, ctx)
+    return not evaluate(c.conditions[1], ctx)
+  end,
+  no_allied_units = function(c, ctx)
+    local originally = c.originally_of
     for _, s in ipairs(ctx.game:spaces()) do
-      if ctx.game:owner(s) == ctx.power then
+      local where
+      if originally then
+        local sp = ctx.game:space(s)
+        where = sp ~= nil and sp.original_owner == originally
+      else
+        where = ctx.game:owner(s) == ctx.power
+      end
+      if where then
         for _, u in ipairs(ctx.game:units(s)) do
           if u.owner ~= ctx.power and ctx.side_of(u.owner) == ctx.side then
             local sp = ctx.game:space(s)
@@ -300,12 +474,18 @@ local function subject(by, ctx)
   if by == "power" then
     return ctx.power .. " controls"
   end
+  if by == "enemy" then
+    return "an enemy of the " .. (ctx.side or ctx.power) .. " controls"
+  end
   return "the " .. (ctx.side or ctx.power) .. " control"
 end
 
 local texts = {
   controls = function(c, ctx)
     local who = subject(c.by, ctx)
+    if c.originally_of and c.all then
+      return string.format("%s all territories originally %s's", who, c.originally_of)
+    end
     if c.originally_of then
       if c.at_least == 1 then
         return string.format("%s a territory originally %s's", who, c.originally_of)
@@ -323,8 +503,27 @@ local texts = {
   no_enemy_units = function(c)
     return string.format("no enemy %s in %s", c.label, join(c.spaces, "or"))
   end,
-  no_allied_units = function(_, ctx)
+  no_allied_units = function(c, ctx)
+    if c.originally_of then
+      return string.format("no units of other %s powers in territories originally %s's", ctx.side or "allied", c.originally_of)
+    end
     return string.format("no units of other %s powers in territories %s controls", ctx.side or "allied", ctx.power)
+  end,
+  at_war = function(c, ctx)
+    if c.with then
+      return string.format("%s at war with %s", ctx.power, join(c.with, "and"))
+    end
+    return ctx.power .. " at war"
+  end,
+  not_at_war = function(c, ctx)
+    return string.format("%s not at war with %s", ctx.power, join(c.with, "or"))
+  end,
+  units_in = function(c, ctx)
+    local whose = c.by == "power" and (ctx.power .. "'s") or (c.by == "enemy" and "an enemy" or ("the " .. (ctx.side or ctx.power) .. "'"))
+    return string.format("%s %sunit in %s", whose, c.domain and (c.domain .. " ") or "", c.space)
+  end,
+  unless = function(c, ctx)
+    return "not (" .. describe(c.conditions[1], ctx) .. ")"
   end,
   all_of = function(c, ctx)
     local parts = {}
@@ -379,24 +578,81 @@ local function check_list(list)
     if o.text ~= nil and type(o.text) ~= "string" then
       fail(o.id .. ": text must be a string")
     end
+    if o.per ~= nil and (type(o.per) ~= "table" or o.per.by == nil) then
+      fail(o.id .. ": per must be O.each({ ... })")
+    end
+    if o.once ~= nil and type(o.once) ~= "boolean" then
+      fail(o.id .. ": once must be true or false")
+    end
   end
 end
 
--- The objectives of `list` that `power` meets in `game` now, in list order.
+-- How many times `o` pays now: 0 when its condition fails; with `per`, once for each territory
+-- of it held.
+local function times(o, ctx)
+  if not evaluate(o.condition, ctx) then
+    return 0
+  end
+  if o.per == nil then
+    return 1
+  end
+  local n = 0
+  for _, s in ipairs(each_spaces(ctx.game, o.per)) do
+    if holds(ctx, o.per.by, s) then
+      n += 1
+    end
+  end
+  return n
+end
+
+-- The territories of `o.per` held now, for the log.
+local function held(o, ctx)
+  local out = {}
+  for _, s in ipairs(each_spaces(ctx.game, o.per)) do
+    if holds(ctx, o.per.by, s) then
+      table.insert(out, s)
+    end
+  end
+  return out
+end
+
+local function paid_before(o)
+  local paid = warroom.store.objectives_paid
+  return o.once and paid ~= nil and paid[o.id] == true
+end
+
+-- The objectives of `list` that `power` meets in `game` now, in list order (with `per`: those
+-- paying at least once; a `once` objective already paid is not met again).
 function M.met(list, game, power)
   local ctx = context(game, power)
   local out = {}
   for _, o in ipairs(list) do
-    if o.power == power and evaluate(o.condition, ctx) then
+    if o.power == power and not paid_before(o) and times(o, ctx) > 0 then
       table.insert(out, o)
     end
   end
   return out
 end
 
+-- What the objective pays `power` now (0 if it is not met).
+function M.amount(o, game)
+  if paid_before(o) then
+    return 0
+  end
+  return o.bonus * times(o, context(game, o.power))
+end
+
 -- What the log says of an objective met by its power.
 function M.reason(o, game)
-  local text = o.text or describe(o.condition, context(game, o.power))
+  local ctx = context(game, o.power)
+  local text = o.text or describe(o.condition, ctx)
+  if o.per then
+    local h = held(o, ctx)
+    text = string.format("%s; %d IPCs each for %s", text, o.bonus, join(h, "and"))
+  end
+  if o.once then
+    text = text .. " (once a game)"
+  end
   if o.name then
     return string.format("%s %s: %s", o.id, o.name, text)
   end
@@ -426,7 +682,11 @@ function M.handler(list, opts)
       return
     end
     for _, o in ipairs(M.met(list, game, ev.power)) do
-      game:request({ command = "add_ipcs", power = o.power, amount = o.bonus, reason = M.reason(o, game) })
+      game:request({ command = "add_ipcs", power = o.power, amount = M.amount(o, game), reason = M.reason(o, game) })
+      if o.once then
+        warroom.store.objectives_paid = warroom.store.objectives_paid or {}
+        warroom.store.objectives_paid[o.id] = true
+      end
     end
   end
 end
@@ -459,6 +719,14 @@ function M.check(list, game)
       for _, s in ipairs(c.spaces) do
         space(id, s, nil)
       end
+    elseif c.kind == "units_in" then
+      space(id, c.space, nil)
+    elseif c.kind == "at_war" or c.kind == "not_at_war" then
+      for _, p in ipairs(c.with or {}) do
+        power(id, p)
+      end
+    elseif c.kind == "no_allied_units" and c.originally_of then
+      power(id, c.originally_of)
     elseif c.conditions then
       for _, x in ipairs(c.conditions) do
         walk(id, x)
@@ -468,6 +736,14 @@ function M.check(list, game)
   for _, o in ipairs(list) do
     power(o.id, o.power)
     walk(o.id, o.condition)
+    if o.per then
+      for _, s in ipairs(o.per.spaces or {}) do
+        space(o.id, s, false)
+      end
+      for _, p in ipairs(o.per.originally_of or {}) do
+        power(o.id, p)
+      end
+    end
   end
 end
 

@@ -489,3 +489,25 @@ fn a_script_veto_changes_nothing() {
     assert_eq!(g.history().len(), before);
     assert_eq!(relation(&g, "Soviet Union", "Germany"), Relation::Peace);
 }
+
+/// The Soviet Union's Berlin bonus is paid the first time it holds Germany, and never again,
+/// even after a save and a load (the objectives' layer keeps it in its store): e40_no_ussr_4.
+#[test]
+fn the_soviet_berlin_bonus_is_paid_once_and_a_save_remembers_it_e40_no_ussr_4() {
+    let mut g = game("europe1940", &[], None);
+    ok(&mut g, "edit relation Germany \"Soviet Union\" war");
+    ok(&mut g, "edit control Germany \"Soviet Union\"");
+    advance_to(&mut g, "Soviet Union", "collect_income");
+    let out = ok(&mut g, "end phase");
+    assert!(logged(&out, "E40-NO-USSR-4"), "{out:?}");
+    let text = g.save_text();
+    let mut g = warroom_core::game::save::load(std::path::Path::new("g.toml"), &text, &editions())
+        .unwrap_or_else(|e| panic!("{e}"));
+    advance_to(&mut g, "Soviet Union", "collect_income");
+    let before = treasury(&g, "Soviet Union");
+    let out = ok(&mut g, "end phase");
+    assert!(!logged(&out, "E40-NO-USSR-4"), "{out:?}");
+    // Still paid: Siberia, Lend-Lease and Germany itself (originally German).
+    assert!(logged(&out, "E40-NO-USSR-3"), "{out:?}");
+    assert!(treasury(&g, "Soviet Union") > before);
+}

@@ -705,6 +705,16 @@ impl crate::script::GameView for View<'_> {
                 ("island", Value::from(sp.island)),
                 ("neutral", Value::from(sp.neutral.is_some())),
                 (
+                    "neutral_kind",
+                    Value::from(match sp.neutral {
+                        None => "",
+                        Some(crate::rules::NeutralKind::ProAxis) => "pro_axis",
+                        Some(crate::rules::NeutralKind::ProAllies) => "pro_allies",
+                        Some(crate::rules::NeutralKind::Strict) => "strict",
+                        Some(crate::rules::NeutralKind::Impassable) => "impassable",
+                    }),
+                ),
+                (
                     "facilities",
                     Value::list(
                         self.state

@@ -480,6 +480,11 @@ pub const RECORDS: &[Record] = &[
             ),
             field("island", FieldType::Boolean, "an island"),
             field("neutral", FieldType::Boolean, "a neutral territory"),
+            field(
+                "neutral_kind",
+                FieldType::String,
+                "the kind of neutral the board prints: `pro_axis`, `pro_allies`, `strict`, `impassable` (`\"\"` for none)",
+            ),
             field("facilities", FieldType::Strings, "the ids of the facilities standing there (`major_industrial_complex`, `air_base`, ...)"),
         ],
     },

@@ -59,9 +59,11 @@ fn escorts_past_submarines(rules: &RuleSet, s: &State, power: PowerId) -> Result
                 continue;
             }
             let submarines = b.enemy_units(z).any(|u| rules.unit(u.kind).attack > 0);
+            // A warship: any ship that fights (a carrier too, with no attack value), not a
+            // transport.
             let warship = s.space(z).units.iter().any(|u| {
                 let t = rules.unit(u.kind);
-                u.owner == power && t.domain == Domain::Sea && t.attack > 0
+                u.owner == power && t.domain == Domain::Sea && (t.attack > 0 || t.defense > 0)
             });
             if submarines && !warship {
                 return Err(reject(
