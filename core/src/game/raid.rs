@@ -221,7 +221,8 @@ impl<'a> Raid<'a> {
 
     /// The antiaircraft fire: one die at each bomber, hitting on the value of the facility it
     /// raids when that facility fires itself (`anti_air`), else on the defenders' gun's value
-    /// (or what a script made it). The bombers that fly on.
+    /// (or what a script made it); the hits on a facility's raiders fall on those the attacker
+    /// gives up first. The bombers that fly on.
     fn anti_air_fire(
         &mut self,
         s: &mut State,
@@ -266,14 +267,41 @@ impl<'a> Raid<'a> {
             return Err(self.short(aimed.len() - dice.queue.len(), "the antiaircraft fire"));
         }
         let shown: Vec<String> = faces.iter().map(u8::to_string).collect();
+        // Each facility's (or the gun's) dice are rolled at the bombers raiding it; the attacker
+        // gives up as many of those bombers as they hit, in its order of loss (000 · Strategic
+        // and Tactical Bombing Raids: "a bomber of the attacker's choice").
+        let order = &s.casualty_orders[self.power.index()];
+        let rank = |k: crate::rules::UnitTypeId| {
+            (
+                order.iter().position(|o| *o == k).unwrap_or(usize::MAX),
+                rules.unit(k).cost,
+            )
+        };
+        let mut lost_ids: Vec<u32> = Vec::new();
+        let mut groups: Vec<Option<crate::rules::FacilityTypeId>> = Vec::new();
+        for &i in &aimed {
+            if !groups.contains(&self.targets[i]) {
+                groups.push(self.targets[i]);
+            }
+        }
+        for g in groups {
+            let members: Vec<usize> = aimed.iter().copied().filter(|&i| self.targets[i] == g).collect();
+            let hits = members
+                .iter()
+                .filter(|&&i| {
+                    let k = aimed.iter().position(|a| *a == i).unwrap_or(0);
+                    faces[k] <= values[i].unwrap_or(0)
+                })
+                .count();
+            let mut chosen: Vec<(u32, crate::rules::UnitTypeId)> =
+                members.iter().map(|&i| bombers[i]).collect();
+            chosen.sort_by_key(|(id, k)| (rank(*k), *id));
+            lost_ids.extend(chosen.iter().take(hits).map(|(id, _)| *id));
+        }
         let survivors: Vec<(u32, crate::rules::UnitTypeId)> = bombers
             .iter()
-            .enumerate()
-            .filter(|(i, _)| match aimed.iter().position(|a| a == i) {
-                Some(k) => faces[k] > values[*i].unwrap_or(0),
-                None => true,
-            })
-            .map(|(_, b)| *b)
+            .filter(|(id, _)| !lost_ids.contains(id))
+            .copied()
             .collect();
         let lost = bombers.len() - survivors.len();
         let name = &self.name;

@@ -155,16 +155,131 @@ pub fn scramble(
     }
     let owner = rising[0].owner;
     s.space_mut(to).units.extend(rising);
-    // A zone an assault comes from, with no battle yet: the attacker's ships there now fight.
-    if s.this_turn.battle(to).is_none() {
-        s.this_turn.battle_mut(to);
-    }
     out.push(format!(
         "{} scrambles {count} {} from {fname} to {tname}",
         rules.power_info(owner).name,
         t.name
     ));
+    // A zone an assault comes from, with no battle yet: the attacker's ships there now fight.
+    if s.this_turn.battle(to).is_none() {
+        s.this_turn.battle_mut(to);
+        note_ways_back(rules, s, attacker, to);
+        cargo_back_aboard(rules, s, attacker, to, out);
+    }
     Ok(())
+}
+
+/// Where the attacker's ships in a zone that only now has a battle may retreat to: a zone they
+/// moved in from. Their moves ignored the zone's submarines and recorded no battle, so the way
+/// in is read from where each ship began the turn: that zone when it borders this one, else
+/// the zones bordering both (a ship that sailed two zones came through one of them).
+fn note_ways_back(rules: &RuleSet, s: &mut State, attacker: PowerId, zone: SpaceId) {
+    let ships: Vec<u32> = s
+        .space(zone)
+        .units
+        .iter()
+        .filter(|u| u.owner == attacker && u.marks.combat_moved && rules.unit(u.kind).domain == Domain::Sea)
+        .map(|u| u.id)
+        .collect();
+    let here = &rules.board.space(zone).adjacent;
+    let mut ways: Vec<SpaceId> = Vec::new();
+    for start in super::unit_facts::started(s, &ships).into_iter().flatten() {
+        if start == zone {
+            continue;
+        }
+        if here.contains(&start) {
+            ways.push(start);
+        } else {
+            let from = &rules.board.space(start).adjacent;
+            ways.extend(
+                here.iter()
+                    .copied()
+                    .filter(|b| from.contains(b) && rules.board.space(*b).is_sea()),
+            );
+        }
+    }
+    let battle = s.this_turn.battle_mut(zone);
+    for w in ways {
+        if !battle.entered_from.contains(&w) {
+            battle.entered_from.push(w);
+        }
+    }
+}
+
+/// Cargo already put ashore from this zone (past submarines it ignored) goes back aboard its
+/// transports: the assault now waits for the sea battle the scramble brought on, and comes
+/// ashore only if the zone is cleared (000 · Amphibious Assault Sequence, step 3).
+fn cargo_back_aboard(
+    rules: &RuleSet,
+    s: &mut State,
+    attacker: PowerId,
+    zone: SpaceId,
+    out: &mut Vec<String>,
+) {
+    let targets: Vec<SpaceId> = s
+        .this_turn
+        .battles
+        .iter()
+        .filter(|b| b.amphibious_from.contains(&zone))
+        .map(|b| b.space)
+        .collect();
+    for target in targets {
+        let mut room: Vec<(u32, u32)> = s
+            .space(zone)
+            .units
+            .iter()
+            .filter(|t| t.owner == attacker && t.marks.unloaded == Some(target))
+            .map(|t| {
+                let used: u32 = s
+                    .space(zone)
+                    .units
+                    .iter()
+                    .filter(|c| c.aboard == Some(t.id))
+                    .filter_map(|c| rules.unit(c.kind).transport_cost)
+                    .sum();
+                (t.id, rules.unit(t.kind).transport_capacity.saturating_sub(used))
+            })
+            .collect();
+        if room.is_empty() {
+            continue;
+        }
+        let mut ashore: Vec<(u32, u32)> = s
+            .space(target)
+            .units
+            .iter()
+            .filter(|u| {
+                u.owner == attacker
+                    && u.marks.unloaded == Some(target)
+                    && u.aboard.is_none()
+                    && rules.unit(u.kind).domain == Domain::Land
+            })
+            .map(|u| (u.id, rules.unit(u.kind).transport_cost.unwrap_or(0)))
+            .collect();
+        ashore.sort_by_key(|(id, cost)| (std::cmp::Reverse(*cost), *id));
+        let mut places: Vec<(u32, u32)> = Vec::new();
+        for (id, cost) in ashore {
+            if let Some(slot) = room.iter_mut().find(|(_, free)| *free >= cost) {
+                slot.1 -= cost;
+                places.push((id, slot.0));
+            }
+        }
+        if places.is_empty() {
+            continue;
+        }
+        let mut back = s.take_units(target, |u| places.iter().any(|(id, _)| *id == u.id));
+        for u in &mut back {
+            u.aboard = places.iter().find(|(id, _)| *id == u.id).map(|(_, t)| *t);
+            u.marks.assault = Some(target);
+            u.marks.unloaded = None;
+        }
+        out.push(format!(
+            "{} unit(s) bound for {} wait aboard in {}: the assault comes ashore only if the sea zone is cleared",
+            back.len(),
+            rules.board.space(target).name,
+            rules.board.space(zone).name
+        ));
+        s.space_mut(zone).units.extend(back);
+    }
 }
 
 /// What the defenders may scramble now, one line per territory and zone (the REPL's hint).

@@ -8,7 +8,7 @@ use super::{
 use crate::game::command::Move;
 use crate::game::state::State;
 use crate::game::Rejection;
-use crate::rules::{PowerId, RuleSet, SpaceId};
+use crate::rules::{Domain, PowerId, RuleSet, SpaceId};
 
 /// Land units board transports in an adjacent sea zone: the power's units may board, the zone
 /// is one they may load in, each unit may be carried and has not moved, and every one finds
@@ -381,7 +381,8 @@ pub fn land_assault_cargo(
         .unwrap_or_default();
     for z in zones {
         let b = Board { rules, s, power };
-        if b.blocked(z) {
+        // Not cleared: enemy warships, or air units scrambled to defend it, still there.
+        if b.blocked(z) || b.enemy_units(z).any(|u| rules.unit(u.kind).domain == Domain::Air) {
             continue;
         }
         let mut moving = s.take_units(z, |u| u.owner == power && u.marks.assault == Some(target));
