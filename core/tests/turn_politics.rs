@@ -496,6 +496,8 @@ fn a_script_veto_changes_nothing() {
 fn the_soviet_berlin_bonus_is_paid_once_and_a_save_remembers_it_e40_no_ussr_4() {
     let mut g = game("europe1940", &[], None);
     ok(&mut g, "edit relation Germany \"Soviet Union\" war");
+    // Berlin Soviet, and empty: German aircraft there would have to fly elsewhere to land.
+    clear(&mut g, "Germany");
     ok(&mut g, "edit control Germany \"Soviet Union\"");
     advance_to(&mut g, "Soviet Union", "collect_income");
     let out = ok(&mut g, "end phase");

@@ -676,7 +676,13 @@ impl Shell {
                 ));
             }
         }
-        out.push_str("\nland them with `move`, or `end phase` again to lose them");
+        if rules.switches.air_units_must_land && unlanded.iter().any(|u| !u.landings.is_empty()) {
+            out.push_str(
+                "\nland them with `move`: air units that can land safely must [air-units-must-land]",
+            );
+        } else {
+            out.push_str("\nland them with `move`, or `end phase` again to lose them");
+        }
         Some(out)
     }
 

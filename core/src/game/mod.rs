@@ -766,6 +766,9 @@ fn end_phase(rules: &RuleSet, sc: &Scenario, s: &mut State, out: &mut Vec<String
         }
         PhaseKind::NoncombatMove => {
             movement::carriers_meet_fighters(rules, s, power)?;
+            if rules.switches.air_units_must_land {
+                movement::no_ditching(rules, s, power)?;
+            }
             movement::land_air_units(rules, s, power, false, out)
         }
         PhaseKind::Mobilize => mobilize::end_mobilize(rules, s, power, out)?,

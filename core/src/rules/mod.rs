@@ -622,6 +622,8 @@ pub struct Switches {
     pub convoy_hits_up_to: u8,
     /// What units hit on in a raid's air battle.
     pub interception_value: u8,
+    /// Noncombat move may not leave an air unit to be lost while it can still land safely.
+    pub air_units_must_land: bool,
 }
 
 impl Default for Switches {
@@ -633,6 +635,7 @@ impl Default for Switches {
             purchase_limited_by_production: false,
             convoy_hits_up_to: 0,
             interception_value: 1,
+            air_units_must_land: false,
         }
     }
 }

@@ -387,6 +387,31 @@ pub fn unlanded_air(rules: &RuleSet, s: &State, power: PowerId) -> Vec<Unlanded>
         .collect()
 }
 
+/// Noncombat move ends only once every air unit that can still land safely has (`[rules]
+/// air_units_must_land`: "if you can land them safely in NCM, you must do so").
+pub fn no_ditching(rules: &RuleSet, s: &State, power: PowerId) -> Result<(), crate::game::Rejection> {
+    let Some(u) = unlanded_air(rules, s, power)
+        .into_iter()
+        .find(|u| !u.landings.is_empty())
+    else {
+        return Ok(());
+    };
+    let names: Vec<&str> = u
+        .landings
+        .iter()
+        .map(|sp| rules.board.space(*sp).name.as_str())
+        .collect();
+    Err(reject(
+        super::RULE_NO_DITCHING,
+        format!(
+            "the {} in {} can still land safely ({}): air units that can land must (`move` it there)",
+            rules.unit(u.kind).name,
+            rules.board.space(u.space).name,
+            crate::rules::name_list(&names, 6)
+        ),
+    ))
+}
+
 /// Air units of `power` with no safe landing place are lost: at the end of noncombat move
 /// (sparing fighters over a sea zone where a carrier bought this turn can still be mobilized),
 /// and finally at the end of mobilization.

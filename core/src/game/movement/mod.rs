@@ -27,7 +27,9 @@ mod pick;
 mod raids;
 mod transports;
 
-pub use air::{carriers_meet_fighters, land_air_units, strand_defending_air, unlanded_air, Unlanded};
+pub use air::{
+    carriers_meet_fighters, land_air_units, no_ditching, strand_defending_air, unlanded_air, Unlanded,
+};
 pub use combat_move_end::{declare_standing_battles, end_combat_move};
 pub(crate) use paths::{air_attack_ends, canal_closed, land_ends, stays_for_battle, warships_block};
 pub(crate) use pick::movable;
@@ -62,6 +64,7 @@ pub const RULE_IGNORED_SUBS: &str = "offload-past-ignored-subs";
 pub const RULE_RAID: &str = "strategic-bombing-raid";
 pub const RULE_NO_FRIENDLY_ATTACK: &str = "no-attack-on-allies";
 pub const RULE_ATTACK_VALUE: &str = "attack-needs-an-attack-value";
+pub const RULE_NO_DITCHING: &str = "air-units-must-land";
 pub const RULE_COMBAT_ONLY: &str = "noncombat-only-units";
 pub const RULE_CONFINED: &str = "confined-movement";
 pub const RULE_NO_TRANSPORT: &str = "no-transport";
