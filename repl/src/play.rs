@@ -154,7 +154,7 @@ const HELP: &[(&str, &str, &str)] = &[
     (
         "scramble",
         "scramble 2 fighter from \"United Kingdom\" to \"SZ 110\"",
-        "1940, at the start of the attacker's conduct combat: defending fighters rise from an air base to an attacked sea zone next to it",
+        "1940, at the start of the attacker's conduct combat: defending fighters rise from an air base to an attacked sea zone next to it (`scramble 1 fighter of France from ...` names whose, where several powers' stand)",
     ),
     (
         "answer",

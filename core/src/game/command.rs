@@ -59,10 +59,12 @@ pub enum Command {
         unit: UnitTypeId,
         space: SpaceId,
     },
-    /// Defending air units rise from an air base to an attacked sea zone next to it.
+    /// Defending air units rise from an air base to an attacked sea zone next to it; `owner`
+    /// names whose, where several powers' stand there.
     Scramble {
         count: u32,
         unit: UnitTypeId,
+        owner: Option<PowerId>,
         from: SpaceId,
         to: SpaceId,
     },
@@ -487,11 +489,13 @@ impl Command {
             Command::Scramble {
                 count,
                 unit,
+                owner,
                 from,
                 to,
             } => format!(
-                "scramble {count} {} from {} to {}",
+                "scramble {count} {}{} from {} to {}",
                 uname(*unit),
+                owner.map_or(String::new(), |o| format!(" of {}", pname(o))),
                 sname(*from),
                 sname(*to)
             ),
@@ -913,13 +917,20 @@ fn parse_intercept(rules: &RuleSet, rest: &[String]) -> Result<Command, String> 
 
 /// `scramble [COUNT] UNIT from TERRITORY to SEA ZONE`.
 fn parse_scramble(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
-    const USAGE: &str = "usage: scramble [COUNT] UNIT from TERRITORY to SEA ZONE";
+    const USAGE: &str = "usage: scramble [COUNT] UNIT [of POWER] from TERRITORY to SEA ZONE";
     let (what, _, rest) = split_at_keyword(rest, &["from"]).ok_or(USAGE)?;
     let (from, _, to) = split_at_keyword(rest, &["to"]).ok_or(USAGE)?;
+    let (what, owner) = match split_at_keyword(what, &["of"]) {
+        Some((units, _, power)) if !power.is_empty() => {
+            (units, Some(resolve_power(rules, &power.join(" "))?))
+        }
+        _ => (what, None),
+    };
     let (count, unit) = air_units(rules, what, "scramble")?;
     Ok(Command::Scramble {
         count,
         unit,
+        owner,
         from: find_space(rules, from)?,
         to: find_space(rules, to)?,
     })

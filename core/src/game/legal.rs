@@ -198,22 +198,25 @@ fn scrambles(rules: &RuleSet, s: &State, power: PowerId, out: &mut Vec<Command>)
         {
             continue;
         }
-        let mut kinds: Vec<UnitTypeId> = sp
+        // Each type, and each owner's where several powers' stand there.
+        let mut kinds: Vec<(UnitTypeId, PowerId)> = sp
             .units
             .iter()
             .filter(|u| {
                 rules.unit(u.kind).scramble && s.relations[power.index()][u.owner.index()] == Relation::War
             })
-            .map(|u| u.kind)
+            .map(|u| (u.kind, u.owner))
             .collect();
         kinds.sort();
         kinds.dedup();
-        for kind in kinds {
+        let mixed = |k: UnitTypeId| kinds.iter().filter(|(x, _)| *x == k).count() > 1;
+        for &(kind, owner) in &kinds {
             for &z in &rules.board.space(t).adjacent {
                 if rules.board.space(z).is_sea() {
                     out.push(Command::Scramble {
                         count: 1,
                         unit: kind,
+                        owner: mixed(kind).then_some(owner),
                         from: t,
                         to: z,
                     });

@@ -605,9 +605,19 @@ fn run(
         Command::Scramble {
             count,
             unit,
+            owner,
             from,
             to,
-        } => scramble::scramble(rules, s, power, phase.kind, *count, *unit, *from, *to, out)?,
+        } => scramble::scramble(
+            rules,
+            s,
+            power,
+            phase.kind,
+            (*count, *unit, *owner),
+            *from,
+            *to,
+            out,
+        )?,
         Command::DeclareWar(target) => politics::declare(rules, s, power, at.phase, *target, out)?,
         Command::PlayFirst(first) => play_first(rules, sc, s, *first, out)?,
         Command::Research(n) => {

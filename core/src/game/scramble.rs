@@ -85,8 +85,7 @@ pub fn scramble(
     s: &mut State,
     attacker: PowerId,
     phase: PhaseKind,
-    count: u32,
-    kind: UnitTypeId,
+    (count, kind, whose): (u32, UnitTypeId, Option<PowerId>),
     from: SpaceId,
     to: SpaceId,
     out: &mut Vec<String>,
@@ -135,6 +134,7 @@ pub fn scramble(
         .iter()
         .filter(|u| {
             u.kind == kind
+                && whose.is_none_or(|w| u.owner == w)
                 && at_war(s, attacker, u.owner)
                 && allied(s, u.owner, holder)
                 && u.marks.scrambled_from.is_none()
@@ -144,9 +144,10 @@ pub fn scramble(
         .collect();
     if (ids.len() as u32) < count {
         return Err(reject(format!(
-            "{fname} has {} {} that may scramble, not {count}",
+            "{fname} has {} {}{} that may scramble, not {count}",
             ids.len(),
-            t.name
+            t.name,
+            whose.map_or(String::new(), |w| format!(" of {}", rules.power_info(w).name))
         )));
     }
     let mut rising = s.take_units(from, |u| ids.contains(&u.id));
