@@ -72,6 +72,14 @@ pub fn answer(rules: &RuleSet, s: &mut State, text: &str, out: &mut Vec<String>)
         return Err(Rejection::new("no question waits for an answer").by(RULE_QUESTION));
     };
     let i = matching(q, text).map_err(|e| Rejection::new(e).by(RULE_QUESTION))?;
+    // The engine's own question: where an air unit whose base was lost lands.
+    if let Some(id) = q.key.strip_prefix(super::scramble::LANDING) {
+        let id: u32 = id.parse().unwrap_or(u32::MAX);
+        let place = q.answers[i].clone();
+        super::scramble::land_answered(rules, s, id, &place, out)?;
+        s.questions.0.remove(0);
+        return Ok(());
+    }
     out.push(format!(
         "{} answers “{}”: {}",
         rules.power_info(q.power).name,

@@ -22,8 +22,9 @@ use std::sync::Arc;
 pub const FORMAT: &str = "warroom-save";
 /// The format version this build writes. Version 4: the hashes are of hash scheme 4
 /// ([`crate::game::state::State::hash`]); version 1 to 3 saves hold scheme 1 to 3 hashes,
-/// checked as such.
-pub const VERSION: i64 = 4;
+/// checked as such. Version 5: the owner of an air unit whose base was lost chooses where it
+/// lands (an engine question, answered by a command of the log).
+pub const VERSION: i64 = 5;
 /// The first format version ever written; a save of any version from it to [`VERSION`] loads.
 pub const OLDEST: i64 = 1;
 
@@ -106,7 +107,7 @@ pub type Migration = fn(&mut Save) -> Result<(), String>;
 /// `MIGRATIONS[i]` turns a save of version `OLDEST + i` into one of version `OLDEST + i + 1`.
 /// The array's length is tied to [`VERSION`], so bumping it without a migration does not
 /// compile.
-pub const MIGRATIONS: [Migration; (VERSION - OLDEST) as usize] = [v1_to_v2, v2_to_v3, v3_to_v4];
+pub const MIGRATIONS: [Migration; (VERSION - OLDEST) as usize] = [v1_to_v2, v2_to_v3, v3_to_v4, v4_to_v5];
 
 /// Version 2 changed how the state is hashed, nothing a save says: the commands read the same.
 /// The hashes a version 1 save holds stay scheme 1 hashes, and the replay checks them as such
@@ -127,7 +128,15 @@ fn v3_to_v4(_: &mut Save) -> Result<(), String> {
     Ok(())
 }
 
-/// The hash scheme of the hashes a save of this format version holds: scheme N since version N.
+/// Version 5 asks the owner where a scrambled or intercepting air unit whose base was lost
+/// lands, where version 4 took the first place; the commands read the same. A version 4 log
+/// has no answers: the replay gives the first place, as the engine did ([`replay`]).
+fn v4_to_v5(_: &mut Save) -> Result<(), String> {
+    Ok(())
+}
+
+/// The hash scheme of the hashes a save of this format version holds: scheme N since version N
+/// (version 5 hashes as scheme 4).
 pub fn hash_scheme(version: i64) -> i64 {
     version.clamp(1, 4)
 }
@@ -262,7 +271,7 @@ pub fn open(path: &Path, bytes: &[u8], editions_dir: &Path) -> Result<Loaded, Lo
             "migrating",
         )
     })?;
-    let loaded = replay(&src, save, editions_dir, hash_scheme(from))?;
+    let loaded = replay(&src, save, editions_dir, from)?;
     Ok(Loaded {
         version: from,
         ..loaded
@@ -648,7 +657,8 @@ fn check_log_whole(
 }
 
 /// The game a (current-version) save describes: the rules it names, its commands replayed.
-fn replay(src: &SaveSource, save: Save, editions_dir: &Path, scheme: i64) -> Result<Loaded, LoadSaveError> {
+fn replay(src: &SaveSource, save: Save, editions_dir: &Path, from: i64) -> Result<Loaded, LoadSaveError> {
+    let scheme = hash_scheme(from);
     let (edition, espan) = &save.edition;
     let mut req = LoadRequest::new(editions_dir, edition.clone());
     req.with = save.with.clone();
@@ -705,6 +715,20 @@ fn replay(src: &SaveSource, save: Save, editions_dir: &Path, scheme: i64) -> Res
                     line.saturating_sub(1).max(1)
                 )),
             )));
+        }
+        // Before version 5 the engine landed air units whose base was lost at the first place
+        // it found, asking nobody: that answer is given here.
+        while from < 5
+            && game
+                .state()
+                .questions
+                .0
+                .first()
+                .is_some_and(|q| q.key.starts_with(super::scramble::LANDING))
+        {
+            if game.execute("answer 1").is_err() {
+                break;
+            }
         }
         if let Some(saved) = c.hash {
             let now = game.hash_in_scheme(scheme);

@@ -354,27 +354,98 @@ fn carrier_room(rules: &RuleSet, s: &State, u: &Unit, zone: SpaceId) -> bool {
     room >= used + rules.unit(u.kind).carrier_cost.unwrap_or(u32::MAX / 2)
 }
 
-/// Where an air unit in `at` whose base is lost lands, one space away at most: a territory its
-/// side holds next to `at`, else a carrier of its side with room in `at` itself or a sea zone
-/// next to it (the engine picks the first in board order).
-fn one_space_away(rules: &RuleSet, s: &State, u: &Unit, at: SpaceId) -> Option<SpaceId> {
+/// Where an air unit in `at` whose base is lost may land, one space away at most: the
+/// territories its side holds next to `at`, then a carrier of its side with room in `at`
+/// itself, then carriers with room in the sea zones next to it. Its owner chooses.
+fn landing_places(rules: &RuleSet, s: &State, u: &Unit, at: SpaceId) -> Vec<SpaceId> {
     let around = &rules.board.space(at).adjacent;
-    around
+    let mut out: Vec<SpaceId> = around
         .iter()
         .copied()
-        .find(|t| friendly_land(rules, s, u.owner, *t))
-        .or_else(|| carrier_room(rules, s, u, at).then_some(at))
-        .or_else(|| {
-            around
-                .iter()
-                .copied()
-                .find(|z| rules.board.space(*z).is_sea() && carrier_room(rules, s, u, *z))
-        })
+        .filter(|t| friendly_land(rules, s, u.owner, *t))
+        .collect();
+    if carrier_room(rules, s, u, at) {
+        out.push(at);
+    }
+    out.extend(
+        around
+            .iter()
+            .copied()
+            .filter(|z| rules.board.space(*z).is_sea() && carrier_room(rules, s, u, *z)),
+    );
+    out
+}
+
+/// The key of the engine's question "where does this air unit land?".
+pub(super) const LANDING: &str = "landing:";
+
+/// An air unit with several places to land: its owner is asked (the unit waits where it is).
+pub(crate) fn ask_landing(
+    rules: &RuleSet,
+    s: &mut State,
+    u: &Unit,
+    why: String,
+    places: &[SpaceId],
+    out: &mut Vec<String>,
+) {
+    let q = super::state::Question {
+        power: u.owner,
+        by: "engine".into(),
+        key: format!("{LANDING}{}", u.id),
+        text: format!("{why}: where does it land?"),
+        answers: places
+            .iter()
+            .map(|p| rules.board.space(*p).name.clone())
+            .collect(),
+    };
+    out.push(format!("asks {}", super::questions::prompt(rules, &q)));
+    s.questions.0.push(q);
+}
+
+/// `answer PLACE` to the landing question about unit `id`: it lands there (a carrier there
+/// must still have room).
+pub(super) fn land_answered(
+    rules: &RuleSet,
+    s: &mut State,
+    id: u32,
+    place: &str,
+    out: &mut Vec<String>,
+) -> Result<(), Rejection> {
+    let Some(to) = rules.board.find(place) else {
+        return Err(reject(format!("no space `{place}`")));
+    };
+    let Some((at, u)) = rules.board.ids().find_map(|sp| {
+        s.space(sp)
+            .units
+            .iter()
+            .find(|u| u.id == id)
+            .map(|u| (sp, u.clone()))
+    }) else {
+        return Err(reject("that air unit is no longer on the board"));
+    };
+    if rules.board.space(to).is_sea() && !carrier_room(rules, s, &u, to) {
+        return Err(reject(format!(
+            "the carriers in {place} have no room left for it; answer another place"
+        )));
+    }
+    let mut taken = s.take_units(at, |x| x.id == id);
+    for x in &mut taken {
+        x.marks.scrambled_from = None;
+        x.marks.intercepting = false;
+        x.aboard = None;
+    }
+    s.space_mut(to).units.extend(taken);
+    out.push(format!(
+        "the {} of {} lands in {place}",
+        rules.unit(u.kind).name,
+        rules.power_info(u.owner).name
+    ));
+    Ok(())
 }
 
 /// Conduct Combat ends: scrambled air units fly home, or, home lost, one space to a territory
-/// their side holds or a carrier of their side with room (in the zone, or next to it), or are
-/// lost.
+/// their side holds or a carrier of their side with room (in the zone, or next to it), their
+/// owner choosing where when there is more than one, or are lost.
 pub fn fly_home(rules: &RuleSet, s: &mut State, out: &mut Vec<String>) {
     land_interceptors(rules, s, out);
     for z in rules.board.ids().filter(|z| rules.board.space(*z).is_sea()) {
@@ -387,14 +458,23 @@ pub fn fly_home(rules: &RuleSet, s: &mut State, out: &mut Vec<String>) {
             .collect();
         for u in back {
             let home = u.marks.scrambled_from.expect("scrambled");
-            let land = if friendly_land(rules, s, u.owner, home) {
-                Some(home)
-            } else {
-                one_space_away(rules, s, &u, z)
-            };
-            let mut taken = s.take_units(z, |x| x.id == u.id);
             let (name, whom) = (&rules.unit(u.kind).name, &rules.power_info(u.owner).name);
-            let Some(t) = land else {
+            let places = if friendly_land(rules, s, u.owner, home) {
+                vec![home]
+            } else {
+                landing_places(rules, s, &u, z)
+            };
+            if places.len() > 1 {
+                let why = format!(
+                    "the scrambled {name} of {whom} in {} cannot return to {}, now the enemy's",
+                    rules.board.space(z).name,
+                    rules.board.space(home).name
+                );
+                ask_landing(rules, s, &u, why, &places, out);
+                continue;
+            }
+            let mut taken = s.take_units(z, |x| x.id == u.id);
+            let Some(&t) = places.first() else {
                 out.push(format!(
                     "the scrambled {name} of {whom} has nowhere to land and is lost"
                 ));
@@ -433,9 +513,18 @@ fn land_interceptors(rules: &RuleSet, s: &mut State, out: &mut Vec<String>) {
             .cloned()
             .collect();
         for u in lost_home {
-            let land = one_space_away(rules, s, &u, t);
-            let mut taken = s.take_units(t, |x| x.id == u.id);
+            let places = landing_places(rules, s, &u, t);
             let (name, whom) = (&rules.unit(u.kind).name, &rules.power_info(u.owner).name);
+            if places.len() > 1 {
+                let why = format!(
+                    "the intercepting {name} of {whom}, its territory {} taken",
+                    rules.board.space(t).name
+                );
+                ask_landing(rules, s, &u, why, &places, out);
+                continue;
+            }
+            let land = places.first().copied();
+            let mut taken = s.take_units(t, |x| x.id == u.id);
             let Some(x) = land else {
                 out.push(format!(
                     "the intercepting {name} of {whom}, its territory taken, has nowhere to land and is lost"

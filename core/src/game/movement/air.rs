@@ -170,8 +170,9 @@ pub(super) fn landing_within(b: &Board, t: &UnitType, from: SpaceId, left: u32) 
 /// Stranded defending fighters: after the moving power's battles, another power's air units at
 /// sea with no carrier room left (their carrier was sunk) move one space to land — on a
 /// territory their power's side holds or a carrier of that side with room — or are lost. This
-/// happens before the moving power's noncombat moves. The engine picks the landing place: a
-/// territory first (the first in board order), then a carrier.
+/// happens before the moving power's noncombat moves. Their owner chooses where when there is
+/// more than one place (an engine question); scrambled units fly by their own rule
+/// (`scramble::fly_home`).
 pub fn strand_defending_air(rules: &RuleSet, s: &mut State, mover: PowerId, out: &mut Vec<String>) {
     for z in rules.board.ids().filter(|z| rules.board.space(*z).is_sea()) {
         let owners: Vec<PowerId> = {
@@ -188,18 +189,32 @@ pub fn strand_defending_air(rules: &RuleSet, s: &mut State, mover: PowerId, out:
         };
         for owner in owners {
             for id in stranded_air(rules, s, z, owner) {
+                let u = unit(s, z, id).clone();
+                if u.marks.scrambled_from.is_some() {
+                    continue;
+                }
                 let b = Board {
                     rules,
                     s,
                     power: owner,
                 };
-                let t = rules.unit(unit(s, z, id).kind);
-                let dest = stranded_landing(&b, t, z);
+                let t = rules.unit(u.kind);
+                let places = stranded_landings(&b, t, z);
+                if places.len() > 1 {
+                    let why = format!(
+                        "the {} of {} in {}, its carrier gone",
+                        t.name,
+                        rules.power_info(owner).name,
+                        rules.board.space(z).name
+                    );
+                    crate::game::scramble::ask_landing(rules, s, &u, why, &places, out);
+                    continue;
+                }
                 let gone = s.remove_unit(z, id);
                 let Some(mut u) = gone.into_iter().next() else {
                     continue;
                 };
-                match dest {
+                match places.first().copied() {
                     Some(d) => {
                         out.push(format!(
                             "{} {} stranded in {} lands in {}",
@@ -252,19 +267,20 @@ fn stranded_air(rules: &RuleSet, s: &State, z: SpaceId, owner: PowerId) -> Vec<u
     stranded
 }
 
-/// Where a stranded air unit lands, one space away: the first territory of its side with no
-/// enemy units, else the first sea zone with room on a carrier of its side.
-fn stranded_landing(b: &Board, t: &UnitType, z: SpaceId) -> Option<SpaceId> {
+/// Where a stranded air unit may land, one space away: the territories of its side with no
+/// enemy units, then the sea zones with room on a carrier of its side (the first is where the
+/// engine landed it before owners chose).
+fn stranded_landings(b: &Board, t: &UnitType, z: SpaceId) -> Vec<SpaceId> {
     let next = &b.rules.board.space(z).adjacent;
-    next.iter()
+    let mut out: Vec<SpaceId> = next
+        .iter()
         .copied()
-        .filter(|n| !b.off_limits(*n))
-        .find(|n| !b.is_sea(*n) && b.friendly_territory(*n) && !b.has_enemies(*n))
-        .or_else(|| {
-            next.iter().copied().find(|n| {
-                !b.off_limits(*n) && b.is_sea(*n) && t.carrier_cost.is_some_and(|c| carrier_room(b, *n) >= c)
-            })
-        })
+        .filter(|n| !b.off_limits(*n) && !b.is_sea(*n) && b.friendly_territory(*n) && !b.has_enemies(*n))
+        .collect();
+    out.extend(next.iter().copied().filter(|n| {
+        !b.off_limits(*n) && b.is_sea(*n) && t.carrier_cost.is_some_and(|c| carrier_room(b, *n) >= c)
+    }));
+    out
 }
 
 /// Noncombat move may not end while a fighter waits at sea for a carrier of this power that can
