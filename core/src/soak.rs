@@ -635,6 +635,7 @@ impl Weigh {
             }
             Command::Place { .. } => 30.0,
             Command::Fight(_) => 50.0,
+            Command::FightBombarding { .. } => 10.0,
             Command::Casualties(p) if p.is_empty() => 20.0,
             Command::Casualties(_) => 2.0,
             Command::Disagree => 0.5,

@@ -65,7 +65,7 @@ const HELP: &[(&str, &str, &str)] = &[
     (
         "fight",
         "fight Karelia",
-        "fight the next battle (or the one named) in conduct combat",
+        "fight the next battle (or the one named) in conduct combat; `fight Denmark bombarding 1 cruiser` (or `none`) names the ships bombarding an assault",
     ),
     (
         "casualties",

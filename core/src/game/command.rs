@@ -26,6 +26,12 @@ pub enum Command {
     Edit(Edit),
     /// Fight the next battle of conduct combat, or the one in this space.
     Fight(Option<SpaceId>),
+    /// Fight the assault on this territory with these ships bombarding it (none: no ship), the
+    /// attacker's split of its ships between the shores it assaults.
+    FightBombarding {
+        space: SpaceId,
+        ships: Vec<(UnitTypeId, u32)>,
+    },
     /// Casualties for the hits waiting; empty: the suggested ones.
     Casualties(Vec<Pick>),
     /// The attacker fights another round.
@@ -421,6 +427,7 @@ impl Command {
         matches!(
             self,
             Command::Fight(_)
+                | Command::FightBombarding { .. }
                 | Command::Casualties(_)
                 | Command::Press
                 | Command::Disagree
@@ -458,6 +465,13 @@ impl Command {
         match self {
             Command::Fight(None) => "fight".into(),
             Command::Fight(Some(s)) => format!("fight {}", sname(*s)),
+            Command::FightBombarding { space, ships } if ships.is_empty() => {
+                format!("fight {} bombarding none", sname(*space))
+            }
+            Command::FightBombarding { space, ships } => {
+                let list: Vec<String> = ships.iter().map(|(k, n)| format!("{n} {}", uname(*k))).collect();
+                format!("fight {} bombarding {}", sname(*space), list.join(", "))
+            }
             Command::Casualties(u) if u.is_empty() => "casualties".into(),
             Command::Casualties(u) => format!("casualties {}", picks(u)),
             Command::Press => "press".into(),
@@ -661,6 +675,22 @@ fn parse_fight(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
         } else {
             rest
         };
+        if let Some((place, _, ships)) = split_at_keyword(words, &["bombarding"]) {
+            let space = find_space(rules, place)?;
+            if ships.len() == 1 && ships[0].eq_ignore_ascii_case("none") {
+                return Ok(Command::FightBombarding {
+                    space,
+                    ships: Vec::new(),
+                });
+            }
+            let ships = crate::odds::parse_units(rules, &ships.join(" ")).map_err(|e| {
+                format!("{e}; usage: fight TERRITORY bombarding 1 battleship, 1 cruiser (or none)")
+            })?;
+            if ships.is_empty() {
+                return Err("usage: fight TERRITORY bombarding 1 battleship, 1 cruiser (or none)".into());
+            }
+            return Ok(Command::FightBombarding { space, ships });
+        }
         find_space(rules, words).map(|s| Command::Fight(Some(s)))
     }
 }

@@ -275,6 +275,7 @@ impl<'a> Change<'a> {
             | Command::Edit(_)
             | Command::Undo
             | Command::Fight(_)
+            | Command::FightBombarding { .. }
             | Command::Casualties(_)
             | Command::Press
             | Command::Disagree

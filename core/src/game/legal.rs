@@ -139,6 +139,20 @@ impl Game {
                     .collect();
                 fights.sort();
                 fights.dedup();
+                // Assaults with ships to bombard them: none of them, or one of each kind.
+                for &sp in &fights {
+                    let kinds = super::fight::bombard_kinds(&rules, s, power, sp);
+                    if !kinds.is_empty() {
+                        out.push(Command::FightBombarding {
+                            space: sp,
+                            ships: Vec::new(),
+                        });
+                        out.extend(kinds.into_iter().map(|k| Command::FightBombarding {
+                            space: sp,
+                            ships: vec![(k, 1)],
+                        }));
+                    }
+                }
                 out.extend(fights.into_iter().map(|sp| Command::Fight(Some(sp))));
                 scrambles(&rules, s, power, &mut out);
                 out.extend(super::intercept::candidates(&rules, s, power).into_iter().map(

@@ -657,7 +657,15 @@ fn run(
                 PhaseKind::ConductCombat,
                 "battles are fought in the conduct combat phase",
             )?;
-            fight::fight(rules, s, power, *space, events, out)?
+            fight::fight(rules, s, power, *space, None, events, out)?
+        }
+        Command::FightBombarding { space, ships } => {
+            in_phase(
+                phase,
+                PhaseKind::ConductCombat,
+                "battles are fought in the conduct combat phase",
+            )?;
+            fight::fight(rules, s, power, Some(*space), Some(ships), events, out)?
         }
         Command::Casualties(_)
         | Command::Press
