@@ -219,6 +219,36 @@ fn outcome_name(o: Outcome) -> &'static str {
 }
 
 /// The answer as the terminal shows it.
+/// A bombing raid's odds: what each side loses and the damage done, on average.
+pub fn render_raid(rules: &RuleSet, o: &warroom_core::game::RaidOdds) -> String {
+    let mut out = vec![format!(
+        "bombing raid, {} raids fought on copies of the board",
+        o.runs
+    )];
+    let lost = |list: &[(UnitTypeId, u32, f64)]| {
+        list.iter()
+            .map(|(k, n, l)| format!("{l:.2} of {n} {}", rules.unit(*k).name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    out.push(format!("  raiders lost      {}", lost(&o.attackers)));
+    if !o.interceptors.is_empty() {
+        out.push(format!("  interceptors lost {}", lost(&o.interceptors)));
+    }
+    for (k, before, added, maxed, cap) in o.damage.iter().filter(|d| d.2 > 0.0) {
+        out.push(format!(
+            "  {:<17} +{added:.2} damage (now {before}, at most {cap}); at its cap {:.1}% of the time",
+            rules.facilities[k.index()].name,
+            maxed * 100.0
+        ));
+    }
+    out.push(format!(
+        "  IPCs lost         attacker {:.2}, defender {:.2} (units, and damage at 1 IPC a point to repair)",
+        o.attacker_loss, o.defender_loss
+    ));
+    out.join("\n")
+}
+
 pub fn render(rules: &RuleSet, o: &Odds) -> String {
     let mut out = Vec::new();
     out.push(match &o.method {

@@ -23,6 +23,9 @@ pub struct Options {
 }
 
 /// Commands of the shell, with an example each (the `help` text).
+/// Raids `odds SPACE` fights on copies of the board for a bombing raid.
+const RAID_RUNS: u64 = 10_000;
+
 const HELP: &[(&str, &str, &str)] = &[
     ("status", "status", "round, power, phase, treasury and income"),
     (
@@ -902,7 +905,8 @@ impl Shell {
     }
 
     /// The battles and raids of this turn, the units on each side, and the battle in progress.
-    /// `odds SPACE [runs N]`: the battle announced there as it would start now.
+    /// `odds SPACE [runs N]`: the battle announced there as it would start now (a bombing raid:
+    /// `RAID_RUNS` raids fought on copies of the board unless told how many).
     fn odds(&self, words: &[String]) -> Outcome {
         let (place, runs) = match words {
             [p @ .., r, n] if r.eq_ignore_ascii_case("runs") => match n.parse::<u64>() {
@@ -919,6 +923,16 @@ impl Shell {
             Ok(s) => s,
             Err(e) => return Outcome::Rejected(e),
         };
+        if self.game.state().this_turn.raids.contains(&(space, false)) {
+            return match self.game.raid_odds(space, runs.unwrap_or(RAID_RUNS)) {
+                Ok(o) => Outcome::Ok(format!(
+                    "{}: {}",
+                    rules.board.space(space).name,
+                    crate::odds::render_raid(rules, &o)
+                )),
+                Err(e) => Outcome::Rejected(e),
+            };
+        }
         let answer = self.game.odds_question(space).and_then(|q| {
             warroom_core::odds::calculate(
                 &q,

@@ -400,3 +400,40 @@ odds "SZ 109"
         }
     }
 }
+
+/// `odds SPACE` on a bombing raid: raids fought on copies of the board. A tactical bomber meets
+/// one interceptor (both at 1), then the air base's own antiaircraft die (at 1): it is lost
+/// 1/6 + 5/6 · 1/6 ≈ 0.306 of the time; surviving (25/36), it does 1d6 (3.5) to the base:
+/// 2.43 on average, 6 (the cap) 25/216 ≈ 11.6% of the time; the fighter falls 1/6 of the time.
+#[test]
+fn odds_on_a_bombing_raid_give_losses_and_damage_as_the_rules_make_them() {
+    let script = r#"edit add "Holland/Belgium" Germany 1 tactical_bomber
+end phase
+move tactical_bomber from "Holland/Belgium" to "United Kingdom" bombing air_base
+end phase
+intercept 1 fighter in "United Kingdom"
+odds "United Kingdom" runs 40000
+"#;
+    let o = warroom(&["play", "europe1940", "--strict"], script);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    let number = |after: &str| -> f64 {
+        let at = out
+            .find(after)
+            .unwrap_or_else(|| panic!("no `{after}` in:\n{out}"))
+            + after.len();
+        out[at..]
+            .trim_start()
+            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap_or_else(|_| panic!("{out}"))
+    };
+    let near =
+        |x: f64, want: f64, tol: f64| assert!((x - want).abs() < tol, "{x} is not about {want}:\n{out}");
+    near(number("raiders lost"), 0.306, 0.015);
+    near(number("interceptors lost"), 0.167, 0.012);
+    near(number("Air Base          +"), 2.43, 0.06);
+    near(number("at its cap"), 11.6, 0.9);
+}

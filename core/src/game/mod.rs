@@ -21,6 +21,7 @@ pub mod movement;
 pub mod politics;
 pub mod questions;
 mod raid;
+pub use raid::RaidOdds;
 pub mod reload;
 mod requests;
 pub mod research;
@@ -288,6 +289,11 @@ impl Game {
     /// (`[turn.within]`).
     pub fn current_power(&self) -> PowerId {
         step(&self.rules, self.scenario(), &self.state).power
+    }
+
+    /// The bombing raid announced on `space`, fought `runs` times on copies of the board.
+    pub fn raid_odds(&self, space: crate::rules::SpaceId, runs: u64) -> Result<raid::RaidOdds, String> {
+        raid::raid_odds(&self.rules, &self.state, self.current_power(), space, runs, 1)
     }
 
     /// The battle announced in `space` as it would start now, for `odds::calculate`, with the

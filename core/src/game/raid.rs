@@ -132,7 +132,7 @@ impl<'a> Raid<'a> {
 
     /// The air battle before the raid, when defenders intercept: one round, everyone hitting on
     /// `[rules] interception_value`; the attackers' hits down interceptors, the defenders' hits
-    /// down escorts and bombers, cheapest first. The bombers left go on; returns the escorts
+    /// down escorts and bombers, each side's order of loss first, then the cheapest. The bombers left go on; returns the escorts
     /// left (they take no further part).
     fn air_battle(
         &mut self,
@@ -172,11 +172,27 @@ impl<'a> Raid<'a> {
             shown(df),
             if dh == 1 { "" } else { "s" }
         ));
-        // Interceptors lost in order; the attacker's losses cheapest first.
+        // Each side gives up the units it chose first (its order of loss), then the cheapest.
+        let rank = |p: PowerId, k: crate::rules::UnitTypeId| {
+            let order = &s.casualty_orders[p.index()];
+            (
+                order.iter().position(|o| *o == k).unwrap_or(usize::MAX),
+                rules.unit(k).cost,
+            )
+        };
+        let mut interceptors = interceptors;
+        let owner_of = |id: u32| {
+            s.space(self.space)
+                .units
+                .iter()
+                .find(|u| u.id == id)
+                .map_or(self.power, |u| u.owner)
+        };
+        interceptors.sort_by_key(|(id, k)| (rank(owner_of(*id), *k), *id));
         let mut lost: Vec<u32> = interceptors.iter().take(ah).map(|(id, _)| *id).collect();
         let mut attackers: Vec<(u32, crate::rules::UnitTypeId)> =
             self.bombers.iter().chain(&escorts).copied().collect();
-        attackers.sort_by_key(|(id, k)| (rules.unit(*k).cost, *id));
+        attackers.sort_by_key(|(id, k)| (rank(self.power, *k), *id));
         lost.extend(attackers.iter().take(dh).map(|(id, _)| *id));
         let mut names: Vec<String> = Vec::new();
         for id in &lost {
@@ -441,4 +457,152 @@ fn finish_raid(s: &mut State, space: SpaceId, survivors: &[(u32, crate::rules::U
     if let Some(r) = s.this_turn.raids.iter_mut().find(|(r, _)| *r == space) {
         r.1 = true;
     }
+}
+
+/// What a bombing raid announced this turn is likely to do, from `runs` raids fought by the
+/// raid's own code on copies of the board (the game's dice untouched): each unit type's
+/// average losses, each raided facility's average damage added and how often it ends at its
+/// cap, and the IPCs each side loses (units' cost; damage counts an IPC a point, its repair).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaidOdds {
+    pub runs: u64,
+    /// (unit type, how many fly in, average lost).
+    pub attackers: Vec<(crate::rules::UnitTypeId, u32, f64)>,
+    pub interceptors: Vec<(crate::rules::UnitTypeId, u32, f64)>,
+    /// (facility type, damage before, average damage added, chance it ends at its cap, cap).
+    pub damage: Vec<(crate::rules::FacilityTypeId, u32, f64, f64, u32)>,
+    pub attacker_loss: f64,
+    pub defender_loss: f64,
+}
+
+/// Raid odds for the raid announced in `space` (see [`RaidOdds`]). Rule scripts that hear
+/// the raid's steps are not consulted: the answer says what the rules' data give.
+pub fn raid_odds(
+    rules: &RuleSet,
+    s: &State,
+    power: PowerId,
+    space: SpaceId,
+    runs: u64,
+    seed: u64,
+) -> Result<RaidOdds, String> {
+    let name = &rules.board.space(space).name;
+    if !s.this_turn.raids.contains(&(space, false)) {
+        return Err(format!("no bombing raid on {name} waits to be fought this turn"));
+    }
+    let count = |st: &State, f: &dyn Fn(&super::state::Unit) -> bool| {
+        let mut v: Vec<(crate::rules::UnitTypeId, u32)> = Vec::new();
+        for u in st.space(space).units.iter().filter(|u| f(u)) {
+            match v.iter_mut().find(|(k, _)| *k == u.kind) {
+                Some((_, n)) => *n += 1,
+                None => v.push((u.kind, 1)),
+            }
+        }
+        v
+    };
+    let raiding = |u: &super::state::Unit| u.owner == power && u.marks.bombing;
+    let intercepting = |u: &super::state::Unit| u.marks.intercepting && at_war(s, power, u.owner);
+    let att0 = count(s, &raiding);
+    let int0 = count(s, &intercepting);
+    let ipc = rules.board.space(space).ipc;
+    let fac0: Vec<(crate::rules::FacilityTypeId, u32, u32)> = s
+        .space(space)
+        .facilities
+        .iter()
+        .map(|f| {
+            (
+                f.kind,
+                f.damage,
+                rules.facilities[f.kind.index()].max_damage.resolve(ipc),
+            )
+        })
+        .filter(|(_, _, cap)| *cap > 0)
+        .collect();
+    let mut att_lost = vec![0.0; att0.len()];
+    let mut int_lost = vec![0.0; int0.len()];
+    let mut added = vec![0.0; fac0.len()];
+    let mut maxed = vec![0.0; fac0.len()];
+    let (mut aloss, mut dloss) = (0.0, 0.0);
+    let runs = runs.max(1);
+    for r in 0..runs {
+        let mut c = s.clone();
+        c.manual_dice = false;
+        c.dice_queue.clear();
+        c.dice = super::dice::Dice::seeded(seed.wrapping_mul(0x9E37_79B9).wrapping_add(r));
+        raid(
+            rules,
+            &mut c,
+            power,
+            space,
+            &mut crate::combat::Quiet,
+            &mut Vec::new(),
+        )
+        .map_err(|e| e.to_string())?;
+        // Survivors: the raiders still there (marks cleared as the raid ends), the interceptors.
+        let after = |kind: crate::rules::UnitTypeId, owner_ok: &dyn Fn(PowerId) -> bool, ids: &[u32]| {
+            c.space(space)
+                .units
+                .iter()
+                .filter(|u| u.kind == kind && owner_ok(u.owner) && ids.contains(&u.id))
+                .count() as u32
+        };
+        let att_ids: Vec<u32> = s
+            .space(space)
+            .units
+            .iter()
+            .filter(|u| raiding(u))
+            .map(|u| u.id)
+            .collect();
+        let int_ids: Vec<u32> = s
+            .space(space)
+            .units
+            .iter()
+            .filter(|u| intercepting(u))
+            .map(|u| u.id)
+            .collect();
+        for (i, (k, n)) in att0.iter().enumerate() {
+            let lost = n - after(*k, &|o| o == power, &att_ids);
+            att_lost[i] += f64::from(lost);
+            aloss += f64::from(lost * rules.unit(*k).cost);
+        }
+        for (i, (k, n)) in int0.iter().enumerate() {
+            let lost = n - after(*k, &|o| o != power, &int_ids);
+            int_lost[i] += f64::from(lost);
+            dloss += f64::from(lost * rules.unit(*k).cost);
+        }
+        for (i, (k, before, cap)) in fac0.iter().enumerate() {
+            let now = c
+                .space(space)
+                .facilities
+                .iter()
+                .find(|f| f.kind == *k)
+                .map_or(*before, |f| f.damage);
+            let more = now.saturating_sub(*before);
+            added[i] += f64::from(more);
+            dloss += f64::from(more);
+            if now >= *cap {
+                maxed[i] += 1.0;
+            }
+        }
+    }
+    let n = runs as f64;
+    Ok(RaidOdds {
+        runs,
+        attackers: att0
+            .iter()
+            .zip(&att_lost)
+            .map(|((k, c), l)| (*k, *c, l / n))
+            .collect(),
+        interceptors: int0
+            .iter()
+            .zip(&int_lost)
+            .map(|((k, c), l)| (*k, *c, l / n))
+            .collect(),
+        damage: fac0
+            .iter()
+            .enumerate()
+            .map(|(i, (k, before, cap))| (*k, *before, added[i] / n, maxed[i] / n, *cap))
+            .collect(),
+        attacker_loss: aloss / n,
+        defender_loss: dloss / n,
+    })
 }
