@@ -96,6 +96,32 @@ fn the_1941_edition_deals_two_to_five_players_one_side_each() {
     );
 }
 
+/// Europe 1940 (000 · Summary of Play; France): up to five players, each on one side; France is
+/// played by the United Kingdom's player (the rulebook's "US or UK player").
+#[test]
+fn europe_1940_deals_two_to_five_players_france_with_the_united_kingdom_e40_powers() {
+    assert_eq!(
+        seating("europe1940", 2),
+        [
+            "  Player 1: Germany, Italy (to play)",
+            "  Player 2: Soviet Union, United States, United Kingdom, France",
+        ]
+    );
+    assert_eq!(
+        seating("europe1940", 5),
+        [
+            "  Player 1: Germany (to play)",
+            "  Player 2: Soviet Union",
+            "  Player 3: United States",
+            "  Player 4: United Kingdom, France",
+            "  Player 5: Italy",
+        ]
+    );
+    let o = warroom(&["play", "europe1940", "--players", "6"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).contains("is played by 2 to 5 players, not 6"), "{}", text(&o));
+}
+
 #[test]
 fn an_impossible_number_of_players_is_refused_and_the_seats_stay() {
     for n in ["1", "7"] {
