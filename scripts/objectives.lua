@@ -51,7 +51,8 @@
 -- so in saves).
 --
 -- `register` adds ONE `collect_income` handler (id "national_objectives.bonus" unless
--- `opts.id` says otherwise) that asks for one `add_ipcs` per objective met, in list order, with
+-- `opts.id` says otherwise), and a `report` handler (ID.report) answering `report objectives`
+-- in the REPL: each objective of the power asked about, met or not, and what it pays now, that asks for one `add_ipcs` per objective met, in list order, with
 -- the reason "ID NAME: TEXT"; the engine logs it as
 --   [national_objectives.bonus] Germany receives 5 IPCs (AA50-NO-GER-1 Lebensraum: ...)
 -- While an enemy holds the power's capital it pays nothing (the engine collects no income
@@ -501,11 +502,11 @@ local texts = {
     return string.format("%s at least %d of %s", who, c.at_least, join(c.spaces, "and"))
   end,
   no_enemy_units = function(c)
-    return string.format("no enemy %s in %s", c.label, join(c.spaces, "or"))
+    return string.format("no %s%s in %s", c.of_side and "" or "enemy ", c.label, join(c.spaces, "or"))
   end,
   no_allied_units = function(c, ctx)
     if c.originally_of then
-      return string.format("no units of other %s powers in territories originally %s's", ctx.side or "allied", c.originally_of)
+      return string.format("no units of other powers of the %s in territories originally %s's", ctx.side or "side", c.originally_of)
     end
     return string.format("no units of other %s powers in territories %s controls", ctx.side or "allied", ctx.power)
   end,
@@ -691,6 +692,34 @@ function M.handler(list, opts)
   end
 end
 
+-- Logs `power`'s objectives of `list`, one line each: met (and what it pays now) or not, and
+-- the condition (the `report objectives` view).
+function M.report(list, game, power)
+  local ctx = context(game, power)
+  local any = false
+  for _, o in ipairs(list) do
+    if o.power == power then
+      any = true
+      local text = o.text or describe(o.condition, ctx)
+      local pays = M.amount(o, game)
+      local state
+      if paid_before(o) then
+        state = "paid once already"
+      elseif pays > 0 then
+        state = string.format("met: %d IPCs now", pays)
+      else
+        state = "not met"
+      end
+      local each = o.per and string.format("%d IPCs each", o.bonus) or string.format("%d IPCs", o.bonus)
+      warroom.log(string.format("%s%s (%s%s): %s — %s", o.id, o.name and (" " .. o.name) or "", each,
+        o.once and ", once a game" or "", state, text))
+    end
+  end
+  if not any then
+    warroom.log(power .. " has no national objectives")
+  end
+end
+
 -- Fails (a clear error) if `list` names a power, space or unit tag the game does not have.
 function M.check(list, game)
   local function space(id, name, want_sea)
@@ -757,12 +786,17 @@ function M.register(list, opts)
   local check = function(_, game)
     M.check(list, game)
   end
+  local report = function(ev, game)
+    M.report(list, game, ev.power)
+  end
   if opts.replace then
     warroom.replace_handler(id, pay)
     warroom.replace_handler(id .. ".check", check)
+    warroom.replace_handler(id .. ".report", report)
   else
     warroom.on("collect_income", { id = id }, pay)
     warroom.on("game_setup", { id = id .. ".check" }, check)
+    warroom.on("report", { id = id .. ".report", filter = { report = "objectives" } }, report)
   end
 end
 

@@ -338,3 +338,35 @@ end)
         "{out:#?}"
     );
 }
+
+/// A `report` handler tells, and changes nothing: what it logs is the report; a request it asks
+/// for fails the report (the game as it was), and what it writes to the store is put back.
+#[test]
+fn a_report_tells_and_changes_nothing() {
+    let mut g = game_with_lua(
+        r#"
+warroom.on("report", { id = "house.count", filter = { report = "count" } }, function(ev, game)
+  warroom.store.asked = (warroom.store.asked or 0) + 1
+  warroom.log(ev.power .. " asked " .. warroom.store.asked .. " time(s)")
+end)
+warroom.on("report", { id = "house.greedy", filter = { report = "greedy" } }, function(ev, game)
+  game:request({ command = "add_ipcs", power = ev.power, amount = 5 })
+end)
+"#,
+        None,
+    );
+    let hash = g.hash();
+    let lines = g.report("count", None).expect("a report");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].ends_with("asked 1 time(s)"), "{lines:?}");
+    // The store was put back: asked again, it is the first time again.
+    let lines = g.report("count", None).expect("a report");
+    assert!(lines[0].ends_with("asked 1 time(s)"), "{lines:?}");
+    assert!(g
+        .report("nobody answers this", None)
+        .expect("no lines")
+        .is_empty());
+    let err = g.report("greedy", None).expect_err("a request in a report");
+    assert!(err.contains("house.greedy"), "{err}");
+    assert_eq!(g.hash(), hash);
+}

@@ -117,9 +117,13 @@ warroom.on("victory_check", { id = "e40_victory" }, function(ev, game)
   for _, side in ipairs({ "Axis", "Allies" }) do
     local key = side == "Axis" and "axis_since" or "allies_since"
     if cities_held(game, side) then
-      v[key] = v[key] or v.checks
+      if v[key] == nil then
+        v[key] = v.checks
+        v[key .. "_at"] = string.format("the end of %s's turn in round %d", ev.power, ev.round)
+      end
     else
       v[key] = nil
+      v[key .. "_at"] = nil
     end
   end
   -- A side whose round was complete at the start of this power's turn but held no capital
@@ -147,3 +151,28 @@ warroom.on("victory_check", { id = "e40_victory" }, function(ev, game)
   end
   warroom.store.victory = v
 end)
+
+-- `report victory` (and `status`): where each side stands.
+local function report(_, game)
+  local v = warroom.store.victory or {}
+  local axis = count(game, "Axis")
+  local line = string.format("victory: the Axis hold %d of 11 victory cities (8 to win)", axis)
+  if v.axis_since_at then
+    line = line .. ", 8 or more since " .. v.axis_since_at
+  end
+  warroom.log(line .. ";")
+  local held = {}
+  for _, c in ipairs(ALLIED_TARGETS) do
+    if holds(game, "Allies", c) then
+      table.insert(held, c)
+    end
+  end
+  line = string.format("  the Allies hold %s of Berlin and Rome", #held == 0 and "neither" or table.concat(held, " and "))
+  if v.allies_since_at then
+    line = line .. ", both since " .. v.allies_since_at
+  end
+  warroom.log(line .. " (a complete round wins, with a capital of the side)")
+end
+
+warroom.on("report", { id = "e40_victory.report", filter = { report = "victory" } }, report)
+warroom.on("report", { id = "e40_victory.status", filter = { report = "status" } }, report)

@@ -23,6 +23,14 @@ pub struct Options {
 }
 
 /// Commands of the shell, with an example each (the `help` text).
+/// A report's line without the `[handler.id] ` the log puts before what a script says.
+fn unlabelled(line: &str) -> &str {
+    match line.strip_prefix('[').and_then(|r| r.split_once("] ")) {
+        Some((_, text)) => text,
+        None => line,
+    }
+}
+
 /// Raids `odds SPACE` fights on copies of the board for a bombing raid.
 const RAID_RUNS: u64 = 10_000;
 
@@ -153,6 +161,11 @@ const HELP: &[(&str, &str, &str)] = &[
         "intercept",
         "intercept 2 fighter in \"United Kingdom\"",
         "1940, at the start of the attacker's conduct combat: defending fighters meet a bombing raid over their territory",
+    ),
+    (
+        "report",
+        "report objectives Germany",
+        "what a rule script's rule stands at: `objectives [POWER]` (national objectives met, and what they pay now), `victory` (the victory cities held, since when); `status` adds the scripts' own lines",
     ),
     (
         "scramble",
@@ -550,7 +563,20 @@ impl Shell {
             |rules: &RuleSet| command::resolve_power(rules, &rest).map(|p| rules.power_info(p).name.clone());
         match verb.as_str() {
             "help" | "?" => Outcome::Ok(help(&rest, &self.rules().commands)),
-            "status" => Outcome::Ok(self.status()),
+            "status" => {
+                // What the rule scripts add (`report status`): a victory count, ...
+                let mut text = self.status();
+                match self.game.report("status", None) {
+                    Ok(lines) => {
+                        for l in lines {
+                            text.push_str(&format!("\n  {}", unlabelled(&l)));
+                        }
+                    }
+                    Err(e) => text.push_str(&format!("\n  (a rule script's status failed: {e})")),
+                }
+                Outcome::Ok(text)
+            }
+            "report" | "objectives" | "victory" => self.report(&verb, &words[1..]),
             "players" => self.players(&rest),
             "seat" => self.seat(&words[1..]),
             "relations" => Outcome::Ok(self.relations()),
@@ -905,6 +931,36 @@ impl Shell {
     }
 
     /// The battles and raids of this turn, the units on each side, and the battle in progress.
+    /// `report NAME [POWER]` (and its shorthands `objectives [POWER]`, `victory`): what the
+    /// rule scripts say a rule stands at.
+    fn report(&mut self, verb: &str, words: &[String]) -> Outcome {
+        let (name, rest) = match verb {
+            "report" => match words.split_first() {
+                Some((n, r)) => (n.to_lowercase(), r),
+                None => return Outcome::Rejected(
+                    "report what? `report objectives [POWER]`, `report victory`, or a report a layer offers"
+                        .into(),
+                ),
+            },
+            other => (other.to_string(), words),
+        };
+        let power = if rest.is_empty() {
+            None
+        } else {
+            match warroom_core::game::command::resolve_power(self.rules(), &rest.join(" ")) {
+                Ok(p) => Some(p),
+                Err(e) => return Outcome::Rejected(e),
+            }
+        };
+        match self.game.report(&name, power) {
+            Ok(lines) if lines.is_empty() => Outcome::Rejected(format!(
+                "no rule script of these rules answers `report {name}` (Europe 1940: `objectives`, `victory`; Anniversary with national-objectives: `objectives`)"
+            )),
+            Ok(lines) => Outcome::Ok(lines.iter().map(|l| unlabelled(l)).collect::<Vec<_>>().join("\n")),
+            Err(e) => Outcome::Rejected(e),
+        }
+    }
+
     /// `odds SPACE [runs N]`: the battle announced there as it would start now (a bombing raid:
     /// `RAID_RUNS` raids fought on copies of the board unless told how many).
     fn odds(&self, words: &[String]) -> Outcome {

@@ -119,7 +119,11 @@ fn europe_1940_deals_two_to_five_players_france_with_the_united_kingdom_e40_powe
     );
     let o = warroom(&["play", "europe1940", "--players", "6"], "");
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o).contains("is played by 2 to 5 players, not 6"), "{}", text(&o));
+    assert!(
+        text(&o).contains("is played by 2 to 5 players, not 6"),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]

@@ -185,6 +185,35 @@ impl Hooks {
         Ok(log)
     }
 
+    /// `report`: what the handlers of the report `name` say about `power`, as log lines.
+    /// Nothing stays: requests are refused and the stores are put back as they were.
+    pub fn report(
+        &mut self,
+        rules: &RuleSet,
+        state: &State,
+        at: TurnStep,
+        name: &str,
+        power: PowerId,
+    ) -> Result<Vec<String>, String> {
+        let ev = Event::new(EventKind::Report)
+            .with("report", name)
+            .with("power", rules.power_info(power).name.as_str())
+            .with("round", i64::from(state.round));
+        let view = View {
+            rules,
+            state,
+            power: at.power,
+            phase: at.phase,
+        };
+        let snapshot = self.host.store_snapshot();
+        let result = self.dispatch_all(std::slice::from_ref(&ev), &view, None);
+        self.pending.clear();
+        self.host
+            .restore_store(&snapshot)
+            .map_err(|e| format!("a rule script's store could not be restored: {e}"))?;
+        result.map_err(|e| e.to_string())
+    }
+
     /// Whether any handler listens for `kind`.
     pub fn listens(&self, kind: EventKind) -> bool {
         self.host.listens(kind)

@@ -291,6 +291,18 @@ impl Game {
         step(&self.rules, self.scenario(), &self.state).power
     }
 
+    /// What the rule scripts' report `name` says about `power` (the one to play if `None`):
+    /// lines their `report` handlers log; nothing in the game changes. Empty when no script
+    /// answers that report.
+    pub fn report(&mut self, name: &str, power: Option<PowerId>) -> Result<Vec<String>, String> {
+        let at = step(&self.rules, self.scenario(), &self.state);
+        let power = power.unwrap_or_else(|| self.current_power());
+        match self.scripts.as_mut() {
+            None => Ok(Vec::new()),
+            Some(h) => h.report(&self.rules, &self.state, at, name, power),
+        }
+    }
+
     /// The bombing raid announced on `space`, fought `runs` times on copies of the board.
     pub fn raid_odds(&self, space: crate::rules::SpaceId, runs: u64) -> Result<raid::RaidOdds, String> {
         raid::raid_odds(&self.rules, &self.state, self.current_power(), space, runs, 1)

@@ -30,10 +30,11 @@ pub enum EventKind {
     VictoryCheck,
     Command,
     Answer,
+    Report,
 }
 
 impl EventKind {
-    pub const COUNT: usize = 21;
+    pub const COUNT: usize = 22;
 
     /// Every kind, in turn order (the order of docs/events.md).
     pub const ALL: [EventKind; Self::COUNT] = [
@@ -58,6 +59,7 @@ impl EventKind {
         EventKind::VictoryCheck,
         EventKind::Command,
         EventKind::Answer,
+        EventKind::Report,
     ];
 
     /// The snake_case name scripts use in `warroom.on`.
@@ -84,6 +86,7 @@ impl EventKind {
             EventKind::VictoryCheck => "victory_check",
             EventKind::Command => "command",
             EventKind::Answer => "answer",
+            EventKind::Report => "report",
         }
     }
 
@@ -108,7 +111,7 @@ impl EventKind {
     /// Whether its handlers may ask for commands (`game:request`): the events that report
     /// something, and a layer's `command`, which its handlers carry out (or refuse).
     pub fn may_request(self) -> bool {
-        !self.can_veto() || self == EventKind::Command
+        (!self.can_veto() && self != EventKind::Report) || self == EventKind::Command
     }
 
     /// When the engine fires it, in a sentence.
@@ -172,6 +175,11 @@ impl EventKind {
                 "when a player answers a question a rule script asked (`choose`): its handlers \
                  act on the answer with requests"
             }
+            EventKind::Report => {
+                "when a player asks what a rule stands at (`report NAME`, and `status` for the \
+                 report `status`): its handlers tell it with `warroom.log` lines; nothing they do \
+                 stays (no requests, the store as it was)"
+            }
         }
     }
 
@@ -199,6 +207,7 @@ impl EventKind {
             EventKind::Breakthrough => "`breakthrough CHART`",
             EventKind::Command => "a layer's command (`[commands]`)",
             EventKind::Answer => "`answer`",
+            EventKind::Report => "`report NAME`, `status` (the REPL); nothing in the game",
         }
     }
 
@@ -385,6 +394,23 @@ impl EventKind {
                         ),
                         f("question", String, "the question's text"),
                         f("answer", String, "the answer chosen, as `choose` listed it"),
+                        ROUND,
+                    ]
+                }
+            }
+            EventKind::Report => {
+                const {
+                    &[
+                        f(
+                            "report",
+                            String,
+                            "the report asked for (`objectives`, `victory`, `status`, or a layer's own)",
+                        ),
+                        f(
+                            "power",
+                            String,
+                            "the power it is asked about (the one to play, unless named)",
+                        ),
                         ROUND,
                     ]
                 }
