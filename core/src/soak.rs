@@ -407,9 +407,17 @@ impl Player {
         if self.in_phase >= PHASE_LIMIT || self.unwinding {
             // Out of patience: end the phase, taking back its commands one by one while
             // something done in it stands in the way (a ship that may not stay where it went).
+            // Aircraft that must land (`air_units_must_land`) still fly: what stands in the way
+            // may be a battle of an earlier phase, which nothing takes back.
             candidates = vec![Command::EndPhase];
-            sources.clear();
-            undo_held = !game.undoable().is_empty();
+            sources = game
+                .unlanded_air()
+                .into_iter()
+                .filter(|u| !u.landings.is_empty())
+                .map(|u| (u.space, u.kind))
+                .collect();
+            // Taking back the landing that was just flown would go round in circles.
+            undo_held = sources.is_empty() && !game.undoable().is_empty();
         }
         // Conduct combat ends only when every battle is fought.
         let battles_left = candidates.iter().any(|c| matches!(c, Command::Fight(_)));

@@ -346,10 +346,22 @@ fn doomed_air(rules: &RuleSet, s: &State, power: PowerId, last: bool) -> Vec<(Sp
         }
         let spare = !last && new_carrier_possible(&b, space);
         // Carriers of the side hold guests first (already aboard), then this power's air units.
+        // Those aboard a damaged carrier that launches nothing stay aboard, trapped, not lost.
+        // (Aboard as a guest, or the power's own that have not flown this turn.)
+        let damaged_deck = units
+            .iter()
+            .any(|x| x.damage > 0 && rules.unit(x.kind).disabled_when_damaged && allied(s, power, x.owner));
+        let trapped = |u: &Unit| {
+            u.aboard.is_some_and(|c| {
+                units
+                    .iter()
+                    .any(|x| x.id == c && x.damage > 0 && rules.unit(x.kind).disabled_when_damaged)
+            }) || (damaged_deck && u.moved == 0)
+        };
         let mut room = carrier_room_for_owner(&b, space);
         for u in units
             .iter()
-            .filter(|u| u.owner == power && rules.unit(u.kind).domain == Domain::Air)
+            .filter(|u| u.owner == power && rules.unit(u.kind).domain == Domain::Air && !trapped(u))
         {
             match rules.unit(u.kind).carrier_cost {
                 Some(c) if c <= room => room -= c,

@@ -139,17 +139,20 @@ fn moving_group<'a>(
 /// carriers there hold; the rest are trapped on it until it is repaired.
 fn take_off(b: &Board, from: SpaceId, ids: &[u32]) -> Result<(), Rejection> {
     let here = &b.s.space(from).units;
+    // Only a damaged carrier of the power's side holds its air units; an enemy's does not
+    // keep aircraft that fought over the zone from flying on.
     if !b.is_sea(from)
-        || !here
-            .iter()
-            .any(|c| c.damage > 0 && b.rules.unit(c.kind).disabled_when_damaged)
+        || !here.iter().any(|c| {
+            c.damage > 0 && b.rules.unit(c.kind).disabled_when_damaged && allied(b.s, b.power, c.owner)
+        })
     {
         return Ok(());
     }
     let cost = |u: &Unit| b.rules.unit(u.kind).carrier_cost.unwrap_or(1);
+    // Aircraft that flew this turn are in the air, not on the deck: they fly on.
     let leaving: u32 = here
         .iter()
-        .filter(|u| ids.contains(&u.id) && b.rules.unit(u.kind).domain == Domain::Air)
+        .filter(|u| ids.contains(&u.id) && b.rules.unit(u.kind).domain == Domain::Air && u.moved == 0)
         .map(cost)
         .sum();
     if leaving == 0 {
