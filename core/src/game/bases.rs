@@ -6,8 +6,9 @@
 use super::state::State;
 use crate::rules::{Domain, PowerId, Repair, RuleSet, SpaceId};
 
-fn friendly(s: &State, a: PowerId, b: PowerId) -> bool {
-    a == b || s.relations[a.index()][b.index()] == super::state::Relation::Allied
+/// A base serves its holder and the allies sharing with it (politics::shares).
+fn friendly(rules: &RuleSet, s: &State, a: PowerId, b: PowerId) -> bool {
+    super::politics::shares(rules, s, a, b)
 }
 
 /// Whether the rules have any base giving movement (so games without bases pay nothing).
@@ -64,7 +65,7 @@ pub fn range_bonuses(rules: &RuleSet, s: &mut State, powers: &[PowerId]) {
                 .enumerate()
                 .filter(|(_, u)| {
                     powers.contains(&u.owner)
-                        && friendly(s, u.owner, holder)
+                        && friendly(rules, s, u.owner, holder)
                         && rules.unit(u.kind).domain == domain
                         && u.aboard.is_none()
                 })
@@ -114,7 +115,7 @@ pub fn repair_at_bases(rules: &RuleSet, s: &mut State, power: PowerId, out: &mut
         }
         let base = rules.board.space(zone).adjacent.iter().find(|t| {
             let sp = s.space(**t);
-            sp.controller.is_some_and(|c| friendly(s, power, c))
+            sp.controller.is_some_and(|c| friendly(rules, s, power, c))
                 && sp.facilities.iter().any(|f| {
                     let ft = &rules.facilities[f.kind.index()];
                     ft.repairs && ft.operative(f.damage)

@@ -28,6 +28,15 @@ pub fn neutral(s: &State, p: PowerId) -> bool {
     !s.relations[p.index()].contains(&Relation::War)
 }
 
+/// Powers that share territories, carriers, transports and naval bases: one power, or allies,
+/// and where the rules say so (`[rules] allies_share_only_at_war`) only allies both at war
+/// with someone (E40-SHARE-ATWAR, E40-NEUTRALPOWER).
+pub fn shares(rules: &RuleSet, s: &State, a: PowerId, b: PowerId) -> bool {
+    a == b
+        || (s.relations[a.index()][b.index()] == Relation::Allied
+            && (!rules.switches.allies_share_only_at_war || (!neutral(s, a) && !neutral(s, b))))
+}
+
 /// Why `power` may not enter or attack what belongs to `other`, with what to do about it.
 pub fn at_peace(rules: &RuleSet, power: PowerId, other: PowerId) -> Rejection {
     let holder = rules.relation_holder(other);

@@ -395,6 +395,7 @@ pub(crate) static RULES: SchemaTable = SchemaTable {
             .one_of(&["never", "capital_lost"]),
         Field::def("purchase_limited_by_production", "bool", "false", "a purchase may not exceed what the power's factories can mobilize this turn"),
         Field::def("interception_value", "int", "1", "what every unit hits on in a raid's air battle (escorts and bombers against interceptors), one round"),
+        Field::def("allies_share_only_at_war", "bool", "false", "allied powers share territories, carriers, transports and naval bases only while both are at war with someone (sea zones always)"),
         Field::def("air_units_must_land", "bool", "false", "noncombat move may not end while an air unit with a safe landing place within reach is left where it would be lost (no ditching on purpose)"),
         Field::def("convoy_hits_up_to", "int", "0", "convoy disruption: as a power collects income, enemy units in a convoy sea zone next to its territories roll their `convoy_dice`, and every face up to this value is lost in IPCs (0: no convoy disruption)"),
     ],
@@ -2006,6 +2007,7 @@ fn read_switches(ctx: &mut Ctx, e: Option<&Entry>) -> Switches {
     s.purchase_limited_by_production = f.bool(ctx, "purchase_limited_by_production", false);
     s.convoy_hits_up_to = f.uint(ctx, "convoy_hits_up_to", 0).min(6) as u8;
     s.air_units_must_land = f.bool(ctx, "air_units_must_land", false);
+    s.allies_share_only_at_war = f.bool(ctx, "allies_share_only_at_war", false);
     s.interception_value = f.uint(ctx, "interception_value", 1).min(6) as u8;
     f.finish(ctx);
     s

@@ -624,6 +624,8 @@ pub struct Switches {
     pub interception_value: u8,
     /// Noncombat move may not leave an air unit to be lost while it can still land safely.
     pub air_units_must_land: bool,
+    /// Allies share territories, carriers, transports and bases only while both are at war.
+    pub allies_share_only_at_war: bool,
 }
 
 impl Default for Switches {
@@ -636,6 +638,7 @@ impl Default for Switches {
             convoy_hits_up_to: 0,
             interception_value: 1,
             air_units_must_land: false,
+            allies_share_only_at_war: false,
         }
     }
 }

@@ -43,7 +43,7 @@ fn side_carrier_room(b: &Board, space: SpaceId, occupy: impl Fn(&Unit) -> bool) 
         b.s.space(space)
             .units
             .iter()
-            .filter(|u| allied(b.s, b.power, u.owner))
+            .filter(|u| b.shares(u.owner))
             .collect();
     let cap: u32 = side.iter().map(|u| u.deck(b.rules)).sum();
     let used: u32 = side

@@ -65,6 +65,7 @@ pub const RULE_RAID: &str = "strategic-bombing-raid";
 pub const RULE_NO_FRIENDLY_ATTACK: &str = "no-attack-on-allies";
 pub const RULE_ATTACK_VALUE: &str = "attack-needs-an-attack-value";
 pub const RULE_NO_DITCHING: &str = "air-units-must-land";
+pub const RULE_SHARE_AT_WAR: &str = "allies-share-at-war";
 pub const RULE_COMBAT_ONLY: &str = "noncombat-only-units";
 pub const RULE_CONFINED: &str = "confined-movement";
 pub const RULE_NO_TRANSPORT: &str = "no-transport";
@@ -120,10 +121,37 @@ impl<'a> Board<'a> {
         self.rules.board.space(id).neutral.is_some()
     }
     fn friendly_territory(&self, id: SpaceId) -> bool {
+        self.s.space(id).controller.is_some_and(|c| self.shares(c))
+    }
+    /// Shares territories, carriers and transports with `other` (politics::shares).
+    fn shares(&self, other: PowerId) -> bool {
+        politics::shares(self.rules, self.s, self.power, other)
+    }
+    /// The ally holding the territory that does not share it now (one of the two at war
+    /// with no one).
+    fn unshared_holder(&self, id: SpaceId) -> Option<PowerId> {
         self.s
             .space(id)
             .controller
-            .is_some_and(|c| allied(self.s, self.power, c))
+            .filter(|c| allied(self.s, self.power, *c) && !self.shares(*c))
+    }
+    /// Refusal: `other` and this power are allies that do not share now.
+    fn unshared(&self, other: PowerId) -> Rejection {
+        let name = |p: PowerId| self.rules.power_info(p).name.as_str();
+        let neutral = if politics::neutral(self.s, self.power) {
+            self.power
+        } else {
+            other
+        };
+        reject(
+            RULE_SHARE_AT_WAR,
+            format!(
+                "{} and {} share territories, carriers and transports only while both are at war, and {} is at war with no one",
+                name(self.power),
+                name(other),
+                name(neutral)
+            ),
+        )
     }
     /// Refusal unless a noncombat move may end here: a territory held by the power's side.
     fn ends_friendly(&self, id: SpaceId) -> Result<(), Rejection> {
@@ -145,7 +173,7 @@ impl<'a> Board<'a> {
             .is_some_and(|c| at_war(self.s, self.power, c))
     }
     fn friendly_at_start(&self, id: SpaceId) -> bool {
-        self.s.this_turn.start_control[id.index()].is_some_and(|c| allied(self.s, self.power, c))
+        self.s.this_turn.start_control[id.index()].is_some_and(|c| self.shares(c))
     }
     fn enemy_units(&self, id: SpaceId) -> impl Iterator<Item = &'a Unit> + 'a {
         let (s, p) = (self.s, self.power);

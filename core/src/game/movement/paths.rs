@@ -97,7 +97,11 @@ fn enter(
             .filter(|p| !last && politics::neutral(b.s, *p))
         {
             Some(p) => Err(b.peace(p)),
-            None => Ok(()),
+            // Nor an ally's it does not share (a power at war with no one, or its allies).
+            None => match b.unshared_holder(here).filter(|_| !last) {
+                Some(p) => Err(b.unshared(p)),
+                None => Ok(()),
+            },
         },
     }
 }
@@ -149,6 +153,8 @@ fn enter_by_land(
         }
     } else if let Some(p) = b.peace_holder(here) {
         return Err(b.peace(p));
+    } else if let Some(p) = b.unshared_holder(here) {
+        return Err(b.unshared(p));
     } else if !b.friendly_territory(here) {
         return Err(reject(
             RULE_NEUTRAL,

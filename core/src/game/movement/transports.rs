@@ -2,7 +2,7 @@
 //! from it (an amphibious assault in combat move, which waits for a sea battle there).
 
 use super::{
-    allied, describe, reject, unit, Board, RULE_CAPACITY, RULE_CM_END, RULE_LOAD, RULE_NCM_AFTER_COMBAT,
+    describe, reject, unit, Board, RULE_CAPACITY, RULE_CM_END, RULE_LOAD, RULE_NCM_AFTER_COMBAT,
     RULE_NEUTRAL, RULE_NO_TRANSPORT, RULE_UNLOAD,
 };
 use crate::game::command::Move;
@@ -107,7 +107,7 @@ fn transport_room(b: &Board, zone: SpaceId, combat: bool) -> Result<Vec<(u32, u3
         .filter(|t| {
             let tt = rules.unit(t.kind);
             tt.transport_capacity > 0
-                && allied(s, power, t.owner)
+                && super::politics::shares(rules, s, power, t.owner)
                 && t.marks.unloaded.is_none()
                 && (combat || t.owner != power || !(t.marks.combat_moved || t.marks.fought))
         })
@@ -410,8 +410,7 @@ pub(crate) fn may_board(rules: &RuleSet, s: &State, power: PowerId, from: SpaceI
     let b = Board { rules, s, power };
     b.adjacent(from, zone)
         && !b.blocked(zone)
-        && s.space(zone)
-            .units
-            .iter()
-            .any(|t| rules.unit(t.kind).transport_capacity > 0 && allied(s, power, t.owner))
+        && s.space(zone).units.iter().any(|t| {
+            rules.unit(t.kind).transport_capacity > 0 && super::politics::shares(rules, s, power, t.owner)
+        })
 }
