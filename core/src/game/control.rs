@@ -327,11 +327,15 @@ pub fn conclude_battles(
             .units
             .iter()
             .any(|u| defends(rules, s, power, u, land));
+        // Cargo waiting aboard attacks only if its sea zone was cleared: otherwise the landing
+        // is prevented (scrambled aircraft nothing could destroy, 000 · Multinational Forces).
         let attackers = s.space(b.space).units.iter().any(|u| u.owner == power)
-            || s.spaces.iter().any(|sp| {
-                sp.units
+            || rules.board.ids().any(|z| {
+                s.space(z)
+                    .units
                     .iter()
                     .any(|u| u.owner == power && u.marks.assault == Some(b.space))
+                    && super::movement::zone_cleared(rules, s, power, z)
             });
         if defenders && attackers {
             return Err(Rejection::new(format!(

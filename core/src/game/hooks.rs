@@ -735,6 +735,14 @@ impl crate::script::GameView for View<'_> {
                 ("island", Value::from(sp.island)),
                 ("neutral", Value::from(sp.neutral.is_some())),
                 (
+                    "adjacent",
+                    Value::list(
+                        sp.adjacent
+                            .iter()
+                            .map(|a| Value::from(self.rules.board.space(*a).name.clone())),
+                    ),
+                ),
+                (
                     "neutral_kind",
                     Value::from(match sp.neutral {
                         None => "",

@@ -229,7 +229,14 @@ fn cargo_back_aboard(
             .space(zone)
             .units
             .iter()
-            .filter(|t| t.owner == attacker && t.marks.unloaded == Some(target))
+            // Its own transports that offloaded there, and its allies' (an ally's transport is not
+            // marked by the attacker's offload: any with room may have carried it).
+            .filter(|t| {
+                (t.owner == attacker && t.marks.unloaded == Some(target))
+                    || (t.owner != attacker
+                        && rules.unit(t.kind).transport_capacity > 0
+                        && super::politics::shares(rules, s, attacker, t.owner))
+            })
             .map(|t| {
                 let used: u32 = s
                     .space(zone)
@@ -244,6 +251,15 @@ fn cargo_back_aboard(
         if room.is_empty() {
             continue;
         }
+        // The attacker's own transports first: the cargo came from them if it could have.
+        let own: Vec<u32> = s
+            .space(zone)
+            .units
+            .iter()
+            .filter(|t| t.owner == attacker)
+            .map(|t| t.id)
+            .collect();
+        room.sort_by_key(|(id, _)| !own.contains(id));
         let mut ashore: Vec<(u32, u32)> = s
             .space(target)
             .units

@@ -485,6 +485,7 @@ pub const RECORDS: &[Record] = &[
                 FieldType::String,
                 "the kind of neutral the board prints: `pro_axis`, `pro_allies`, `strict`, `impassable` (`\"\"` for none)",
             ),
+            field("adjacent", FieldType::Strings, "the spaces next to it, by name"),
             field("facilities", FieldType::Strings, "the ids of the facilities standing there (`major_industrial_complex`, `air_base`, ...)"),
         ],
     },

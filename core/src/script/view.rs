@@ -64,7 +64,7 @@ pub trait GameView {
     }
     /// What the board says of a space and who holds it now: `name`, `sea`, `ipcs`,
     /// `original_owner` (the printed owner, `""` for none), `owner` (`""` for none), `capital`,
-    /// `victory_city` (`""` for none), `island`, `neutral`, `neutral_kind`, `facilities`.
+    /// `victory_city` (`""` for none), `island`, `neutral`, `neutral_kind`, `adjacent`, `facilities`.
     fn space(&self, _space: &str) -> Option<Value> {
         None
     }

@@ -33,8 +33,8 @@ pub use air::{
 pub use combat_move_end::{declare_standing_battles, end_combat_move};
 pub(crate) use paths::{air_attack_ends, canal_closed, land_ends, stays_for_battle, warships_block};
 pub(crate) use pick::movable;
-pub use transports::land_assault_cargo;
 pub(crate) use transports::may_board;
+pub use transports::{land_assault_cargo, zone_cleared};
 
 use crate::game::command::Move;
 use crate::game::state::{Relation, State, Unit};

@@ -366,6 +366,15 @@ fn check_landing(b: &Board, zone: SpaceId, target: SpaceId, combat: bool) -> Res
     Ok(false)
 }
 
+/// Whether cargo waiting aboard in `zone` may come ashore: the zone is clear of enemy warships
+/// and of air units scrambled to defend it.
+pub fn zone_cleared(rules: &RuleSet, s: &State, power: PowerId, zone: SpaceId) -> bool {
+    let b = Board { rules, s, power };
+    !(b.blocked(zone)
+        || b.enemy_units(zone)
+            .any(|u| rules.unit(u.kind).domain == Domain::Air))
+}
+
 /// Cargo that waited for a sea battle comes ashore if its sea zone is now clear.
 pub fn land_assault_cargo(
     rules: &RuleSet,
@@ -380,9 +389,8 @@ pub fn land_assault_cargo(
         .map(|b| b.amphibious_from.clone())
         .unwrap_or_default();
     for z in zones {
-        let b = Board { rules, s, power };
         // Not cleared: enemy warships, or air units scrambled to defend it, still there.
-        if b.blocked(z) || b.enemy_units(z).any(|u| rules.unit(u.kind).domain == Domain::Air) {
+        if !zone_cleared(rules, s, power, z) {
             continue;
         }
         let mut moving = s.take_units(z, |u| u.owner == power && u.marks.assault == Some(target));
