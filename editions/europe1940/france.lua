@@ -1,0 +1,62 @@
+-- France's liberation troops (000 · France; E40-FRANCE-LIBERATION): "If and when the territory
+-- France is liberated by the Allies, the player controlling France immediately places his or her
+-- choice of up to 12 IPCs' worth of any French units on the France territory for free. This can
+-- happen only once per game."
+--
+-- The choice is asked one unit at a time (a question to France: the unit types that still fit,
+-- or `done`), so any mix of land and air units within 12 IPCs can be had. Kept in the layer's
+-- store: whether it happened, and what is left to spend while France chooses.
+
+local FRANCE, TERRITORY, BUDGET, KEY = "France", "France", 12, "e40_france.troops"
+-- Units that can stand in a territory, in the order offered.
+local OFFER = { "infantry", "artillery", "mech_infantry", "tank", "aa_gun", "fighter", "tactical_bomber", "bomber" }
+
+local function ask(game, left)
+  local answers = {}
+  for _, id in ipairs(OFFER) do
+    local t = game:unit_type(id)
+    if t and t.cost <= left then
+      table.insert(answers, id)
+    end
+  end
+  if #answers == 0 then
+    return false
+  end
+  table.insert(answers, "done")
+  game:request({
+    command = "choose",
+    power = FRANCE,
+    key = KEY,
+    question = string.format("France is liberated: a French unit placed free in France (%d IPCs left)?", left),
+    answers = answers,
+  })
+  return true
+end
+
+warroom.on("territory_captured", { id = "e40_france.liberated", filter = { space = TERRITORY } }, function(ev, game)
+  local side = function(p)
+    local info = p ~= "" and game:power_info(p) or nil
+    return info and info.side
+  end
+  if warroom.store.troops_placed or side(ev.power) ~= "Allies" or side(ev.previous_owner) ~= "Axis" then
+    return
+  end
+  warroom.store.troops_placed = true
+  warroom.store.troops_left = BUDGET
+  ask(game, BUDGET)
+end)
+
+warroom.on("answer", { id = "e40_france.troops", filter = { key = KEY } }, function(ev, game)
+  local left = warroom.store.troops_left or 0
+  if ev.answer ~= "done" then
+    local t = game:unit_type(ev.answer)
+    game:request({ command = "add_units", power = FRANCE, unit = ev.answer, count = 1, space = TERRITORY,
+      reason = "France's liberation troops (E40-FRANCE-LIBERATION)" })
+    left -= t.cost
+    if ask(game, left) then
+      warroom.store.troops_left = left
+      return
+    end
+  end
+  warroom.store.troops_left = nil
+end)
