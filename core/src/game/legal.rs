@@ -141,7 +141,7 @@ impl Game {
                 fights.dedup();
                 // Assaults with ships to bombard them: none of them, or one of each kind.
                 for &sp in &fights {
-                    let kinds = super::fight::bombard_kinds(&rules, s, power, sp);
+                    let kinds = super::bombardment::bombard_kinds(&rules, s, power, sp);
                     if !kinds.is_empty() {
                         out.push(Command::FightBombarding {
                             space: sp,

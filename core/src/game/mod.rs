@@ -6,6 +6,7 @@
 
 pub mod arrange;
 pub mod bases;
+mod bombardment;
 pub mod command;
 pub mod control;
 pub mod convoy;
