@@ -39,8 +39,9 @@
 --   O.at_war()               -- the objective's power is at war with some power
 --   O.at_war({ with = { A, B } }), O.not_at_war({ with = { A } })
 --                            -- at war with each of them; with none of them
---   O.units_in({ space = "Egypt", domain = "land", by = "power" })
---                            -- at least one unit (of that domain, if given) there
+--   O.units_in({ space = "Egypt", domain = "land", by = "power", fighting = true })
+--                            -- at least one unit (of that domain, if given; with a combat
+--                            --   value, with `fighting`: an AAA alone does not count) there
 --   O.all_of({ c1, c2, ... }), O.any_of({ c1, c2, ... }), O.unless(c)
 --
 -- An objective may pay per territory: `per = O.each({ by = "power", of = { A, B, C } })` pays
@@ -197,7 +198,10 @@ function M.units_in(cfg)
   if cfg.domain ~= nil and cfg.domain ~= "land" and cfg.domain ~= "sea" and cfg.domain ~= "air" then
     fail("units_in: domain must be \"land\", \"sea\" or \"air\"")
   end
-  return { kind = "units_in", space = cfg.space, domain = cfg.domain, by = check_by(cfg.by) }
+  if cfg.fighting ~= nil and type(cfg.fighting) ~= "boolean" then
+    fail("units_in: fighting must be true or false")
+  end
+  return { kind = "units_in", space = cfg.space, domain = cfg.domain, by = check_by(cfg.by), fighting = cfg.fighting }
 end
 
 function M.unless(c)
@@ -406,7 +410,9 @@ local tests = {
       else
         mine = ctx.side_of(u.owner) == ctx.side
       end
-      if mine and (c.domain == nil or (ctx.game:unit_type(u.unit) or {}).domain == c.domain) then
+      local t = ctx.game:unit_type(u.unit) or {}
+      local fights = (t.attack or 0) > 0 or (t.defense or 0) > 0
+      if mine and (c.domain == nil or t.domain == c.domain) and (not c.fighting or fights) then
         return true
       end
     end
@@ -521,7 +527,7 @@ local texts = {
   end,
   units_in = function(c, ctx)
     local whose = c.by == "power" and (ctx.power .. "'s") or (c.by == "enemy" and "an enemy" or ("the " .. (ctx.side or ctx.power) .. "'"))
-    return string.format("%s %sunit in %s", whose, c.domain and (c.domain .. " ") or "", c.space)
+    return string.format("%s %s%sunit in %s", whose, c.fighting and "fighting " or "", c.domain and (c.domain .. " ") or "", c.space)
   end,
   unless = function(c, ctx)
     return "not (" .. describe(c.conditions[1], ctx) .. ")"

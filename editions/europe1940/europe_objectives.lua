@@ -23,7 +23,8 @@ O.register({
     condition = O.all_of({
       O.at_war({ with = { UK, FRANCE } }),
       O.controls({ by = "side", all = { "Egypt" } }),
-      O.units_in({ space = "Egypt", domain = "land", by = "power" }),
+      -- A land unit with a combat value: "an AAA unit alone does not meet it" (004 · NOs).
+      O.units_in({ space = "Egypt", domain = "land", by = "power", fighting = true }),
     }) },
   -- "Sweden is not pro-Allies or Allied-controlled": while the neutrals' leanings do not change
   -- in play, Sweden held by a power of the other side is what can fail.
