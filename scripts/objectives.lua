@@ -277,31 +277,35 @@ local function context(game, power)
   return ctx
 end
 
-local function holds(ctx, by, space)
-  local owner = ctx.game:owner(space)
-  if owner == nil then
+-- Whether `owner` counts for the objective's power as `by` says: the power itself, a power of
+-- its side, or (`enemy`) a power of another side.
+local function belongs(ctx, by, owner)
+  if owner == nil or owner == "" then
     return false
   end
   if by == "power" then
     return owner == ctx.power
   end
+  local side = ctx.side_of(owner)
   if by == "enemy" then
-    local side = ctx.side_of(owner)
     return side ~= nil and side ~= ctx.side
   end
-  return ctx.side_of(owner) == ctx.side
+  return side == ctx.side
 end
 
--- The territories the board prints as `owner`'s (`capitals`: only its capitals), in board
--- order.
-local function printed(game, owner, capitals)
-  local key = (capitals and "capitals of " or "territories of ") .. owner
+local function holds(ctx, by, space)
+  return belongs(ctx, by, ctx.game:owner(space))
+end
+
+-- The board's territories (not sea zones) that `keep` accepts, in board order, read once per
+-- `key` (facts of the board: cached, nothing to save).
+local function territories_where(game, key, keep)
   local list = cache.spaces[key]
   if list == nil then
     list = {}
     for _, name in ipairs(game:spaces()) do
       local s = game:space(name)
-      if s and not s.sea and s.original_owner == owner and (s.capital or not capitals) then
+      if s and not s.sea and keep(s) then
         table.insert(list, name)
       end
     end
@@ -310,29 +314,28 @@ local function printed(game, owner, capitals)
   return list
 end
 
+-- The territories the board prints as `owner`'s (`capitals`: only its capitals).
+local function printed(game, owner, capitals)
+  local key = (capitals and "capitals of " or "territories of ") .. owner
+  return territories_where(game, key, function(s)
+    return s.original_owner == owner and (s.capital or not capitals)
+  end)
+end
+
 -- The territories `each` counts: its list, or those printed as one of its powers' or as its
--- kind of neutral, in board order.
+-- kind of neutral.
 local function each_spaces(game, e)
   if e.spaces then
     return e.spaces
   end
-  local key = "each " .. table.concat(e.originally_of, "|") .. "/" .. tostring(e.originally_neutral)
-  local list = cache.spaces[key]
-  if list == nil then
-    list = {}
-    local owners = {}
-    for _, p in ipairs(e.originally_of) do
-      owners[p] = true
-    end
-    for _, name in ipairs(game:spaces()) do
-      local s = game:space(name)
-      if s and not s.sea and (owners[s.original_owner] or (e.originally_neutral ~= nil and s.neutral_kind == e.originally_neutral)) then
-        table.insert(list, name)
-      end
-    end
-    cache.spaces[key] = list
+  local owners = {}
+  for _, p in ipairs(e.originally_of) do
+    owners[p] = true
   end
-  return list
+  local key = "each " .. table.concat(e.originally_of, "|") .. "/" .. tostring(e.originally_neutral)
+  return territories_where(game, key, function(s)
+    return owners[s.original_owner] or (e.originally_neutral ~= nil and s.neutral_kind == e.originally_neutral)
+  end)
 end
 
 local function has_tag(game, unit, tag)
@@ -401,18 +404,9 @@ local tests = {
   end,
   units_in = function(c, ctx)
     for _, u in ipairs(ctx.game:units(c.space)) do
-      local mine
-      if c.by == "power" then
-        mine = u.owner == ctx.power
-      elseif c.by == "enemy" then
-        local side = ctx.side_of(u.owner)
-        mine = side ~= nil and side ~= ctx.side
-      else
-        mine = ctx.side_of(u.owner) == ctx.side
-      end
       local t = ctx.game:unit_type(u.unit) or {}
       local fights = (t.attack or 0) > 0 or (t.defense or 0) > 0
-      if mine and (c.domain == nil or t.domain == c.domain) and (not c.fighting or fights) then
+      if belongs(ctx, c.by, u.owner) and (c.domain == nil or t.domain == c.domain) and (not c.fighting or fights) then
         return true
       end
     end

@@ -485,43 +485,11 @@ pub fn raid_odds(
     runs: u64,
     seed: u64,
 ) -> Result<RaidOdds, String> {
-    let name = &rules.board.space(space).name;
     if !s.this_turn.raids.contains(&(space, false)) {
+        let name = &rules.board.space(space).name;
         return Err(format!("no bombing raid on {name} waits to be fought this turn"));
     }
-    let count = |st: &State, f: &dyn Fn(&super::state::Unit) -> bool| {
-        let mut v: Vec<(crate::rules::UnitTypeId, u32)> = Vec::new();
-        for u in st.space(space).units.iter().filter(|u| f(u)) {
-            match v.iter_mut().find(|(k, _)| *k == u.kind) {
-                Some((_, n)) => *n += 1,
-                None => v.push((u.kind, 1)),
-            }
-        }
-        v
-    };
-    let raiding = |u: &super::state::Unit| u.owner == power && u.marks.bombing;
-    let intercepting = |u: &super::state::Unit| u.marks.intercepting && at_war(s, power, u.owner);
-    let att0 = count(s, &raiding);
-    let int0 = count(s, &intercepting);
-    let ipc = rules.board.space(space).ipc;
-    let fac0: Vec<(crate::rules::FacilityTypeId, u32, u32)> = s
-        .space(space)
-        .facilities
-        .iter()
-        .map(|f| {
-            (
-                f.kind,
-                f.damage,
-                rules.facilities[f.kind.index()].max_damage.resolve(ipc),
-            )
-        })
-        .filter(|(_, _, cap)| *cap > 0)
-        .collect();
-    let mut att_lost = vec![0.0; att0.len()];
-    let mut int_lost = vec![0.0; int0.len()];
-    let mut added = vec![0.0; fac0.len()];
-    let mut maxed = vec![0.0; fac0.len()];
-    let (mut aloss, mut dloss) = (0.0, 0.0);
+    let mut tally = RaidTally::before(rules, s, power, space);
     let runs = runs.max(1);
     for r in 0..runs {
         let mut c = s.clone();
@@ -537,72 +505,120 @@ pub fn raid_odds(
             &mut Vec::new(),
         )
         .map_err(|e| e.to_string())?;
-        // Survivors: the raiders still there (marks cleared as the raid ends), the interceptors.
-        let after = |kind: crate::rules::UnitTypeId, owner_ok: &dyn Fn(PowerId) -> bool, ids: &[u32]| {
-            c.space(space)
-                .units
-                .iter()
-                .filter(|u| u.kind == kind && owner_ok(u.owner) && ids.contains(&u.id))
-                .count() as u32
+        tally.after(&c);
+    }
+    Ok(tally.odds(runs))
+}
+
+/// One group of units in a raid, by type: the ids that fly in, and how many of them were lost
+/// over all the raids fought.
+struct Flown {
+    kind: crate::rules::UnitTypeId,
+    ids: Vec<u32>,
+    lost: u64,
+}
+
+/// What the raids fought on copies of the board add up to.
+struct RaidTally<'a> {
+    rules: &'a RuleSet,
+    space: SpaceId,
+    raiders: Vec<Flown>,
+    interceptors: Vec<Flown>,
+    /// (facility, damage before, cap, damage added in all, raids that ended at the cap).
+    facilities: Vec<(crate::rules::FacilityTypeId, u32, u32, u64, u64)>,
+    attacker_loss: u64,
+    defender_loss: u64,
+}
+
+impl<'a> RaidTally<'a> {
+    /// The raiders, interceptors and raided facilities as the raid begins.
+    fn before(rules: &'a RuleSet, s: &State, power: PowerId, space: SpaceId) -> RaidTally<'a> {
+        let group = |keep: &dyn Fn(&super::state::Unit) -> bool| {
+            let mut v: Vec<Flown> = Vec::new();
+            for u in s.space(space).units.iter().filter(|u| keep(u)) {
+                match v.iter_mut().find(|f| f.kind == u.kind) {
+                    Some(f) => f.ids.push(u.id),
+                    None => v.push(Flown {
+                        kind: u.kind,
+                        ids: vec![u.id],
+                        lost: 0,
+                    }),
+                }
+            }
+            v
         };
-        let att_ids: Vec<u32> = s
-            .space(space)
-            .units
-            .iter()
-            .filter(|u| raiding(u))
-            .map(|u| u.id)
-            .collect();
-        let int_ids: Vec<u32> = s
-            .space(space)
-            .units
-            .iter()
-            .filter(|u| intercepting(u))
-            .map(|u| u.id)
-            .collect();
-        for (i, (k, n)) in att0.iter().enumerate() {
-            let lost = n - after(*k, &|o| o == power, &att_ids);
-            att_lost[i] += f64::from(lost);
-            aloss += f64::from(lost * rules.unit(*k).cost);
-        }
-        for (i, (k, n)) in int0.iter().enumerate() {
-            let lost = n - after(*k, &|o| o != power, &int_ids);
-            int_lost[i] += f64::from(lost);
-            dloss += f64::from(lost * rules.unit(*k).cost);
-        }
-        for (i, (k, before, cap)) in fac0.iter().enumerate() {
-            let now = c
+        let ipc = rules.board.space(space).ipc;
+        RaidTally {
+            rules,
+            space,
+            raiders: group(&|u| u.owner == power && u.marks.bombing),
+            interceptors: group(&|u| u.marks.intercepting && at_war(s, power, u.owner)),
+            facilities: s
                 .space(space)
                 .facilities
                 .iter()
-                .find(|f| f.kind == *k)
-                .map_or(*before, |f| f.damage);
-            let more = now.saturating_sub(*before);
-            added[i] += f64::from(more);
-            dloss += f64::from(more);
-            if now >= *cap {
-                maxed[i] += 1.0;
-            }
+                .map(|f| {
+                    (
+                        f.kind,
+                        f.damage,
+                        rules.facilities[f.kind.index()].max_damage.resolve(ipc),
+                        0,
+                        0,
+                    )
+                })
+                .filter(|f| f.2 > 0)
+                .collect(),
+            attacker_loss: 0,
+            defender_loss: 0,
         }
     }
-    let n = runs as f64;
-    Ok(RaidOdds {
-        runs,
-        attackers: att0
-            .iter()
-            .zip(&att_lost)
-            .map(|((k, c), l)| (*k, *c, l / n))
-            .collect(),
-        interceptors: int0
-            .iter()
-            .zip(&int_lost)
-            .map(|((k, c), l)| (*k, *c, l / n))
-            .collect(),
-        damage: fac0
-            .iter()
-            .enumerate()
-            .map(|(i, (k, before, cap))| (*k, *before, added[i] / n, maxed[i] / n, *cap))
-            .collect(),
-        attacker_loss: aloss / n,
-        defender_loss: dloss / n,
-    })
+
+    /// One raid fought: the units missing from the space, the damage added.
+    fn after(&mut self, c: &State) {
+        let here = &c.space(self.space).units;
+        let count = |groups: &mut Vec<Flown>, loss: &mut u64| {
+            for g in groups.iter_mut() {
+                let left = here.iter().filter(|u| g.ids.contains(&u.id)).count() as u64;
+                let lost = g.ids.len() as u64 - left;
+                g.lost += lost;
+                *loss += lost * u64::from(self.rules.unit(g.kind).cost);
+            }
+        };
+        count(&mut self.raiders, &mut self.attacker_loss);
+        count(&mut self.interceptors, &mut self.defender_loss);
+        for f in &mut self.facilities {
+            let now = c
+                .space(self.space)
+                .facilities
+                .iter()
+                .find(|x| x.kind == f.0)
+                .map_or(f.1, |x| x.damage);
+            let more = u64::from(now.saturating_sub(f.1));
+            f.3 += more;
+            self.defender_loss += more;
+            f.4 += u64::from(now >= f.2);
+        }
+    }
+
+    fn odds(&self, runs: u64) -> RaidOdds {
+        let n = runs as f64;
+        let avg = |groups: &[Flown]| {
+            groups
+                .iter()
+                .map(|g| (g.kind, g.ids.len() as u32, g.lost as f64 / n))
+                .collect()
+        };
+        RaidOdds {
+            runs,
+            attackers: avg(&self.raiders),
+            interceptors: avg(&self.interceptors),
+            damage: self
+                .facilities
+                .iter()
+                .map(|f| (f.0, f.1, f.3 as f64 / n, f.4 as f64 / n, f.2))
+                .collect(),
+            attacker_loss: self.attacker_loss as f64 / n,
+            defender_loss: self.defender_loss as f64 / n,
+        }
+    }
 }

@@ -183,25 +183,37 @@ impl Spec {
             .iter()
             .map(|c| crate::game::state::Unit::new(c.id, c.kind, c.owner))
             .collect();
-        let mut noted = vec![false; units.len()];
-        for (side, n) in &self.notes {
+        for (i, n) in self.noted(rules, &b.units, |_| true)? {
+            for w in &n.did {
+                crate::game::unit_facts::set_did(&mut units[i], w, b.space);
+            }
+            for (t, v) in &n.tags {
+                units[i].tags.set(t, *v);
+            }
+            if n.damaged {
+                units[i].damage = 1;
+            }
+        }
+        Ok(units)
+    }
+
+    /// Which units carry the notes `pick` selects: each note's count taken from the battle's
+    /// units of its side and type, in order, none twice; `Err` when a side has fewer.
+    fn noted(
+        &self,
+        rules: &RuleSet,
+        units: &[Combatant],
+        pick: impl Fn(&Noted) -> bool,
+    ) -> Result<Vec<(usize, &Noted)>, String> {
+        let mut taken = vec![false; units.len()];
+        let mut out = Vec::new();
+        for (side, n) in self.notes.iter().filter(|(_, n)| pick(n)) {
             let mut left = n.count;
-            for (i, c) in b.units.iter().enumerate() {
-                if left == 0 {
-                    break;
-                }
-                if c.side == *side && c.kind == n.kind && !noted[i] {
-                    noted[i] = true;
+            for (i, c) in units.iter().enumerate() {
+                if left > 0 && c.side == *side && c.kind == n.kind && !taken[i] {
+                    taken[i] = true;
                     left -= 1;
-                    for w in &n.did {
-                        crate::game::unit_facts::set_did(&mut units[i], w, b.space);
-                    }
-                    for (t, v) in &n.tags {
-                        units[i].tags.set(t, *v);
-                    }
-                    if n.damaged {
-                        units[i].damage = 1;
-                    }
+                    out.push((i, n));
                 }
             }
             if left > 0 {
@@ -217,7 +229,7 @@ impl Spec {
                 ));
             }
         }
-        Ok(units)
+        Ok(out)
     }
 
     /// Units noted `damaged` lose a hit. As in play, a damaged carrier that then launches
@@ -230,27 +242,9 @@ impl Spec {
         units: &mut Vec<Combatant>,
     ) -> Result<Vec<(UnitTypeId, u32)>, String> {
         let mut damaged = vec![false; units.len()];
-        for (side, n) in self.notes.iter().filter(|(_, n)| n.damaged) {
-            let mut left = n.count;
-            for (i, c) in units.iter_mut().enumerate() {
-                if left > 0 && c.side == *side && c.kind == n.kind && !damaged[i] && !c.seaborne {
-                    damaged[i] = true;
-                    left -= 1;
-                    c.hp = c.hp.saturating_sub(1).max(1);
-                }
-            }
-            if left > 0 {
-                return Err(format!(
-                    "{} {} noted damaged but the {} have fewer of them",
-                    n.count,
-                    rules.unit(n.kind).name,
-                    if *side == Side::Attacker {
-                        "attackers"
-                    } else {
-                        "defenders"
-                    }
-                ));
-            }
+        for (i, _) in self.noted(rules, units, |n| n.damaged)? {
+            damaged[i] = true;
+            units[i].hp = units[i].hp.saturating_sub(1).max(1);
         }
         let disabled = |i: usize, c: &Combatant| damaged[i] && rules.unit(c.kind).disabled_when_damaged;
         if !sea
