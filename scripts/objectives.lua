@@ -204,6 +204,15 @@ function M.units_in(cfg)
   return { kind = "units_in", space = cfg.space, domain = cfg.domain, by = check_by(cfg.by), fighting = cfg.fighting }
 end
 
+-- A neutral territory no power holds that leans to (or, attacked, joined) the power's side
+-- (`by = "side"`) or the other one (`by = "enemy"`): "Sweden is not pro-Allies" (E40-NO-GER-5).
+function M.leans(cfg)
+  if type(cfg) ~= "table" or type(cfg.space) ~= "string" or (cfg.by ~= "side" and cfg.by ~= "enemy") then
+    fail("leans expects { space = NAME, by = \"side\" | \"enemy\" }")
+  end
+  return { kind = "leans", space = cfg.space, by = cfg.by }
+end
+
 function M.unless(c)
   if type(c) ~= "table" or c.kind == nil then
     fail("unless expects a condition (O.controls, O.no_enemy_units, ...)")
@@ -415,6 +424,17 @@ local tests = {
   unless = function(c, ctx)
     return not evaluate(c.conditions[1], ctx)
   end,
+  leans = function(c, ctx)
+    local sp = ctx.game:space(c.space)
+    local side = sp and sp.leaning or ""
+    if side == "" or side == "strict" then
+      return false
+    end
+    if c.by == "side" then
+      return side == ctx.side
+    end
+    return side ~= ctx.side
+  end,
   no_allied_units = function(c, ctx)
     local originally = c.originally_of
     for _, s in ipairs(ctx.game:spaces()) do
@@ -525,6 +545,12 @@ local texts = {
   end,
   unless = function(c, ctx)
     return "not (" .. describe(c.conditions[1], ctx) .. ")"
+  end,
+  leans = function(c, ctx)
+    if c.by == "side" then
+      return string.format("%s is a neutral leaning to the %s", c.space, ctx.side or ctx.power)
+    end
+    return string.format("%s is a neutral leaning to the enemy of the %s", c.space, ctx.side or ctx.power)
   end,
   all_of = function(c, ctx)
     local parts = {}
@@ -708,7 +734,22 @@ function M.report(list, game, power)
       elseif pays > 0 then
         state = string.format("met: %d IPCs now", pays)
       else
-        state = "not met"
+        -- Why not: the parts of the condition that do not hold now.
+        local parts = o.condition.kind == "all_of" and o.condition.conditions or { o.condition }
+        local wanting = {}
+        for _, c in ipairs(parts) do
+          if not evaluate(c, ctx) then
+            table.insert(wanting, describe(c, ctx))
+          end
+        end
+        if #wanting > 0 and o.text == nil then
+          state = "not met"
+          text = "wanting: " .. table.concat(wanting, "; ")
+        elseif #wanting > 0 then
+          state = "not met"
+        else
+          state = "not met (nothing to count now)"
+        end
       end
       local each = o.per and string.format("%d IPCs each", o.bonus) or string.format("%d IPCs", o.bonus)
       warroom.log(string.format("%s%s (%s%s): %s — %s", o.id, o.name and (" " .. o.name) or "", each,

@@ -351,6 +351,11 @@ pub struct Player {
     /// commands (trying it at every draw, while a warship stays where combat move may not end,
     /// was most of the refusals in Anniversary games).
     end_refused: Option<u32>,
+    /// Unwinding has begun taking back the phase's commands: it goes on until none is left
+    /// (flying aircraft to land meanwhile would be taken back and flown again for ever, while
+    /// what stands in the way is something else: fighters waiting for a carrier that may not
+    /// go there).
+    taking_back: bool,
 }
 
 /// Commands of a phase between an `end phase` refused and the next try.
@@ -364,6 +369,7 @@ impl Player {
             in_phase: 0,
             unwinding: false,
             end_refused: None,
+            taking_back: false,
         }
     }
 
@@ -388,6 +394,7 @@ impl Player {
             self.in_phase = 0;
             self.unwinding = false;
             self.end_refused = None;
+            self.taking_back = false;
         }
         // In the move phases the player picks a stack, then a move for it: the moves of one
         // space at a time join the candidates (building every move of every stack for each
@@ -410,10 +417,13 @@ impl Player {
             // Aircraft that must land (`air_units_must_land`) still fly: what stands in the way
             // may be a battle of an earlier phase, which nothing takes back.
             candidates = vec![Command::EndPhase];
+            if game.undoable().is_empty() {
+                self.taking_back = false;
+            }
             sources = game
                 .unlanded_air()
                 .into_iter()
-                .filter(|u| !u.landings.is_empty())
+                .filter(|u| !self.taking_back && !u.landings.is_empty())
                 .map(|u| (u.space, u.kind))
                 .collect();
             // Taking back the landing that was just flown would go round in circles.
@@ -448,6 +458,9 @@ impl Player {
             if candidates.is_empty() {
                 if !std::mem::take(&mut undo_held) {
                     return None;
+                }
+                if self.unwinding {
+                    self.taking_back = true;
                 }
                 self.unwinding = true;
                 candidates.push(Command::Undo);
@@ -689,6 +702,7 @@ pub struct Snapshot {
     /// one after it (the snapshot's share forces the copy), so only those need comparing.
     spaces: crate::game::spaces::Spaces,
     purchased: Arc<Vec<Vec<(Piece, u32)>>>,
+    neutrals: crate::game::state::Neutrals,
 }
 
 impl Snapshot {
@@ -700,6 +714,7 @@ impl Snapshot {
             turn: (s.round, s.turn),
             spaces: s.spaces.clone(),
             purchased: s.purchased.clone(),
+            neutrals: s.neutrals.clone(),
         }
     }
 }
@@ -748,7 +763,10 @@ pub fn air_units_landed(rules: &RuleSet, s: &State) -> Result<(), (&'static str,
                     .iter()
                     .any(|c| friends(u.owner, c.owner) && rules.unit(c.kind).carrier_capacity > 0)
             } else {
+                // Or a former neutral that joined its side, held by no power yet.
                 sp.controller.is_some_and(|c| friends(u.owner, c))
+                    || crate::game::neutrals::seen(rules, s, u.owner, crate::rules::SpaceId(i as u16))
+                        == Some(crate::game::neutrals::Seen::JoinedFriendly)
             };
             if !safe {
                 return Err((
@@ -815,7 +833,13 @@ fn units_conserved(
                             ),
                         ));
                     }
-                    if owner != u.owner && !(destroys && rules.unit(kind).on_capture == OnCapture::Capture) {
+                    // A neutral's army changes hands: to the power its side chose to stand for
+                    // it, or to the power taking the territory.
+                    let army = before.neutrals.army_of(u.id).is_some();
+                    if owner != u.owner
+                        && !army
+                        && !(destroys && rules.unit(kind).on_capture == OnCapture::Capture)
+                    {
                         return Err((
                             NAME,
                             format!(
@@ -828,6 +852,15 @@ fn units_conserved(
                         ));
                     }
                 }
+                // A neutral's army stands as the neutral is attacked, or is taken.
+                None if s.neutrals.army_of(u.id).is_some() => {}
+                None if rules
+                    .board
+                    .space(crate::rules::SpaceId(i as u16))
+                    .neutral
+                    .is_some()
+                    && before.spaces[i].controller.is_none()
+                    && s.spaces[i].controller.is_some() => {}
                 None => created.push((u.kind, u.owner)),
             }
         }

@@ -26,13 +26,13 @@ O.register({
       -- A land unit with a combat value: "an AAA unit alone does not meet it" (004 · NOs).
       O.units_in({ space = "Egypt", domain = "land", by = "power", fighting = true }),
     }) },
-  -- "Sweden is not pro-Allies or Allied-controlled": while the neutrals' leanings do not change
-  -- in play, Sweden held by a power of the other side is what can fail.
+  -- "Sweden is not pro-Allies or Allied-controlled": it turns pro-Allies when the Axis attack
+  -- another strict neutral, or joins the Allies when a German attack on it fails.
   { id = "E40-NO-GER-5", power = GERMANY, bonus = 5, name = "Iron ore",
     condition = O.all_of({
       O.at_war({ with = { UK, FRANCE } }),
       O.controls({ by = "power", all = { "Denmark", "Norway" } }),
-      O.unless(O.controls({ by = "enemy", all = { "Sweden" } })),
+      O.unless(O.any_of({ O.controls({ by = "enemy", all = { "Sweden" } }), O.leans({ space = "Sweden", by = "enemy" }) })),
     }) },
   { id = "E40-NO-GER-6", power = GERMANY, bonus = 2, name = "Middle East oil",
     condition = O.at_war({ with = { UK, FRANCE } }),

@@ -93,3 +93,7 @@ warroom.on("validate_move", { id = "e40_politics.us_neutral_navy", filter = { po
       PATROL_ZONE, ev.to),
   }
 end)
+
+-- An attack on a strict neutral turns every other strict neutral against the attacker's side
+-- (000 · Strict Neutrals; E40-NEUTRAL-STRICT). See scripts/neutrals.lua.
+require("neutrals").strict_turn({ rule = "E40-NEUTRAL-STRICT" })

@@ -73,3 +73,11 @@ politics.restrict({
   refusal = "China may declare war on Germany or Italy only once that power has moved units into "
     .. "a territory Chinese units may enter",
 })
+
+-- An attack on a strict neutral turns every other strict neutral against the attacker's side
+-- (000 · Strict Neutrals), except that Mongolia never turns pro-Axis that way (004 · Mongolia ›
+-- Strict-Neutrals). The Soviet-Mongolian pact itself is not played yet.
+require("neutrals").strict_turn({
+  rule = "G40-NEUTRAL-STRICT",
+  never = { Axis = { "Olgiy", "Dzavhan", "Tsagaan-Olom", "Central Mongolia", "Ulaanbaatar", "Buyant-Uhaa" } },
+})

@@ -19,3 +19,8 @@ politics.restrict({
     .. "United Kingdom or on ANZAC, or captured a territory in North America, or from its 3rd "
     .. "turn at the start of Collect Income",
 })
+
+-- "The first attack by either side on a neutral territory, successful or not, makes all the
+-- remaining neutrals friendly to the other side" (003; P40-NEUTRALS): every neutral of this map
+-- is strict, so it is the strict neutrals' turn of scripts/neutrals.lua.
+require("neutrals").strict_turn({ rule = "P40-NEUTRALS" })

@@ -1249,6 +1249,11 @@ impl Shell {
                     .map_or("nobody".to_string(), |p| rules.power_info(p).name.clone())
             ));
         }
+        if let Some(n) = warroom_core::game::neutrals::describe(rules, self.game.state(), id) {
+            out.push_str(&format!(", {n}"));
+        } else if sp.neutral.is_some() && st.controller.is_some() {
+            out.push_str(", a former neutral (captured, never liberated)");
+        }
         if sp.capital {
             out.push_str(", capital");
         }
@@ -1375,7 +1380,58 @@ impl Shell {
             }
         }
         out.push(format!("{total:>3}  total ({} territories)", out.len()));
+        out.extend(self.neutrals_seen_by(p));
         Outcome::Ok(out.join("\n"))
+    }
+
+    /// The neutral territories as `p` sees them: which it may take, which it must attack.
+    fn neutrals_seen_by(&self, p: warroom_core::rules::PowerId) -> Vec<String> {
+        use warroom_core::game::neutrals::{army_size, seen, Seen};
+        let rules = self.rules();
+        let s = self.game.state();
+        let groups = [
+            (
+                Seen::Friendly,
+                "friendly neutrals (land units move in during noncombat move and take them)",
+            ),
+            (
+                Seen::Unfriendly,
+                "unfriendly and strict neutrals (entered only as an attack, in combat move)",
+            ),
+            (
+                Seen::JoinedFriendly,
+                "attacked, joined your side (take them as friendly neutrals)",
+            ),
+            (
+                Seen::JoinedEnemy,
+                "attacked, joined the enemy (held by no power; attack to capture)",
+            ),
+        ];
+        let mut out = Vec::new();
+        for (kind, title) in groups {
+            let names: Vec<String> = rules
+                .board
+                .ids()
+                .filter(|id| seen(rules, s, p, *id) == Some(kind))
+                .map(|id| {
+                    let sp = rules.board.space(id);
+                    let army = match kind {
+                        Seen::Friendly | Seen::Unfriendly => army_size(rules, id),
+                        _ => s
+                            .space(id)
+                            .units
+                            .iter()
+                            .filter(|u| s.neutrals.army_of(u.id) == Some(id))
+                            .count() as u32,
+                    };
+                    format!("{} ({} IPC, army {army})", sp.name, sp.ipc)
+                })
+                .collect();
+            if !names.is_empty() {
+                out.push(format!("{title}: {}", names.join(", ")));
+            }
+        }
+        out
     }
 
     /// The rules rebuilt from disk; the game replayed under them, or left as it was.

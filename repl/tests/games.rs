@@ -313,3 +313,72 @@ fn a_full_1942_round_of_anniversary_is_played_with_research_and_national_objecti
     has(&out, "China places 3 Infantry in Sikang");
     has(&out, "Japan captures Hupeh");
 }
+
+#[test]
+fn four_rounds_of_europe_1940_take_france_invade_neutrals_and_bring_in_the_united_states() {
+    let out = play("europe1940-four-rounds.txt", "");
+    // Round 1: Paris falls; France plays on without its capital.
+    has(&out, "Germany captures France");
+    has(&out, "Germany takes 17 IPCs from France's treasury");
+    has(
+        &out,
+        "France skips Purchase and Repair Units (capital held by the enemy)",
+    );
+    // A scramble from the British air base, an interception over London.
+    has(
+        &out,
+        "United Kingdom scrambles 2 Fighter from United Kingdom to SZ 110",
+    );
+    has(
+        &out,
+        "United Kingdom intercepts the raid over United Kingdom with 1 Fighter",
+    );
+    has(
+        &out,
+        "2 bombers raid the Major Industrial Complex of United Kingdom",
+    );
+    // Neutrals: Bulgaria taken as a friendly neutral, Yugoslavia invaded and captured.
+    has(
+        &out,
+        "Germany takes Bulgaria, a friendly neutral: its army of 4 Infantry stands as Germany's",
+    );
+    has(
+        &out,
+        "Germany attacks Yugoslavia (a pro-Allies neutral): it joins the Allies; its army of 5 Infantry stands",
+    );
+    has(&out, "Germany captures Yugoslavia");
+    // The wars widen: Barbarossa, then the United States at its 3rd Collect Income.
+    has(&out, "Germany declares war on Soviet Union");
+    has(&out, "United States declares war on Germany");
+    // Convoys raided, objectives paid.
+    has(
+        &out,
+        "United Kingdom collects 24 IPCs (29 less 5 in convoy losses)",
+    );
+    has(&out, "Germany receives 5 IPCs (E40-NO-GER-1 Soviet wheat and oil");
+    has(
+        &out,
+        "United States receives 20 IPCs (E40-NO-US-1 The arsenal of democracy",
+    );
+    let status = view(&out, "status");
+    assert_eq!(
+        status[0],
+        "round 5, Germany (Axis), phase: Purchase and Repair Units"
+    );
+    assert!(
+        status.contains(&"  Germany          treasury   58  income  46"),
+        "{status:#?}"
+    );
+    assert!(
+        status.contains(&"  France           treasury    0  income   0  convoys raided: SZ 98"),
+        "{status:#?}"
+    );
+    assert_eq!(
+        view(&out, "show Yugoslavia")[0],
+        "Yugoslavia (2 IPC), held by Germany, a former neutral (captured, never liberated)"
+    );
+    assert_eq!(
+        view(&out, "show France")[0],
+        "France (4 IPC), held by Germany, capital, victory city Paris"
+    );
+}

@@ -30,8 +30,8 @@ report weather
     for want in [
         // Germany at peace with the Soviet Union, holding Denmark and Norway.
         "E40-NO-GER-1 Soviet wheat and oil (5 IPCs): met: 5 IPCs now — Germany not at war with Soviet Union",
-        "E40-NO-GER-2 Lebensraum (5 IPCs each): not met — Germany at war with Soviet Union",
-        "E40-NO-USSR-4 The capture of Berlin (10 IPCs, once a game): not met — Soviet Union controls Germany",
+        "E40-NO-GER-2 Lebensraum (5 IPCs each): not met — wanting: Germany at war with Soviet Union",
+        "E40-NO-USSR-4 The capture of Berlin (10 IPCs, once a game): not met — wanting: Soviet Union controls Germany",
         "victory: the Axis hold 8 of 11 victory cities (8 to win);",
         // After Germany's turn: the count has held since its end.
         "victory: the Axis hold 8 of 11 victory cities (8 to win), 8 or more since the end of Germany's turn in round 1;",

@@ -99,6 +99,8 @@ pub fn capture(rules: &RuleSet, s: &mut State, space: SpaceId, power: PowerId, o
         .controller
         .is_some_and(|p| !same_side(rules, p, power));
     let holder = take_control(rules, s, space, power, out);
+    // A former neutral held by a power is a territory like any other.
+    s.neutrals.remove(space);
     units_left_behind(rules, s, space, power, holder, out);
     if from_enemy {
         facilities_change_hands(rules, s, space, holder, out);
@@ -358,7 +360,8 @@ pub fn conclude_battles(
             .units
             .iter()
             .any(|u| u.owner == power && rules.unit(u.kind).can_capture);
-        let hostile = sp.controller.is_some_and(|c| at_war(s, power, c));
+        let hostile = sp.controller.is_some_and(|c| at_war(s, power, c))
+            || super::neutrals::joined_against(rules, s, power, b.space);
         if !defenders && capturer && hostile {
             capture(rules, s, b.space, power, out);
         }

@@ -531,7 +531,8 @@ fn conclude(
                 pr.domain == Domain::Land && pr.can_capture
             }
         });
-        let hostile = s.space(space).controller.is_some_and(|c| at_war(s, power, c));
+        let hostile = s.space(space).controller.is_some_and(|c| at_war(s, power, c))
+            || super::neutrals::joined_against(rules, s, power, space);
         if capturer && hostile {
             control::capture(rules, s, space, power, out);
         } else if !capturer {
@@ -740,27 +741,30 @@ fn describe_setup(rules: &RuleSet, s: &State, b: &Battle, out: &mut Vec<String>)
         .iter()
         .map(|p| rules.power_info(*p).name.as_str())
         .collect();
+    let defense = if dnames.is_empty() {
+        "nobody defends it".to_string()
+    } else {
+        format!(
+            "{} defend{} with {}",
+            dnames.join(" and "),
+            if dnames.len() == 1 { "s" } else { "" },
+            summary(
+                rules,
+                b.units
+                    .iter()
+                    .filter(|c| c.side == Side::Defender)
+                    .map(|c| c.kind)
+            )
+        )
+    };
     out.push(format!(
-        "battle in {name}: {} attacks with {}; {} defend{} with {}",
+        "battle in {name}: {} attacks with {}; {defense}",
         rules.power_info(b.attacker).name,
         summary(
             rules,
             b.units
                 .iter()
                 .filter(|c| c.side == Side::Attacker)
-                .map(|c| c.kind)
-        ),
-        if dnames.is_empty() {
-            "nobody".to_string()
-        } else {
-            dnames.join(" and ")
-        },
-        if dnames.len() == 1 { "s" } else { "" },
-        summary(
-            rules,
-            b.units
-                .iter()
-                .filter(|c| c.side == Side::Defender)
                 .map(|c| c.kind)
         ),
     ));
@@ -871,7 +875,8 @@ impl Observer for Log<'_, '_> {
             Side::Attacker => rules.power_info(b.attacker).name.clone(),
             Side::Defender => match b.powers(side, false).as_slice() {
                 [one] => rules.power_info(*one).name.clone(),
-                _ => "the defenders".to_string(),
+                // One subject, for "loses" and "rolls".
+                _ => "the defending side".to_string(),
             },
         };
         let line = match r {

@@ -54,6 +54,9 @@ impl Hooks {
         {
             events.extend(change.captures());
         }
+        if self.host.listens(EventKind::NeutralAttacked) {
+            events.extend(change.neutrals_attacked());
+        }
         if *cmd == Command::EndPhase && change.turn_ended {
             events.extend(change.victory_checks());
         }
@@ -556,6 +559,29 @@ impl<'a> Change<'a> {
         events
     }
 
+    /// `neutral_attacked` for every neutral territory the command attacked.
+    fn neutrals_attacked(&self) -> Vec<Event> {
+        let (rules, before, next) = (self.rules, self.before, self.next);
+        let mut events = Vec::new();
+        for n in next.neutrals.0.iter() {
+            if n.attacked.is_none() || before.neutrals.get(n.space).is_some_and(|b| b.attacked.is_some()) {
+                continue;
+            }
+            let was = super::neutrals::standing(rules, before, n.space).and_then(|st| match st {
+                super::neutrals::Standing::Neutral { leaning } => leaning.map(str::to_string),
+                super::neutrals::Standing::Joined { .. } => None,
+            });
+            events.push(
+                Event::new(EventKind::NeutralAttacked)
+                    .with("space", rules.board.space(n.space).name.as_str())
+                    .with("power", self.pname.as_str())
+                    .with("joined", n.leaning.as_deref().unwrap_or(""))
+                    .with("was", was.unwrap_or_default().as_str()),
+            );
+        }
+        events
+    }
+
     /// `victory_check` for every power whose turn ended.
     fn victory_checks(&self) -> Vec<Event> {
         self.ending
@@ -734,6 +760,23 @@ impl crate::script::GameView for View<'_> {
                 ),
                 ("island", Value::from(sp.island)),
                 ("neutral", Value::from(sp.neutral.is_some())),
+                (
+                    "leaning",
+                    Value::from(match super::neutrals::standing(self.rules, self.state, id) {
+                        None => String::new(),
+                        Some(super::neutrals::Standing::Neutral { leaning }) => {
+                            leaning.unwrap_or("strict").to_string()
+                        }
+                        Some(super::neutrals::Standing::Joined { side, .. }) => side.to_string(),
+                    }),
+                ),
+                (
+                    "attacked",
+                    Value::from(matches!(
+                        super::neutrals::standing(self.rules, self.state, id),
+                        Some(super::neutrals::Standing::Joined { .. })
+                    )),
+                ),
                 (
                     "adjacent",
                     Value::list(

@@ -441,7 +441,9 @@ fn push_move(
         let hostile = s
             .space(to)
             .controller
-            .is_some_and(|c| s.relations[power.index()][c.index()] != Relation::Allied);
+            .is_some_and(|c| s.relations[power.index()][c.index()] != Relation::Allied)
+            || super::neutrals::unfriendly(rules, s, power, to)
+            || super::neutrals::joined_against(rules, s, power, to);
         // A combat move on land ends in a hostile territory (or joins a battle there), unless
         // it blitzes through one on the way: other friendly ones are not worth a try.
         // (`legal_actions.rs` checks no accepted move is lost by this.)
@@ -520,15 +522,16 @@ fn within(
                 Domain::Air => true,
             };
             if !enter
-                || board.space(next).neutral.is_some()
+                || board.space(next).neutral == Some(crate::rules::NeutralKind::Impassable)
                 || (domain == Domain::Sea && movement::canal_closed(rules, s, power, at, next))
             {
                 continue;
             }
             dist[next.index()] = d + 1;
             out.push(next);
-            // Land units stop at the water's edge (boarding ends their move).
-            let onward = !(domain == Domain::Land && sea);
+            // Land units stop at the water's edge (boarding ends their move); nothing passes a
+            // neutral territory not attacked yet.
+            let onward = !((domain == Domain::Land && sea) || super::neutrals::untouched(rules, s, next));
             if d + 1 < reach && onward {
                 queue.push_back(next);
             }

@@ -19,6 +19,7 @@ pub mod layer_commands;
 pub mod legal;
 pub mod mobilize;
 pub mod movement;
+pub mod neutrals;
 pub mod politics;
 pub mod questions;
 mod raid;
@@ -806,7 +807,8 @@ fn end_phase(rules: &RuleSet, sc: &Scenario, s: &mut State, out: &mut Vec<String
             if rules.switches.air_units_must_land {
                 movement::no_ditching(rules, s, power)?;
             }
-            movement::land_air_units(rules, s, power, false, out)
+            movement::land_air_units(rules, s, power, false, out);
+            neutrals::take_friendly(rules, s, power, out);
         }
         PhaseKind::Mobilize => mobilize::end_mobilize(rules, s, power, out)?,
         // Income must be collected if it can be: ending that phase collects it.

@@ -153,6 +153,11 @@ pub fn declare(
             }
         }
     }
+    for (d, t) in &pairs {
+        if *d == power {
+            s.this_turn.declared.0.push((*t, s.phase));
+        }
+    }
     out.push(format!("{} declares war on {}", name(power), name(target)));
     if pairs.len() > 1 {
         let (declarers, targets) = war_sides(&pairs);

@@ -87,6 +87,11 @@ pub fn answer(rules: &RuleSet, s: &mut State, text: &str, out: &mut Vec<String>)
         q.answers[i]
     ));
     let q = s.questions.0.remove(0);
+    // The engine's own question: whose pieces stand for a neutral's army.
+    if let Some(space) = q.key.strip_prefix(super::neutrals::ARMY) {
+        let space: usize = space.parse().unwrap_or(usize::MAX);
+        super::neutrals::army_answered(rules, s, space, &q.answers[i], out);
+    }
     // The engine's own question: passage through a canal this turn.
     if let Some(canal) = q.key.strip_prefix(PASSAGE) {
         if q.answers[i] == "allow" {

@@ -19,6 +19,7 @@ const OUTSIDE_BATTLES: &[&str] = &[
     "remove_units",
     "move_units",
     "set_relation",
+    "set_leaning",
     "declare_winner",
     "mark",
     "clear_mark",
@@ -50,6 +51,7 @@ pub(super) fn apply_request(
         "remove_units" => remove_units(&r, s, &reason),
         "move_units" => move_units(&r, s, &reason),
         "set_relation" => set_relation(&r, s, &reason),
+        "set_leaning" => set_leaning(&r, s, &reason),
         "declare_winner" => declare_winner(&r, s, &reason, event),
         "mark" => mark(&r, s, &reason),
         "clear_mark" => clear_mark(&r, s, &reason),
@@ -206,7 +208,9 @@ fn set_control(r: &Asked, s: &mut State, reason: &str) -> Result<String, String>
             r.space_name(at)
         ));
     }
-    if r.rules.board.space(at).neutral.is_some() {
+    if r.rules.board.space(at).neutral == Some(crate::rules::NeutralKind::Impassable)
+        || super::neutrals::standing(r.rules, s, at).is_some()
+    {
         return Err(format!(
             "set_control: {} is neutral and cannot be held",
             r.space_name(at)
@@ -223,7 +227,7 @@ fn set_control(r: &Asked, s: &mut State, reason: &str) -> Result<String, String>
 /// A unit of this type may stand in this space outside a move: land units in territories,
 /// sea units at sea, air units anywhere (one at sea without a carrier is lost when air units
 /// land, as any other).
-fn may_stand(r: &Asked, kind: UnitTypeId, at: SpaceId) -> Result<(), String> {
+fn may_stand(r: &Asked, s: &State, kind: UnitTypeId, at: SpaceId) -> Result<(), String> {
     let t = r.rules.unit(kind);
     let sea = r.rules.board.space(at).is_sea();
     let ok = match t.domain {
@@ -240,7 +244,9 @@ fn may_stand(r: &Asked, kind: UnitTypeId, at: SpaceId) -> Result<(), String> {
             r.space_name(at)
         ));
     }
-    if r.rules.board.space(at).neutral.is_some() {
+    if r.rules.board.space(at).neutral == Some(crate::rules::NeutralKind::Impassable)
+        || super::neutrals::untouched(r.rules, s, at)
+    {
         return Err(format!(
             "{}: {} is neutral; no unit may stand there",
             r.what,
@@ -257,7 +263,7 @@ fn add_units(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
     let kind = r.unit()?;
     let count = r.count()?;
     let at = r.space("space")?;
-    may_stand(r, kind, at)?;
+    may_stand(r, s, kind, at)?;
     for _ in 0..count {
         let id = s.next_unit_id;
         s.next_unit_id += 1;
@@ -361,7 +367,7 @@ fn move_units(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> 
     if from == to {
         return Err(format!("move_units: from and to are both {}", r.space_name(from)));
     }
-    may_stand(r, kind, to)?;
+    may_stand(r, s, kind, to)?;
     let ids = pick(r, s, p, kind, count, from)?;
     let moving = s.take_units(from, |u| {
         ids.contains(&u.id) || u.aboard.is_some_and(|c| ids.contains(&c))
@@ -405,6 +411,41 @@ fn set_relation(r: &Asked, s: &mut State, reason: &str) -> Result<String, String
             Relation::Peace => "peace",
             Relation::Allied => "one side (allied)",
         }
+    ))
+}
+
+/// `set_leaning`: `space`, `leaning` (a side or `strict`): a neutral territory not attacked yet
+/// leans that way from now on (the strict neutrals' turn, E40-NEUTRAL-STRICT).
+fn set_leaning(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
+    let at = r.space("space")?;
+    let leaning = r.cmd.get("leaning").and_then(Value::as_str).unwrap_or("");
+    let side = if leaning.eq_ignore_ascii_case("strict") {
+        None
+    } else {
+        match r
+            .rules
+            .powers
+            .iter()
+            .map(|p| p.side.as_str())
+            .find(|sd| sd.eq_ignore_ascii_case(leaning))
+        {
+            Some(sd) => Some(sd.to_string()),
+            None => {
+                let mut sides: Vec<&str> = r.rules.powers.iter().map(|p| p.side.as_str()).collect();
+                sides.sort_unstable();
+                sides.dedup();
+                return Err(format!(
+                    "set_leaning needs leaning = a side of this edition ({}) or \"strict\"",
+                    sides.join(", ")
+                ));
+            }
+        }
+    };
+    super::neutrals::set_leaning(r.rules, s, at, side.clone()).map_err(|e| format!("set_leaning: {e}"))?;
+    Ok(format!(
+        "{} is {} now{reason}",
+        r.space_name(at),
+        side.map_or("a strict neutral".to_string(), |sd| format!("pro-{sd}"))
     ))
 }
 

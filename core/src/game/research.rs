@@ -65,7 +65,7 @@ pub fn research(
 ) -> Result<Rolled, Rejection> {
     let Some(r) = &rules.research else {
         return Err(Rejection::new(
-            "this game has no research and development (play with the edition's research option, e.g. `--with research`)",
+            "this game has no research and development (where an edition has it as an optional rule, a layer adds it: `warroom editions` lists each edition's options)",
         )
         .by(RULE_RESEARCH));
     };

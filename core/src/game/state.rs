@@ -273,6 +273,19 @@ pub struct TurnState {
     pub rockets_fired: Vec<u32>,
     /// Canals and straits a power at peace holding them let this power pass this turn.
     pub passages: Passages,
+    /// The powers this power's declarations of war put it at war with this turn, with the
+    /// phase (index) of each declaration.
+    pub declared: Declared,
+}
+
+/// Who a power's declarations put it at war with this turn: (power, phase index).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Declared(pub Vec<(PowerId, usize)>);
+
+// Never hashed: it follows from the turn's `declare war` commands alone (the relations they
+// change are hashed), and saves from before it keep their hashes.
+impl std::hash::Hash for Declared {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// The canals (by name) a power may pass this turn by leave of the power at peace holding them.
@@ -371,6 +384,7 @@ impl TurnState {
             researched,
             rockets_fired,
             passages,
+            declared: _,
         } = self;
         h.add(start_control.digest);
         battles.hash(h);
@@ -558,6 +572,8 @@ pub struct State {
     pub standing_values: StandingValues,
     /// Questions rule scripts asked players (`choose`), waiting for `answer`, first first.
     pub questions: Questions,
+    /// Neutral territories whose standing is no longer the board's (`game/neutrals.rs`).
+    pub neutrals: Neutrals,
 }
 
 /// A question a rule script asked a player (`choose`): nothing else is played until it is
@@ -585,6 +601,71 @@ impl std::hash::Hash for Questions {
             h.write_u8(0xa6);
             self.0.hash(h);
         }
+    }
+}
+
+/// A neutral territory's standing where it is no longer the board's: it leans another way now
+/// (strict neutrals turned by an attack on one of them), or it was attacked and joined a side.
+/// A territory a power controls is no neutral at all, and has no entry.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NeutralStanding {
+    pub space: SpaceId,
+    /// The side it leans to (`None`: strict); once attacked, the side it joined.
+    pub leaning: Option<String>,
+    /// It was attacked and joined `leaning`'s side: no longer neutral, held by no power until
+    /// one of that side takes it.
+    pub attacked: Option<Attacked>,
+}
+
+/// When a neutral territory was attacked, and its standing army's units (immobile: they stay
+/// until the territory is taken).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Attacked {
+    pub round: u32,
+    pub turn: usize,
+    pub phase: usize,
+    pub army: Vec<u32>,
+}
+
+/// The neutral territories whose standing changed, by space.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Neutrals(pub Arc<Vec<NeutralStanding>>);
+
+// Nothing while every neutral stands as the board has it, so states from before neutrals could
+// change hash as they did.
+impl std::hash::Hash for Neutrals {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        if !self.0.is_empty() {
+            h.write_u8(0xa7);
+            self.0.hash(h);
+        }
+    }
+}
+
+impl Neutrals {
+    pub fn get(&self, space: SpaceId) -> Option<&NeutralStanding> {
+        self.0.iter().find(|n| n.space == space)
+    }
+    /// Set a territory's standing (kept in board order).
+    pub fn set(&mut self, standing: NeutralStanding) {
+        let v = Arc::make_mut(&mut self.0);
+        match v.iter().position(|n| n.space >= standing.space) {
+            Some(i) if v[i].space == standing.space => v[i] = standing,
+            Some(i) => v.insert(i, standing),
+            None => v.push(standing),
+        }
+    }
+    pub fn remove(&mut self, space: SpaceId) {
+        if self.get(space).is_some() {
+            Arc::make_mut(&mut self.0).retain(|n| n.space != space);
+        }
+    }
+    /// The neutral territory whose standing army this unit is.
+    pub fn army_of(&self, unit: u32) -> Option<SpaceId> {
+        self.0
+            .iter()
+            .find(|n| n.attacked.as_ref().is_some_and(|a| a.army.contains(&unit)))
+            .map(|n| n.space)
     }
 }
 
@@ -766,6 +847,7 @@ impl State {
             phase_acted: false,
             standing_values: StandingValues::default(),
             questions: Questions::default(),
+            neutrals: Neutrals::default(),
         }
     }
 
@@ -885,6 +967,7 @@ impl State {
             phase_acted,
             standing_values,
             questions,
+            neutrals,
         } = self;
         let mut h = Mix::new();
         round.hash(&mut h);
@@ -918,6 +1001,7 @@ impl State {
         phase_acted.hash(&mut h);
         standing_values.hash(&mut h);
         questions.hash(&mut h);
+        neutrals.hash(&mut h);
         spaces.mix_into(&mut h, scheme_3);
         h.0
     }

@@ -847,6 +847,11 @@ impl RuleSet {
         &self.powers[id.index()]
     }
 
+    /// Every power, in data order.
+    pub fn power_ids(&self) -> impl Iterator<Item = PowerId> {
+        (0..self.powers.len()).map(|i| PowerId(i as u8))
+    }
+
     /// The phases of `power`'s turn, in order: its `[turn.power_phases]` list, or `[turn]
     /// phases`. `State::phase` is an index into this list for the power whose turn it is.
     pub fn turn_of(&self, power: PowerId) -> &[PhaseId] {

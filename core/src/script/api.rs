@@ -479,11 +479,21 @@ pub const RECORDS: &[Record] = &[
                 "its victory city's name (`\"\"` for none)",
             ),
             field("island", FieldType::Boolean, "an island"),
-            field("neutral", FieldType::Boolean, "a neutral territory"),
+            field("neutral", FieldType::Boolean, "printed as a neutral territory (whoever holds it now)"),
             field(
                 "neutral_kind",
                 FieldType::String,
                 "the kind of neutral the board prints: `pro_axis`, `pro_allies`, `strict`, `impassable` (`\"\"` for none)",
+            ),
+            field(
+                "leaning",
+                FieldType::String,
+                "a neutral territory no power holds: the side it leans to now (`Axis`, `Allies`), `strict`, or, attacked, the side it joined; `\"\"` for every other territory",
+            ),
+            field(
+                "attacked",
+                FieldType::Boolean,
+                "a former neutral no power holds yet: attacked, it joined the side `leaning` names",
             ),
             field("adjacent", FieldType::Strings, "the spaces next to it, by name"),
             field("facilities", FieldType::Strings, "the ids of the facilities standing there (`major_industrial_complex`, `air_base`, ...)"),
@@ -587,7 +597,7 @@ impl RequestDoc {
 }
 
 const OUTSIDE_BATTLES: &str = "`game_setup` and the events that report something (`turn_begin`, \
-     `turn_end`, `phase_begin`, `phase_end`, `collect_income`, `territory_captured`, \
+     `turn_end`, `phase_begin`, `phase_end`, `collect_income`, `territory_captured`, `neutral_attacked`, \
      `war_declared`, `victory_check`); refused in `validate_*` events";
 
 /// The commands of `game:request`.
@@ -702,6 +712,22 @@ pub const REQUESTS: &[RequestDoc] = &[
         allowed: OUTSIDE_BATTLES,
         doc: "the two powers stand so both ways (no `war_declared` event: that is the \
               `declare war` command's)",
+    },
+    RequestDoc {
+        command: "set_leaning",
+        fields: &[
+            req("space", "string", "a neutral territory not attacked yet"),
+            req(
+                "leaning",
+                "string",
+                "a side of this edition (`Axis`, `Allies`) or `strict`",
+            ),
+            opt("reason", "string", "a non-empty text for the log"),
+        ],
+        allowed: OUTSIDE_BATTLES,
+        doc: "the territory leans that way from now on: friendly to that side's powers (entered \
+              in noncombat move, taken at its end), unfriendly to the other's (an attack to enter); \
+              `show` and `map` say it",
     },
     RequestDoc {
         command: "declare_winner",

@@ -24,6 +24,7 @@ pub enum EventKind {
     Casualties,
     BattleEnd,
     TerritoryCaptured,
+    NeutralAttacked,
     CollectIncome,
     Research,
     Breakthrough,
@@ -34,7 +35,7 @@ pub enum EventKind {
 }
 
 impl EventKind {
-    pub const COUNT: usize = 22;
+    pub const COUNT: usize = 23;
 
     /// Every kind, in turn order (the order of docs/events.md).
     pub const ALL: [EventKind; Self::COUNT] = [
@@ -53,6 +54,7 @@ impl EventKind {
         EventKind::Casualties,
         EventKind::BattleEnd,
         EventKind::TerritoryCaptured,
+        EventKind::NeutralAttacked,
         EventKind::CollectIncome,
         EventKind::Research,
         EventKind::Breakthrough,
@@ -80,6 +82,7 @@ impl EventKind {
             EventKind::Casualties => "casualties",
             EventKind::BattleEnd => "battle_end",
             EventKind::TerritoryCaptured => "territory_captured",
+            EventKind::NeutralAttacked => "neutral_attacked",
             EventKind::CollectIncome => "collect_income",
             EventKind::Research => "research",
             EventKind::Breakthrough => "breakthrough",
@@ -160,6 +163,11 @@ impl EventKind {
                 "when a territory changes hands (battle, blitz, liberation), after any command but \
                  `edit` and `undo`"
             }
+            EventKind::NeutralAttacked => {
+                "when a neutral territory is attacked (a combat move or an amphibious assault \
+                 into it): it has joined the side opposing the attacker and its army stands; \
+                 handlers decide what the other neutrals do (`set_leaning`)"
+            }
             EventKind::CollectIncome => "when a power collects income",
             EventKind::Research => "after a power bought researcher tokens and rolled them",
             EventKind::Breakthrough => "after a power gained a tech",
@@ -202,6 +210,7 @@ impl EventKind {
                 "`fight` and the answers that resume a battle (`casualties`, `press`, `retreat`, ...)"
             }
             EventKind::TerritoryCaptured => "any command but `edit` and `undo`",
+            EventKind::NeutralAttacked => "`move`",
             EventKind::CollectIncome => "`end phase` in a collect-income phase",
             EventKind::Research => "`research N`",
             EventKind::Breakthrough => "`breakthrough CHART`",
@@ -329,6 +338,20 @@ impl EventKind {
                         f("power", String, "its new controller"),
                         f("previous_owner", String, "who held it before (`\"\"` if no one)"),
                         f("units", Units, "the moving power's units there"),
+                    ]
+                }
+            }
+            EventKind::NeutralAttacked => {
+                const {
+                    &[
+                        f("space", String, "the territory attacked"),
+                        f("power", String, "the attacking power"),
+                        f("joined", String, "the side it joined (the attacker's enemies)"),
+                        f(
+                            "was",
+                            String,
+                            "the side it leaned to before (`\"\"`: a strict neutral)",
+                        ),
                     ]
                 }
             }

@@ -20,7 +20,7 @@ pub(super) enum Landing {
 /// or bought and mobilized next to a factory).
 pub(super) fn landing_place(b: &Board, t: &UnitType, space: SpaceId, later: bool) -> bool {
     if !b.is_sea(space) {
-        return b.friendly_at_start(space) && b.friendly_territory(space) && !b.has_enemies(space);
+        return b.landing_ground(space) && !b.has_enemies(space);
     }
     let Some(cost) = t.carrier_cost else {
         return false;
@@ -138,7 +138,7 @@ pub(super) fn landing_within(b: &Board, t: &UnitType, from: SpaceId, left: u32) 
     for d in 0..=left {
         for here in &frontier {
             if !b.is_sea(*here) {
-                if b.friendly_at_start(*here) {
+                if b.friendly_at_start(*here) || b.landing_ground(*here) {
                     return Some(Landing::Now);
                 }
             } else if let Some(cost) = t.carrier_cost {
@@ -333,7 +333,7 @@ fn doomed_air(rules: &RuleSet, s: &State, power: PowerId, last: bool) -> Vec<(Sp
             continue;
         }
         if !b.is_sea(space) {
-            let safe = b.friendly_at_start(space) && b.friendly_territory(space);
+            let safe = b.landing_ground(space);
             for u in units
                 .iter()
                 .filter(|u| u.owner == power && rules.unit(u.kind).domain == Domain::Air)
@@ -403,7 +403,7 @@ pub fn unlanded_air(rules: &RuleSet, s: &State, power: PowerId) -> Vec<Unlanded>
             };
             let landings: Vec<SpaceId> = reachable(&b, &[(t, left)], space, &leg)
                 .into_iter()
-                .filter(|sp| !b.is_sea(*sp) && b.friendly_at_start(*sp) && b.friendly_territory(*sp))
+                .filter(|sp| !b.is_sea(*sp) && b.landing_ground(*sp))
                 .collect();
             Some(Unlanded {
                 space,

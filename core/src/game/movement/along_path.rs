@@ -12,6 +12,7 @@ use super::{
     RULE_STOP_HOSTILE,
 };
 use crate::game::command::Move;
+use crate::game::neutrals;
 use crate::game::state::{State, Unit};
 use crate::game::{control, Rejection};
 use crate::rules::{Domain, PowerId, RuleSet, SpaceId, UnitType};
@@ -58,7 +59,15 @@ pub(super) fn move_along_path(
     let battle = starts_battle(&b, m, ids, combat, drop.is_some());
     check_attack(&b, m, combat, blitz_on, &plan)?;
     check_attack_value(&b, m, ids, combat)?;
-    // Apply.
+    // Apply. Entering an unfriendly neutral attacks it: it joins the other side and its army
+    // stands there before anything else happens.
+    if combat && !m.bombing {
+        for sp in plan.blitzed.iter().chain(std::iter::once(&end)) {
+            if neutrals::unfriendly(rules, s, power, *sp) {
+                neutrals::attack(rules, s, *sp, power, out);
+            }
+        }
+    }
     blitz_through(rules, s, power, m.from, blitz_on, &plan.blitzed, out);
     let cargo_text = drop
         .as_ref()

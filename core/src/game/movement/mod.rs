@@ -38,7 +38,7 @@ pub use transports::{land_assault_cargo, zone_cleared};
 
 use crate::game::command::Move;
 use crate::game::state::{Relation, State, Unit};
-use crate::game::{politics, Rejection};
+use crate::game::{neutrals, politics, Rejection};
 use crate::rules::{Domain, PhaseKind, PowerId, RuleSet, SpaceId, UnitType};
 use along_path::move_along_path;
 use pick::pick_units;
@@ -117,8 +117,20 @@ impl<'a> Board<'a> {
     fn is_sea(&self, id: SpaceId) -> bool {
         self.rules.board.space(id).is_sea()
     }
+    /// A neutral no unit ever enters (the board's `impassable` kind).
     fn impassable(&self, id: SpaceId) -> bool {
-        self.rules.board.space(id).neutral.is_some()
+        self.rules.board.space(id).neutral == Some(crate::rules::NeutralKind::Impassable)
+    }
+    /// A neutral territory not attacked yet: paths found for a move never pass one (a move
+    /// attacks or enters one only where it says so, as its destination or `via`).
+    fn untouched_neutral(&self, id: SpaceId) -> bool {
+        neutrals::untouched(self.rules, self.s, id)
+    }
+    /// Where an air unit may land: a territory friendly since the turn began (a former neutral
+    /// that joined the power's side before its turn too).
+    fn landing_ground(&self, id: SpaceId) -> bool {
+        (self.friendly_at_start(id) && self.friendly_territory(id))
+            || neutrals::joined_before_turn(self.rules, self.s, self.power, id)
     }
     fn friendly_territory(&self, id: SpaceId) -> bool {
         self.s.space(id).controller.is_some_and(|c| self.shares(c))
@@ -153,9 +165,10 @@ impl<'a> Board<'a> {
             ),
         )
     }
-    /// Refusal unless a noncombat move may end here: a territory held by the power's side.
+    /// Refusal unless a noncombat move may end here: a territory held by the power's side (or
+    /// a friendly neutral its land units take).
     fn ends_friendly(&self, id: SpaceId) -> Result<(), Rejection> {
-        if self.friendly_territory(id) {
+        if self.friendly_territory(id) || neutrals::to_take(self.rules, self.s, self.power, id) {
             return Ok(());
         }
         Err(reject(
@@ -166,11 +179,18 @@ impl<'a> Board<'a> {
             ),
         ))
     }
+    /// Held by a power at war with this one, or a neutral territory this power attacks by
+    /// entering it (or one that joined the other side).
     fn hostile_territory(&self, id: SpaceId) -> bool {
-        self.s
-            .space(id)
-            .controller
-            .is_some_and(|c| at_war(self.s, self.power, c))
+        match self.s.space(id).controller {
+            Some(c) => at_war(self.s, self.power, c),
+            None => {
+                self.rules.board.space(id).neutral.is_some()
+                    && !politics::neutral(self.s, self.power)
+                    && (neutrals::unfriendly(self.rules, self.s, self.power, id)
+                        || neutrals::joined_against(self.rules, self.s, self.power, id))
+            }
+        }
     }
     fn friendly_at_start(&self, id: SpaceId) -> bool {
         self.s.this_turn.start_control[id.index()].is_some_and(|c| self.shares(c))
@@ -179,8 +199,14 @@ impl<'a> Board<'a> {
         let (s, p) = (self.s, self.power);
         s.space(id).units.iter().filter(move |u| at_war(s, p, u.owner))
     }
+    /// Enemy units there — or the army an unfriendly neutral places as this power attacks it.
     fn has_enemies(&self, id: SpaceId) -> bool {
         self.enemy_units(id).next().is_some()
+            || (self.s.space(id).controller.is_none()
+                && ((neutrals::unfriendly(self.rules, self.s, self.power, id)
+                    && neutrals::army_size(self.rules, id) > 0)
+                    || (neutrals::joined_against(self.rules, self.s, self.power, id)
+                        && neutrals::army_left(self.s, id) > 0)))
     }
     fn at_peace(&self, other: PowerId) -> bool {
         politics::relation(self.s, self.power, other) == Relation::Peace
@@ -332,7 +358,7 @@ pub fn run(
             "a move needs a destination other than where the units are (or a `via` path back)",
         ));
     }
-    if rules.board.space(m.to).neutral.is_some() {
+    if rules.board.space(m.to).neutral == Some(crate::rules::NeutralKind::Impassable) {
         return Err(reject(
             RULE_NEUTRAL,
             format!(

@@ -10,7 +10,7 @@ use super::{
 };
 use crate::game::command::Move;
 use crate::game::state::{State, Unit};
-use crate::game::{politics, Rejection};
+use crate::game::{neutrals, politics, Rejection};
 use crate::rules::{Domain, PowerId, RuleSet, SpaceId, UnitType};
 use std::collections::VecDeque;
 
@@ -88,6 +88,7 @@ fn enter(
     if b.off_limits(here) {
         return Err(b.confined(here));
     }
+    neutrals::check_entry(b.rules, b.s, b.power, t, here, last, combat)?;
     match t.domain {
         Domain::Land => enter_by_land(b, t, here, last, combat, blitzed),
         Domain::Sea => enter_by_sea(b, t, prev, here, last, combat),
@@ -155,7 +156,7 @@ fn enter_by_land(
         return Err(b.peace(p));
     } else if let Some(p) = b.unshared_holder(here) {
         return Err(b.unshared(p));
-    } else if !b.friendly_territory(here) {
+    } else if !b.friendly_territory(here) && !neutrals::to_take(b.rules, b.s, b.power, here) {
         return Err(reject(
             RULE_NEUTRAL,
             format!("{} is not at war with you and cannot be entered", b.name(here)),
@@ -293,6 +294,7 @@ pub(super) fn find_path(
     let range = units.iter().map(|(_, l)| *l).min().unwrap_or(0);
     let passable = |next: SpaceId| {
         !b.off_limits(next)
+            && (next == to || !b.untouched_neutral(next))
             && units.iter().all(|(t, _)| match t.domain {
                 Domain::Land => !b.is_sea(next) && !b.impassable(next),
                 Domain::Sea => b.is_sea(next),
@@ -501,7 +503,8 @@ pub(super) fn reachable(b: &Board, units: &[(&UnitType, u32)], from: SpaceId, le
         {
             found.push(here);
         }
-        if path.len() as u32 > range {
+        // Nothing passes a neutral territory not attacked yet.
+        if path.len() as u32 > range || (here != from && b.untouched_neutral(here)) {
             continue;
         }
         for next in &b.rules.board.space(here).adjacent {
@@ -678,6 +681,12 @@ pub(crate) fn land_ends(
                 }
                 ends[next.index()] = true;
                 (blitzer && !blitzed && open_for_blitz(rules, s, &b, next)).then_some(true)
+            } else if neutrals::to_take(rules, s, power, next) {
+                // Into a friendly neutral (in noncombat move), never through it.
+                if !combat {
+                    ends[next.index()] = true;
+                }
+                None
             } else if b.peace_holder(next).is_some() || !b.friendly_territory(next) {
                 None
             } else {

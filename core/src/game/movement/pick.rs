@@ -7,7 +7,7 @@ use super::{
 };
 use crate::game::command::Pick;
 use crate::game::state::{State, Unit};
-use crate::game::Rejection;
+use crate::game::{neutrals, Rejection};
 use crate::rules::{Domain, PowerId, RuleSet, SpaceId, UnitTypeId};
 
 /// Why this unit cannot move at all in this phase, if it cannot. Cargo that boarded this turn
@@ -19,6 +19,12 @@ pub(super) fn cannot_move(
     combat: bool,
 ) -> Option<(&'static str, &'static str)> {
     let t = rules.unit(u.kind);
+    if s.neutrals.army_of(u.id).is_some() {
+        return Some((
+            neutrals::RULE_ARMY,
+            "stands for a neutral territory's army: it stays there until a power takes the territory",
+        ));
+    }
     if u.marks.unloaded.is_some() {
         return Some((RULE_UNLOAD, "has offloaded this turn and moves no further"));
     }
@@ -95,6 +101,25 @@ pub(super) fn pick_units(
     let place = &rules.board.space(from).name;
     if !cargo && rules.board.space(from).is_sea() {
         check_no_cargo_at_sea(rules, units, picks)?;
+    }
+    // Land units taking a friendly neutral spend the whole phase there (004 · Blitzing). (The
+    // neutral's army stays there for its own reason: `cannot_move`.)
+    if !combat && neutrals::to_take(rules, s, power, from) {
+        let entered = |u: &Unit| {
+            u.owner == power
+                && rules.unit(u.kind).domain == Domain::Land
+                && s.neutrals.army_of(u.id).is_none()
+        };
+        let named = picks.iter().any(|p| match p {
+            Pick::Id(id) => units.iter().any(|u| u.id == *id && entered(u)),
+            Pick::Kind { kind, .. } | Pick::All(kind) => units.iter().any(|u| u.kind == *kind && entered(u)),
+        });
+        if named {
+            return Err(reject(
+                neutrals::RULE_FRIENDLY,
+                format!("land units that entered {place} to take it stay there for the rest of the phase"),
+            ));
+        }
     }
     let mut chosen: Vec<u32> = Vec::new();
     for p in picks {
@@ -174,6 +199,23 @@ fn pick_of_kind(
                 && !chosen.contains(&u.id)
         })
         .collect();
+    // Aboard a side's damaged carrier that launches nothing, air units that have not flown
+    // this turn are trapped: a count of them takes those that flew in (and can fly on) first.
+    let side = |x: &Unit| {
+        x.owner == power
+            || s.relations[power.index()][x.owner.index()] == crate::game::state::Relation::Allied
+    };
+    let trapped_deck = rules.board.space(from).is_sea()
+        && units
+            .iter()
+            .any(|x| side(x) && x.damage > 0 && rules.unit(x.kind).disabled_when_damaged)
+        && units
+            .iter()
+            .filter(|x| side(x))
+            .map(|x| x.deck(rules))
+            .sum::<u32>()
+            == 0;
+    let trapped = |u: &Unit| trapped_deck && u.moved == 0 && rules.unit(u.kind).domain == Domain::Air;
     let mut able: Vec<&Unit> = mine
         .iter()
         .copied()
@@ -181,6 +223,7 @@ fn pick_of_kind(
         .collect();
     able.sort_by_key(|u| {
         (
+            trapped(u),
             std::cmp::Reverse(remaining(rules, s, u)),
             std::cmp::Reverse(cargo_count(u.id)),
             u.id,

@@ -64,7 +64,7 @@ fn check_boarding(b: &Board, m: &Move, ids: &[u32]) -> Result<(), Rejection> {
             ),
         ));
     }
-    if b.blocked(m.to) {
+    if b.blocked(m.to) && !just_hostile(b, m.to) {
         return Err(reject(
             RULE_LOAD,
             format!(
@@ -247,6 +247,11 @@ pub(super) fn offload(
         t.marks.combat_moved |= combat && t.owner == power;
     }
     if combat {
+        // Announced, an assault attacks a neutral territory even if a sea battle prevents
+        // the landing (004 · Neutral Territories › Other).
+        if crate::game::neutrals::unfriendly(rules, s, power, target) {
+            crate::game::neutrals::attack(rules, s, target, power, out);
+        }
         let battle = s.this_turn.battle_mut(target);
         if !battle.amphibious_from.contains(&zone) {
             battle.amphibious_from.push(zone);
@@ -280,6 +285,30 @@ pub(super) fn offload(
         if combat { " (amphibious assault)" } else { "" }
     ));
     Ok(())
+}
+
+/// A sea zone that became hostile in this combat move by the power's declaration of war, where
+/// a transport of its has stayed since the turn began: it may load there (E40-DOW-TRANSPORT-LOAD:
+/// "transports already in sea zones that just became hostile may load there").
+fn just_hostile(b: &Board, zone: SpaceId) -> bool {
+    let declared = &b.s.this_turn.declared.0;
+    let now: Vec<PowerId> = declared
+        .iter()
+        .filter(|(_, phase)| *phase == b.s.phase)
+        .map(|(p, _)| *p)
+        .collect();
+    if now.is_empty() {
+        return false;
+    }
+    let units = &b.s.space(zone).units;
+    let blockers_new = b
+        .enemy_units(zone)
+        .filter(|u| b.rules.unit(u.kind).blocks_movement)
+        .all(|u| now.contains(&u.owner));
+    let transport_stayed = units
+        .iter()
+        .any(|u| u.owner == b.power && u.moved == 0 && b.rules.unit(u.kind).transport_capacity > 0);
+    blockers_new && transport_stayed
 }
 
 /// The territory offloaded into borders the sea zone, is not neutral and is within the
@@ -417,7 +446,7 @@ pub fn land_assault_cargo(
 pub(crate) fn may_board(rules: &RuleSet, s: &State, power: PowerId, from: SpaceId, zone: SpaceId) -> bool {
     let b = Board { rules, s, power };
     b.adjacent(from, zone)
-        && !b.blocked(zone)
+        && (!b.blocked(zone) || just_hostile(&b, zone))
         && s.space(zone).units.iter().any(|t| {
             rules.unit(t.kind).transport_capacity > 0 && super::politics::shares(rules, s, power, t.owner)
         })
