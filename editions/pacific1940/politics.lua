@@ -24,3 +24,8 @@ politics.restrict({
 -- remaining neutrals friendly to the other side" (003; P40-NEUTRALS): every neutral of this map
 -- is strict, so it is the strict neutrals' turn of scripts/neutrals.lua.
 require("neutrals").strict_turn({ rule = "P40-NEUTRALS" })
+
+-- The United Kingdom and ANZAC take Dutch territories by moving land units into them in
+-- noncombat move (003; P40-DUTCH). See scripts/dutch.lua. Attacks on them are acts of war on the
+-- United Kingdom and ANZAC: the Netherlands go to war with them (politics.toml groups).
+require("dutch").register({ rule = "P40-DUTCH", dutch = "Netherlands", takers = { "United Kingdom", "ANZAC" } })

@@ -14,7 +14,7 @@ pub const RULE_CONVOY: &str = "convoy-dice";
 
 /// The convoy zones where enemy units would roll against the power if it collected income now.
 pub fn threats(rules: &RuleSet, s: &State, power: PowerId) -> Vec<SpaceId> {
-    if rules.switches.convoy_hits_up_to == 0 {
+    if rules.switches.convoy_hits_up_to == 0 || !rules.power_info(power).convoy_losses {
         return Vec::new();
     }
     rules
@@ -43,7 +43,7 @@ pub fn losses(
     out: &mut Vec<String>,
 ) -> Result<i64, Rejection> {
     let hit = rules.switches.convoy_hits_up_to;
-    if hit == 0 {
+    if hit == 0 || !rules.power_info(power).convoy_losses {
         return Ok(0);
     }
     struct Raid {

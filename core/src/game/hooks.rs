@@ -841,6 +841,7 @@ impl crate::script::GameView for View<'_> {
                 ("attack", Value::from(u.attack)),
                 ("defense", Value::from(u.defense)),
                 ("movement", Value::from(u.movement)),
+                ("can_capture", Value::from(u.can_capture)),
             ]),
         )
     }

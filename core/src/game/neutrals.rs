@@ -156,7 +156,7 @@ pub fn unfriendly(rules: &RuleSet, s: &State, power: PowerId, space: SpaceId) ->
 
 /// Held by no power, joined to the other side after an attack: hostile to a power at war.
 pub fn joined_against(rules: &RuleSet, s: &State, power: PowerId, space: SpaceId) -> bool {
-    seen(rules, s, power, space) == Some(Seen::JoinedEnemy) && !politics::neutral(s, power)
+    seen(rules, s, power, space) == Some(Seen::JoinedEnemy) && !politics::neutral(rules, s, power)
 }
 
 /// Friendly neutral or joined to the power's side: where its land units end a noncombat move
@@ -186,7 +186,7 @@ pub fn check_entry(
     let name = &rules.board.space(space).name;
     let pname = &rules.power_info(power).name;
     let air = unit.domain == crate::rules::Domain::Air;
-    if politics::neutral(s, power) && view != Seen::JoinedEnemy {
+    if politics::neutral(rules, s, power) && view != Seen::JoinedEnemy {
         return Err(Rejection::new(format!(
             "{pname} is at war with no one, and a power at war with no one moves no unit into {name}, a neutral territory"
         ))
@@ -271,7 +271,9 @@ fn managers(rules: &RuleSet, s: &State, side: &str, attacker: PowerId) -> Vec<Po
     let mine = &rules.power_info(attacker).side;
     let enemies: Vec<PowerId> = rules
         .power_ids()
-        .filter(|p| rules.power_info(*p).side == *mine && (*p == attacker || !politics::neutral(s, *p)))
+        .filter(|p| {
+            rules.power_info(*p).side == *mine && (*p == attacker || !politics::neutral(rules, s, *p))
+        })
         .collect();
     let at_war_with =
         |p: PowerId, of: &[PowerId]| of.iter().all(|e| politics::relation(s, p, *e) == Relation::War);

@@ -23,9 +23,9 @@ pub fn relation(s: &State, a: PowerId, b: PowerId) -> Relation {
     s.relations[a.index()][b.index()]
 }
 
-/// At war with nobody: a neutral power.
-pub fn neutral(s: &State, p: PowerId) -> bool {
-    !s.relations[p.index()].contains(&Relation::War)
+/// At war with nobody: a neutral power (unless the power's data says it is at war off the map).
+pub fn neutral(rules: &RuleSet, s: &State, p: PowerId) -> bool {
+    !rules.power_info(p).at_war_off_map && !s.relations[p.index()].contains(&Relation::War)
 }
 
 /// Powers that share territories, carriers, transports and naval bases: one power, or allies,
@@ -34,7 +34,7 @@ pub fn neutral(s: &State, p: PowerId) -> bool {
 pub fn shares(rules: &RuleSet, s: &State, a: PowerId, b: PowerId) -> bool {
     a == b
         || (s.relations[a.index()][b.index()] == Relation::Allied
-            && (!rules.switches.allies_share_only_at_war || (!neutral(s, a) && !neutral(s, b))))
+            && (!rules.switches.allies_share_only_at_war || (!neutral(rules, s, a) && !neutral(rules, s, b))))
 }
 
 /// Why `power` may not enter or attack what belongs to `other`, with what to do about it.

@@ -27,6 +27,7 @@ const OUTSIDE_BATTLES: &[&str] = &[
     "clear_value",
     "choose",
     "replace_facility",
+    "remove_facility",
 ];
 
 /// Apply a command a script asked for in `event`; the line to log, or why it is refused.
@@ -59,6 +60,7 @@ pub(super) fn apply_request(
         "clear_value" => clear_value(&r, s, &reason),
         "choose" => choose(&r, s, by),
         "replace_facility" => replace_facility(&r, s, &reason),
+        "remove_facility" => remove_facility(&r, s, &reason),
         _ => {
             let hint = crate::tree::closest_key(what, OUTSIDE_BATTLES.iter().copied())
                 .map(|k| format!(" (did you mean `{k}`?)"))
@@ -752,6 +754,34 @@ fn choose(r: &Asked, s: &mut State, by: &str) -> Result<String, String> {
 
 /// `replace_facility`: `space`, `facility`, `to`: the facility there becomes the other type,
 /// its damage kept within the new type's cap.
+/// `remove_facility`: `space`, `facility`: the facility leaves the game (a Japanese complex in a
+/// Chinese territory liberated, P40-IC-CHINA).
+fn remove_facility(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
+    let at = r.space("space")?;
+    let Some(kind) = r
+        .cmd
+        .get("facility")
+        .and_then(Value::as_str)
+        .and_then(|id| r.rules.facilities.iter().position(|f| f.id == id))
+        .map(|i| crate::rules::FacilityTypeId(i as u16))
+    else {
+        return Err("remove_facility needs facility = a facility type id of this edition".into());
+    };
+    let Some(i) = s.space(at).facilities.iter().position(|f| f.kind == kind) else {
+        return Err(format!(
+            "remove_facility: {} has no {}",
+            r.space_name(at),
+            r.rules.facilities[kind.index()].name
+        ));
+    };
+    s.space_mut(at).facilities.remove(i);
+    Ok(format!(
+        "the {} in {} is removed from the game{reason}",
+        r.rules.facilities[kind.index()].name,
+        r.space_name(at)
+    ))
+}
+
 fn replace_facility(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
     let at = r.space("space")?;
     let kind = |field: &str| {

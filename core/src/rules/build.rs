@@ -915,6 +915,8 @@ pub(crate) static POWER: SchemaTable = SchemaTable {
         Field::opt("confined_to", "[string]", "the only spaces its units may enter, pass through (aircraft too) and end a move in; absent: anywhere"),
         Field::def("cannot_control", "[string]", "[]", "territories it may take but never control: taken, each goes to its original owner, another power of its side"),
         Field::def("board_transports", "bool", "true", "false: its land units are never loaded onto transports"),
+        Field::def("convoy_losses", "bool", "true", "false: it never loses IPCs to convoy disruption (China, 004 · Convoys)"),
+        Field::def("at_war_off_map", "bool", "false", "at war with powers not on this board (Pacific 1940's British, ANZAC, French and Dutch, at war with Germany): never a power at war with no one"),
         Field::def("mobilize_at", "string", "factories", "where its new units enter play: at factories, or (land and air units) in any territory it controls")
             .one_of(&["factories", "controlled_territories"]),
     ],
@@ -948,6 +950,8 @@ fn read_powers<'n>(ctx: &mut Ctx, e: Option<&'n Entry>) -> (Vec<Power>, Vec<Powe
             .get("economy_of")
             .and_then(|n| as_str(ctx, n, "economy_of").map(|s| (s, n)));
         let board_transports = pf.bool(ctx, "board_transports", true);
+        let convoy_losses = pf.bool(ctx, "convoy_losses", true);
+        let at_war_off_map = pf.bool(ctx, "at_war_off_map", false);
         let mobilize_at = pf
             .choice(
                 ctx,
@@ -973,6 +977,8 @@ fn read_powers<'n>(ctx: &mut Ctx, e: Option<&'n Entry>) -> (Vec<Power>, Vec<Powe
             confined_to: None,
             cannot_control: Vec::new(),
             board_transports,
+            convoy_losses,
+            at_war_off_map,
             mobilize_at,
             origin: pe.node.origin.clone(),
         });

@@ -71,6 +71,10 @@ pub struct Power {
     pub cannot_control: Vec<SpaceId>,
     /// `board_transports`: the power's land units may be loaded onto transports.
     pub board_transports: bool,
+    /// `convoy_losses`: the power loses IPCs to convoy disruption.
+    pub convoy_losses: bool,
+    /// `at_war_off_map`: at war with powers not on the board, so never a neutral power.
+    pub at_war_off_map: bool,
     /// `mobilize_at`: where the power's new units enter play.
     pub mobilize_at: MobilizeAt,
     pub origin: Origin,

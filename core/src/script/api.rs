@@ -521,6 +521,7 @@ pub const RECORDS: &[Record] = &[
             field("attack", FieldType::Integer, "attack value"),
             field("defense", FieldType::Integer, "defense value"),
             field("movement", FieldType::Integer, "movement allowance"),
+            field("can_capture", FieldType::Boolean, "it takes territories it enters (infantry, tanks; not AAA)"),
         ],
     },
 ];
@@ -800,6 +801,17 @@ pub const REQUESTS: &[RequestDoc] = &[
         allowed: OUTSIDE_BATTLES,
         doc: "the facility becomes one of the other type, its damage kept within the new type's \
               cap (Global 1940's American complexes, major the moment the United States is at war)",
+    },
+    RequestDoc {
+        command: "remove_facility",
+        fields: &[
+            req("space", "string", "the territory"),
+            req("facility", "string", "the facility type id standing there"),
+            opt("reason", "string", "a non-empty text for the log"),
+        ],
+        allowed: OUTSIDE_BATTLES,
+        doc: "the facility leaves the game (Pacific 1940: a Japanese complex in a Chinese territory \
+              the Allies take back)",
     },
     RequestDoc {
         command: "set_value",

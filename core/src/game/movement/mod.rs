@@ -150,7 +150,7 @@ impl<'a> Board<'a> {
     /// Refusal: `other` and this power are allies that do not share now.
     fn unshared(&self, other: PowerId) -> Rejection {
         let name = |p: PowerId| self.rules.power_info(p).name.as_str();
-        let neutral = if politics::neutral(self.s, self.power) {
+        let neutral = if politics::neutral(self.rules, self.s, self.power) {
             self.power
         } else {
             other
@@ -186,7 +186,7 @@ impl<'a> Board<'a> {
             Some(c) => at_war(self.s, self.power, c),
             None => {
                 self.rules.board.space(id).neutral.is_some()
-                    && !politics::neutral(self.s, self.power)
+                    && !politics::neutral(self.rules, self.s, self.power)
                     && (neutrals::unfriendly(self.rules, self.s, self.power, id)
                         || neutrals::joined_against(self.rules, self.s, self.power, id))
             }

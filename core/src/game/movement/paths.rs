@@ -95,7 +95,7 @@ fn enter(
         // A neutral power's territories may not be flown over (nor into: see below).
         Domain::Air => match b
             .peace_holder(here)
-            .filter(|p| !last && politics::neutral(b.s, *p))
+            .filter(|p| !last && politics::neutral(b.rules, b.s, *p))
         {
             Some(p) => Err(b.peace(p)),
             // Nor an ally's it does not share (a power at war with no one, or its allies).
