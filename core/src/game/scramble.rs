@@ -138,6 +138,8 @@ pub fn scramble(
                 && at_war(s, attacker, u.owner)
                 && allied(s, u.owner, holder)
                 && u.marks.scrambled_from.is_none()
+                // A power whose units stay within some spaces (`confined_to`) scrambles none out.
+                && rules.power_info(u.owner).may_enter(to)
         })
         .map(|u| u.id)
         .take(count as usize)
@@ -327,6 +329,7 @@ pub fn options(rules: &RuleSet, s: &State, attacker: PowerId, phase: PhaseKind) 
                 rules.unit(u.kind).scramble
                     && at_war(s, attacker, u.owner)
                     && u.marks.scrambled_from.is_none()
+                    && near.iter().any(|z| rules.power_info(u.owner).may_enter(*z))
             })
             .collect();
         if near.is_empty() || ready.is_empty() {
