@@ -51,10 +51,10 @@ function M.register(cfg)
         local open, closed = road_open(game)
         if not open then
           return { veto = "China buys artillery only while the Burma Road is open: the Allies do not hold "
-            .. table.concat(closed, ", ") .. " [P40-CHINA-BUY]" }
+            .. table.concat(closed, ", ") }
         end
       elseif u.unit ~= "infantry" then
-        return { veto = `China buys only infantry (and artillery while the Burma Road is open), never a {u.unit} [P40-CHINA-BUY]` }
+        return { veto = `China buys only infantry (and artillery while the Burma Road is open), never a {u.unit}` }
       end
     end
   end)
@@ -64,7 +64,7 @@ function M.register(cfg)
   warroom.on("validate_placement", { id = cfg.rule .. "-PLACE", filter = { power = CHINA } }, function(ev, game)
     local sp = game:space(ev.space)
     if sp == nil or sp.original_owner ~= CHINA then
-      return { veto = `China's new units enter play only in Chinese territories it controls; {ev.space} is not Chinese [P40-CHINA-BUY]` }
+      return { veto = `China's new units enter play only in Chinese territories it controls; {ev.space} is not Chinese` }
     end
   end)
 

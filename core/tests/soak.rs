@@ -271,9 +271,14 @@ fn random_1940_games_walk_scrambles_raids_and_convoys() {
         passages: u64,
         raids: u64,
         convoys: u64,
+        neutrals_attacked: u64,
+        neutrals_taken: u64,
     }
     impl soak::Watch for Seen {
         fn applied(&mut self, _: &warroom_core::game::Game, cmd: &str, out: &[String]) {
+            let has = |s: &str| out.iter().filter(|l| l.contains(s)).count() as u64;
+            self.neutrals_attacked += has(" neutral): it joins the ");
+            self.neutrals_taken += has(", a friendly neutral");
             self.scrambles += u64::from(cmd.starts_with("scramble "));
             self.intercepts += u64::from(cmd.starts_with("intercept "));
             self.passages += u64::from(cmd.starts_with("ask passage "));
@@ -288,4 +293,34 @@ fn random_1940_games_walk_scrambles_raids_and_convoys() {
     assert!(seen.intercepts > 0, "no interception in eight games");
     assert!(seen.passages > 0, "no passage asked in eight games");
     assert!(seen.convoys > 0, "no convoy disruption in eight games");
+    assert!(seen.neutrals_attacked > 0, "no neutral attacked in eight games");
+    assert!(
+        seen.neutrals_taken > 0,
+        "no friendly neutral taken in eight games"
+    );
+}
+
+/// The Pacific 1940 mechanisms walked by random games: neutrals, kamikazes, the Dutch; every
+/// invariant holds.
+#[test]
+fn random_pacific_1940_games_walk_neutrals_kamikazes_and_the_dutch() {
+    #[derive(Default)]
+    struct Seen {
+        neutrals: u64,
+        kamikazes: u64,
+        dutch: u64,
+    }
+    impl soak::Watch for Seen {
+        fn applied(&mut self, _: &warroom_core::game::Game, _: &str, out: &[String]) {
+            let has = |s: &str| out.iter().filter(|l| l.contains(s)).count() as u64;
+            self.neutrals += has("(a strict neutral)");
+            self.kamikazes += has("Japan strikes at 2 or less");
+            self.dutch += has("moved land units into a Dutch territory");
+        }
+    }
+    let mut seen = Seen::default();
+    soak_watched("pacific1940", &[], None, 29..37, 8, &mut seen);
+    assert!(seen.neutrals > 0, "no neutral attacked in eight games");
+    assert!(seen.kamikazes > 0, "no kamikaze attack in eight games");
+    assert!(seen.dutch > 0, "no Dutch territory taken in eight games");
 }

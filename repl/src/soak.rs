@@ -17,8 +17,8 @@ use warroom_core::soak::{self, Checks, Failure, GameSpec};
 #[derive(clap::Args)]
 pub struct Args {
     /// Editions to play (each of its scenarios in turn). Default: the editions that play by
-    /// the rulebook — 1941, and Anniversary (both scenarios) without and with research and
-    /// national objectives.
+    /// the rulebook — 1941, Anniversary (both scenarios) without and with research and
+    /// national objectives, and Europe 1940.
     #[arg(value_name = "EDITION")]
     play: Vec<String>,
     /// Optional layer for every game: NAME, NAME=VALUE, NAME:PARAM=VALUE or a folder.
@@ -114,6 +114,7 @@ fn default_matrix() -> Vec<(&'static str, Vec<&'static str>)> {
         ("anniversary", vec!["research"]),
         ("anniversary", vec!["national-objectives"]),
         ("anniversary", vec!["research", "national-objectives"]),
+        ("europe1940", vec![]),
     ]
 }
 

@@ -78,11 +78,22 @@ impl Game {
             Arc::make_mut(&mut s.treasuries)[power.index()] = *ipcs;
         }
         for (x, y, relation) in &a.relations {
-            if x == y {
+            if rules.relation_holder(*x) == rules.relation_holder(*y) {
                 return Err("a power has no relation with itself".into());
             }
-            Arc::make_mut(&mut s.relations)[x.index()][y.index()] = *relation;
-            Arc::make_mut(&mut s.relations)[y.index()][x.index()] = *relation;
+            // A power's economies share its relations (UK Pacific the United Kingdom's).
+            let r: &crate::rules::RuleSet = &rules;
+            let with = |p: PowerId| -> Vec<PowerId> {
+                r.power_ids()
+                    .filter(|q| r.relation_holder(*q) == r.relation_holder(p))
+                    .collect()
+            };
+            for a in with(*x) {
+                for b in with(*y) {
+                    Arc::make_mut(&mut s.relations)[a.index()][b.index()] = *relation;
+                    Arc::make_mut(&mut s.relations)[b.index()][a.index()] = *relation;
+                }
+            }
         }
         for (power, techs) in &a.techs {
             Arc::make_mut(&mut s.techs)[power.index()] = techs.clone();

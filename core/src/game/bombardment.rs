@@ -100,7 +100,8 @@ pub(super) fn bombard_kinds(
 }
 
 /// The ships that may bombard an assault on `space`: the attacker's ships able to, in the sea
-/// zones it comes from where no sea battle was fought, not yet used; strongest first.
+/// zones it comes from where no sea battle was fought (nor a rule forbids it:
+/// `TurnState::no_bombardment`), not yet used; strongest first.
 fn bombard_candidates(p: &Profiles, s: &State, power: PowerId, space: SpaceId) -> Vec<Combatant> {
     let zones = s
         .this_turn
@@ -109,7 +110,8 @@ fn bombard_candidates(p: &Profiles, s: &State, power: PowerId, space: SpaceId) -
         .unwrap_or_default();
     let mut ships: Vec<(u8, u32, Combatant)> = Vec::new();
     for z in zones {
-        if s.this_turn.battle(z).is_some() {
+        // A zone with a sea battle, or one a rule stopped bombarding from (a kamikaze attack).
+        if s.this_turn.battle(z).is_some() || s.this_turn.no_bombardment.0.contains(&z) {
             continue;
         }
         for u in &s.space(z).units {

@@ -684,6 +684,7 @@ impl crate::script::GameView for View<'_> {
                     ("space", name(*s)),
                     ("raid", Value::from(true)),
                     ("fought", Value::from(*fought)),
+                    ("amphibious_from", Value::list(std::iter::empty::<Value>())),
                 ])
             })
             .collect();
@@ -692,6 +693,10 @@ impl crate::script::GameView for View<'_> {
                 ("space", name(b.space)),
                 ("raid", Value::from(false)),
                 ("fought", Value::from(b.fought)),
+                (
+                    "amphibious_from",
+                    Value::list(b.amphibious_from.iter().map(|z| name(*z))),
+                ),
             ])
         }));
         out.into_iter()
@@ -761,6 +766,10 @@ impl crate::script::GameView for View<'_> {
                 ("island", Value::from(sp.island)),
                 ("neutral", Value::from(sp.neutral.is_some())),
                 (
+                    "tags",
+                    Value::list(sp.tags.iter().map(|t| Value::from(t.clone()))),
+                ),
+                (
                     "leaning",
                     Value::from(match super::neutrals::standing(self.rules, self.state, id) {
                         None => String::new(),
@@ -824,6 +833,10 @@ impl crate::script::GameView for View<'_> {
                             .iter()
                             .map(|t| Value::from(self.rules.techs[t.index()].id.clone())),
                     ),
+                ),
+                (
+                    "counters",
+                    Value::map(info.counters.iter().map(|(n, v)| (n.clone(), Value::from(*v)))),
                 ),
             ]),
         )

@@ -28,6 +28,8 @@ const OUTSIDE_BATTLES: &[&str] = &[
     "choose",
     "replace_facility",
     "remove_facility",
+    "strike",
+    "no_bombardment",
 ];
 
 /// Apply a command a script asked for in `event`; the line to log, or why it is refused.
@@ -61,6 +63,8 @@ pub(super) fn apply_request(
         "choose" => choose(&r, s, by),
         "replace_facility" => replace_facility(&r, s, &reason),
         "remove_facility" => remove_facility(&r, s, &reason),
+        "strike" => strike(&r, s, &reason),
+        "no_bombardment" => no_bombardment(&r, s, &reason),
         _ => {
             let hint = crate::tree::closest_key(what, OUTSIDE_BATTLES.iter().copied())
                 .map(|k| format!(" (did you mean `{k}`?)"))
@@ -754,6 +758,72 @@ fn choose(r: &Asked, s: &mut State, by: &str) -> Result<String, String> {
 
 /// `replace_facility`: `space`, `facility`, `to`: the facility there becomes the other type,
 /// its damage kept within the new type's cap.
+/// `strike`: `power`, `units`, `value`: one die at each unit named, outside any battle; a hit
+/// (`value` or less) takes one of the unit's hits: it is destroyed (with what it carries), or
+/// damaged if it has more (Pacific 1940's kamikaze attacks).
+fn strike(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
+    let p = r.power()?;
+    let value = match r.cmd.get("value").and_then(Value::as_int) {
+        Some(v) if (0..=6).contains(&v) => v as u8,
+        _ => return Err("strike needs value = 0 to 6 (a hit on that or less)".into()),
+    };
+    let at = r.units_on_board(s, true)?.unwrap_or_default();
+    let targets: Vec<(usize, u32)> = at.iter().map(|&(i, k)| (i, s.spaces[i].units[k].id)).collect();
+    let Some(faces) = s.roll_table(targets.len()) else {
+        return Err(format!(
+            "dice come from the table: type {} face(s) first (`roll 2`), then the command again",
+            targets.len()
+        ));
+    };
+    let mut parts = Vec::new();
+    for ((i, id), face) in targets.into_iter().zip(faces) {
+        let space = SpaceId(i as u16);
+        let Some(u) = s.space(space).units.iter().find(|u| u.id == id).cloned() else {
+            // Destroyed by an earlier die of this strike (it carried it): nothing to hit.
+            continue;
+        };
+        let t = r.rules.unit(u.kind);
+        let what = format!(
+            "{} {} #{} in {}",
+            r.power_name(u.owner),
+            t.name,
+            id,
+            r.space_name(space)
+        );
+        if face > value {
+            parts.push(format!("{what} [{face}] missed"));
+        } else if u.damage + 1 < t.hits {
+            if let Some(x) = s.space_mut(space).units.iter_mut().find(|x| x.id == id) {
+                x.damage += 1;
+            }
+            parts.push(format!("{what} [{face}] hit, damaged"));
+        } else {
+            s.remove_unit(space, id);
+            parts.push(format!("{what} [{face}] hit, destroyed"));
+        }
+    }
+    Ok(format!(
+        "{} strikes at {value} or less: {}{reason}",
+        r.power_name(p),
+        parts.join("; ")
+    ))
+}
+
+/// `no_bombardment`: `space`: no ship in that sea zone bombards this turn (a kamikaze attack there).
+fn no_bombardment(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
+    let at = r.space("space")?;
+    if !r.rules.board.space(at).is_sea() {
+        return Err(format!("no_bombardment: {} is not a sea zone", r.space_name(at)));
+    }
+    if !s.this_turn.no_bombardment.0.contains(&at) {
+        s.this_turn.no_bombardment.0.push(at);
+    }
+    Ok(format!(
+        "no ship in {} bombards this turn{reason}",
+        r.space_name(at)
+    ))
+}
+
 /// `remove_facility`: `space`, `facility`: the facility leaves the game (a Japanese complex in a
 /// Chinese territory liberated, P40-IC-CHINA).
 fn remove_facility(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {

@@ -276,6 +276,22 @@ pub struct TurnState {
     /// The powers this power's declarations of war put it at war with this turn, with the
     /// phase (index) of each declaration.
     pub declared: Declared,
+    /// Sea zones whose ships do not bombard this turn (a rule script's `no_bombardment`).
+    pub no_bombardment: NoBombardment,
+}
+
+/// The sea zones no ship bombards from this turn.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NoBombardment(pub Vec<SpaceId>);
+
+// Nothing when none is listed, so records of turns from before hash as they did.
+impl std::hash::Hash for NoBombardment {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        if !self.0.is_empty() {
+            h.write_u8(0xa8);
+            self.0.hash(h);
+        }
+    }
 }
 
 /// Who a power's declarations put it at war with this turn: (power, phase index).
@@ -385,6 +401,7 @@ impl TurnState {
             rockets_fired,
             passages,
             declared: _,
+            no_bombardment,
         } = self;
         h.add(start_control.digest);
         battles.hash(h);
@@ -397,6 +414,7 @@ impl TurnState {
         researched.hash(h);
         rockets_fired.hash(h);
         passages.hash(h);
+        no_bombardment.hash(h);
     }
 
     pub fn begin(spaces: &Spaces) -> TurnState {

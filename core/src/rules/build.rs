@@ -303,6 +303,12 @@ const SPACE_FIELDS: &[Field] = &[
     ),
     Field::def("convoy", "bool", "false", "a convoy sea zone"),
     Field::def(
+        "tags",
+        "[string]",
+        "[]",
+        "marks the map prints on it, for rule scripts (`kamikaze`: a zone of Japan's kamikaze strikes)",
+    ),
+    Field::def(
         "adjacent",
         "[string]",
         "[]",
@@ -916,6 +922,7 @@ pub(crate) static POWER: SchemaTable = SchemaTable {
         Field::def("cannot_control", "[string]", "[]", "territories it may take but never control: taken, each goes to its original owner, another power of its side"),
         Field::def("board_transports", "bool", "true", "false: its land units are never loaded onto transports"),
         Field::def("convoy_losses", "bool", "true", "false: it never loses IPCs to convoy disruption (China, 004 · Convoys)"),
+        Field::opt("counters", "<name> → int", "tokens and counts the power starts with, for rule scripts (`kamikaze = 6`: Japan's kamikaze tokens)"),
         Field::def("at_war_off_map", "bool", "false", "at war with powers not on this board (Pacific 1940's British, ANZAC, French and Dutch, at war with Germany): never a power at war with no one"),
         Field::def("mobilize_at", "string", "factories", "where its new units enter play: at factories, or (land and air units) in any territory it controls")
             .one_of(&["factories", "controlled_territories"]),
@@ -952,6 +959,13 @@ fn read_powers<'n>(ctx: &mut Ctx, e: Option<&'n Entry>) -> (Vec<Power>, Vec<Powe
         let board_transports = pf.bool(ctx, "board_transports", true);
         let convoy_losses = pf.bool(ctx, "convoy_losses", true);
         let at_war_off_map = pf.bool(ctx, "at_war_off_map", false);
+        let mut counters = Vec::new();
+        if let Some(c) = pf.names(ctx, "counters") {
+            for (n, ne) in &c.table.entries {
+                let v = as_uint(ctx, &ne.node, "counters").unwrap_or(0);
+                counters.push((n.clone(), i64::from(v)));
+            }
+        }
         let mobilize_at = pf
             .choice(
                 ctx,
@@ -979,6 +993,7 @@ fn read_powers<'n>(ctx: &mut Ctx, e: Option<&'n Entry>) -> (Vec<Power>, Vec<Powe
             board_transports,
             convoy_losses,
             at_war_off_map,
+            counters,
             mobilize_at,
             origin: pe.node.origin.clone(),
         });
@@ -1657,6 +1672,7 @@ fn read_board(
         }
         let map = f.str(ctx, "map");
         let convoy = f.bool(ctx, "convoy", false);
+        let tags: Vec<String> = f.str_list(ctx, "tags").into_iter().map(|(s, _)| s).collect();
         let mut adj = Vec::new();
         for (a, n) in f.str_list(ctx, "adjacent") {
             match board.by_name.get(&a.to_lowercase()) {
@@ -1685,6 +1701,7 @@ fn read_board(
             standing_army,
             map,
             convoy,
+            tags,
             adjacent: adj.iter().map(|(id, _)| *id).collect(),
         });
         adjacency_nodes.push(adj);
@@ -1804,6 +1821,7 @@ fn empty_space(name: &str, kind: SpaceKind) -> Space {
         standing_army: Vec::new(),
         map: None,
         convoy: false,
+        tags: Vec::new(),
         adjacent: Vec::new(),
     }
 }

@@ -75,6 +75,8 @@ pub struct Power {
     pub convoy_losses: bool,
     /// `at_war_off_map`: at war with powers not on the board, so never a neutral power.
     pub at_war_off_map: bool,
+    /// `counters`: tokens and counts the power starts with, for rule scripts.
+    pub counters: Vec<(String, i64)>,
     /// `mobilize_at`: where the power's new units enter play.
     pub mobilize_at: MobilizeAt,
     pub origin: Origin,
@@ -362,6 +364,8 @@ pub struct Space {
     pub standing_army: Vec<(UnitTypeId, u32)>,
     pub map: Option<String>,
     pub convoy: bool,
+    /// `tags`: marks the map prints on the space, for rule scripts.
+    pub tags: Vec<String>,
     pub adjacent: Vec<SpaceId>,
 }
 

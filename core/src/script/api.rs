@@ -429,6 +429,7 @@ pub const RECORDS: &[Record] = &[
             field("space", FieldType::String, "where"),
             field("raid", FieldType::Boolean, "a strategic bombing raid"),
             field("fought", FieldType::Boolean, "fought already"),
+            field("amphibious_from", FieldType::Strings, "the sea zones an amphibious assault on it comes from"),
         ],
     },
     Record {
@@ -479,6 +480,7 @@ pub const RECORDS: &[Record] = &[
                 "its victory city's name (`\"\"` for none)",
             ),
             field("island", FieldType::Boolean, "an island"),
+            field("tags", FieldType::Strings, "marks the map prints on it (`[territories.NAME] tags`: `kamikaze`)"),
             field("neutral", FieldType::Boolean, "printed as a neutral territory (whoever holds it now)"),
             field(
                 "neutral_kind",
@@ -507,6 +509,7 @@ pub const RECORDS: &[Record] = &[
             field("side", FieldType::String, "its side"),
             field("ipcs", FieldType::Integer, "IPCs in hand"),
             field("techs", FieldType::Strings, "ids of the techs it holds"),
+            field("counters", FieldType::Counters, "tokens and counts its data gives it to start with (`[powers.NAME] counters`: `{ kamikaze = 6 }`)"),
         ],
     },
     Record {
@@ -812,6 +815,28 @@ pub const REQUESTS: &[RequestDoc] = &[
         allowed: OUTSIDE_BATTLES,
         doc: "the facility leaves the game (Pacific 1940: a Japanese complex in a Chinese territory \
               the Allies take back)",
+    },
+    RequestDoc {
+        command: "strike",
+        fields: &[
+            req("power", "string", "who strikes"),
+            req("units", "{ number }", "the units struck, by id (1 to 99), one die each"),
+            req("value", "number", "0 to 6: a hit on that or less"),
+            opt("reason", "string", "a non-empty text for the log"),
+        ],
+        allowed: OUTSIDE_BATTLES,
+        doc: "one die at each unit (faces typed at the table first); a hit takes one of the unit's \
+              hits: destroyed with what it carries, or damaged if it has more (Pacific 1940's \
+              kamikaze attacks, before any battle)",
+    },
+    RequestDoc {
+        command: "no_bombardment",
+        fields: &[
+            req("space", "string", "a sea zone"),
+            opt("reason", "string", "a non-empty text for the log"),
+        ],
+        allowed: OUTSIDE_BATTLES,
+        doc: "no ship in that sea zone bombards this turn (a kamikaze attack there)",
     },
     RequestDoc {
         command: "set_value",
