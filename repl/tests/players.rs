@@ -126,6 +126,35 @@ fn europe_1940_deals_two_to_five_players_france_with_the_united_kingdom_e40_powe
     );
 }
 
+/// Pacific 1940 (003: China "controlled by one of the Allied players"): up to four players, each
+/// on one side; China with the United States.
+#[test]
+fn pacific_1940_deals_two_to_four_players_china_with_the_united_states() {
+    assert_eq!(
+        seating("pacific1940", 2),
+        [
+            "  Player 1: Japan (to play)",
+            "  Player 2: United States, China, United Kingdom, ANZAC",
+        ]
+    );
+    assert_eq!(
+        seating("pacific1940", 4),
+        [
+            "  Player 1: Japan (to play)",
+            "  Player 2: United States, China",
+            "  Player 3: United Kingdom",
+            "  Player 4: ANZAC",
+        ]
+    );
+    let o = warroom(&["play", "pacific1940", "--players", "5"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o).contains("is played by 2 to 4 players, not 5"),
+        "{}",
+        text(&o)
+    );
+}
+
 #[test]
 fn an_impossible_number_of_players_is_refused_and_the_seats_stay() {
     for n in ["1", "7"] {
