@@ -382,3 +382,36 @@ fn four_rounds_of_europe_1940_take_france_invade_neutrals_and_bring_in_the_unite
         "France (4 IPC), held by Germany, capital, victory city Paris"
     );
 }
+
+#[test]
+fn four_rounds_of_pacific_1940_bring_in_the_united_states_kamikazes_the_burma_road_and_the_dutch() {
+    let out = play("pacific1940-four-rounds.txt", "");
+    // Japan's war: the United States and the British (with ANZAC and the Dutch) at once.
+    has(&out, "Japan declares war on United States");
+    has(&out, "at war now: Japan with United Kingdom, ANZAC, Netherlands");
+    // Kamikazes off Formosa and Iwo Jima: asked, struck, bombardment stopped.
+    has(&out, "Kamikaze attack in SZ 20 (6 tokens left)");
+    has(
+        &out,
+        "Japan strikes at 2 or less: United States Aircraft Carrier #121 in SZ 17 [2] hit, damaged",
+    );
+    has(&out, "no ship in SZ 17 bombards this turn");
+    // China's artillery while the Burma Road is open; Yunnan taken, infantry only.
+    has(&out, "China buys 1 Artillery for 4 IPCs");
+    has(&out, "Japan captures Yunnan");
+    has(&out, "China buys 4 Infantry for 12 IPCs");
+    // The Dutch territories the British and ANZAC take by moving in.
+    has(&out, "[P40-DUTCH] United Kingdom now controls Java");
+    has(&out, "[P40-DUTCH] ANZAC now controls Dutch New Guinea");
+    let status = view(&out, "status");
+    assert_eq!(
+        status[0],
+        "round 5, Japan (Axis), phase: Purchase and Repair Units"
+    );
+    assert!(
+        status.contains(&"  Japan            treasury   39  income  38"),
+        "{status:#?}"
+    );
+    assert_eq!(view(&out, "show Java")[0], "Java (4 IPC), held by United Kingdom");
+    assert_eq!(view(&out, "show Yunnan")[0], "Yunnan (1 IPC), held by Japan");
+}
