@@ -115,4 +115,63 @@ function M.restrict(cfg)
   end
 end
 
+-- What a power may not do with its units while it is not at war with another (the limits of
+-- peace the rulebooks add to "Powers Not at War with One Another"):
+--
+--   politics.peace_limits({
+--     rule = "G40-QA-JPN-NOGO",              -- the rule id: the handler is RULE, the refusal names it
+--     power = "Japan",                       -- who is limited
+--     until_war_with = "United States",      -- free once at war with this power
+--     ships_end_not_in = { "SZ 1", ... },    -- its sea units may not end a move in these zones
+--     ships_end_not_next_to = "Japan",       -- ... nor in zones next to territories this power holds
+--     units_not_through = { spaces },        -- no unit of it enters or passes these
+--     refusal = "...",                       -- what the player is told
+--   })
+function M.peace_limits(cfg)
+  assert(type(cfg) == "table" and type(cfg.rule) == "string" and type(cfg.power) == "string"
+    and type(cfg.until_war_with) == "string" and type(cfg.refusal) == "string",
+    "politics.peace_limits expects { rule, power, until_war_with, refusal, ships_end_not_in?, ships_end_not_next_to?, units_not_through? }")
+  local forbidden = {}
+  for _, z in ipairs(cfg.ships_end_not_in or {}) do
+    forbidden[z] = true
+  end
+  local closed = {}
+  for _, s in ipairs(cfg.units_not_through or {}) do
+    closed[s] = true
+  end
+  warroom.on("validate_move", { id = cfg.rule, filter = { power = cfg.power } }, function(ev, game)
+    if game:relation(cfg.power, cfg.until_war_with) == "war" then
+      return
+    end
+    for i, space in ipairs(ev.path) do
+      if i > 1 and closed[space] then
+        return { veto = `{cfg.rule}: {cfg.refusal} ({space})` }
+      end
+    end
+    local to = game:space(ev.to)
+    if to == nil or not to.sea then
+      return
+    end
+    local ships = false
+    for _, u in ipairs(ev.units) do
+      local ut = game:unit_type(u.unit)
+      ships = ships or (ut ~= nil and ut.domain == "sea")
+    end
+    if not ships then
+      return
+    end
+    local barred = forbidden[ev.to]
+    if not barred and cfg.ships_end_not_next_to then
+      for _, name in ipairs(to.adjacent) do
+        if game:owner(name) == cfg.ships_end_not_next_to then
+          barred = true
+        end
+      end
+    end
+    if barred then
+      return { veto = `{cfg.rule}: {cfg.refusal} ({ev.to})` }
+    end
+  end)
+end
+
 return M
