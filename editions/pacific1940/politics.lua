@@ -52,3 +52,19 @@ politics.peace_limits({
   units_not_through = { "Anhwe", "Chahar", "Hopei", "Hunan", "Jehol", "Kansu", "Kiangsi", "Kiangsu", "Kwangsi", "Kweichow", "Manchuria", "Shantung", "Shensi", "Sikang", "Suiyuan", "Szechwan", "Tsinghai", "Yunnan" },
   refusal = "while the United States is not at war with Japan it moves no unit into or through China and its ships end no move next to a territory Japan holds",
 })
+
+-- "Japan considers movement of units into China by any other Allied power as an act of war
+-- against it" (000 · Japan): while at peace with Japan, no other Allied power moves a unit into
+-- or through a Chinese territory (004 · China: "the restriction on UK units entering China while
+-- UK and Japan are not at war"; "Allied planes can land on Chinese territories if--and only
+-- if--that Allied power is at war with Japan").
+local chinese = { "Anhwe", "Chahar", "Hopei", "Hunan", "Jehol", "Kansu", "Kiangsi", "Kiangsu", "Kwangsi", "Kweichow", "Manchuria", "Shantung", "Shensi", "Sikang", "Suiyuan", "Szechwan", "Tsinghai", "Yunnan" }
+for _, p in ipairs({ "United Kingdom", "ANZAC", "France", "Soviet Union" }) do
+  politics.peace_limits({
+    rule = "P40-CHINA-ACT-OF-WAR." .. string.gsub(p, " ", "_"),
+    power = p,
+    until_war_with = "Japan",
+    units_not_through = chinese,
+    refusal = p .. " is not at war with Japan, which counts Allied units entering China as an act of war against it",
+  })
+end
