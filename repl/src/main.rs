@@ -50,7 +50,7 @@ enum Cmd {
         /// Continue a saved game.
         #[arg(long)]
         load: Option<PathBuf>,
-        /// Batch mode: exit non-zero at the first rejected command.
+        /// Batch mode: exit non-zero at the first rejected command, or when the input ends while the game waits for an answer.
         #[arg(long)]
         strict: bool,
         /// How many people play: the powers are dealt to them by the edition's rules.

@@ -310,7 +310,28 @@ fn batch(shell: &mut Shell, strict: bool) -> ExitCode {
                     return ExitCode::from(1);
                 }
             }
-            Outcome::Quit => break,
+            Outcome::Quit => return ExitCode::SUCCESS,
+        }
+    }
+    // A script that ends while the game waits for an answer stopped short of what it meant to
+    // play: in strict mode that fails too (a truncated game file would otherwise pass).
+    if strict {
+        let s = shell.game.state();
+        let battle = s.combat.as_ref().filter(|b| b.waiting.is_some());
+        if let Some(b) = battle {
+            eprintln!(
+                "the input ended while the battle in {} waits for {}",
+                shell.rules().board.space(b.space).name,
+                waiting_for(b)
+            );
+            return ExitCode::from(1);
+        }
+        if let Some(q) = s.questions.0.first() {
+            eprintln!(
+                "the input ended while a question waits: {}",
+                warroom_core::game::questions::prompt(shell.rules(), q)
+            );
+            return ExitCode::from(1);
         }
     }
     ExitCode::SUCCESS

@@ -71,6 +71,25 @@ fn batch_play_prints_responses_and_strict_stops_at_a_rejection() {
     assert!(!text(&o).contains("Red: Combat Move"));
 }
 
+/// A game script that ends while the game waits for an answer (a battle's casualties, a
+/// question) stopped short of what it meant to play: `--strict` fails, naming what waits.
+#[test]
+fn strict_batch_play_fails_when_the_input_ends_with_an_answer_waiting() {
+    let waits = "end phase\nmove 3 infantry from \"Greater Southern Germany\" to Yugoslavia\n";
+    let o = warroom(&["play", "europe1940", "--strict"], waits);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("the input ended while a question waits: United Kingdom: whose pieces stand for Yugoslavia's army"),
+        "{}",
+        text(&o)
+    );
+    let o = warroom(
+        &["play", "europe1940", "--strict"],
+        &format!("{waits}answer France\n"),
+    );
+    assert!(o.status.success(), "{}", text(&o));
+}
+
 #[test]
 fn play_saves_and_loads_a_game() {
     let ed = fixtures().join("editions");

@@ -139,9 +139,11 @@ odds baltic states
         "{out}"
     );
     let script = script.replace("odds baltic states\nroll 6\nodds baltic states\n", "roll 6\n");
-    let o = warroom(&["play", "anniversary", "--strict"], &script);
+    // Not `--strict`: the script ends in the middle of the battle on purpose (a strict run fails
+    // when the input ends with the game waiting for an answer).
+    let o = warroom(&["play", "anniversary"], &script);
     let out = text(&o);
-    assert!(o.status.success(), "{out}");
+    assert!(o.status.success() && !out.contains("rejected:"), "{out}");
     let pressing = repl_answer(&out[out.rfind("> odds").expect("asked")..], "Baltic States");
     // The same as a new battle of the survivors without the gun, which fires in the first
     // round only: the endings' shares and the rounds left.
