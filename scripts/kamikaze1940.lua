@@ -12,8 +12,8 @@
 --
 -- Japan's player is asked zone by zone, one attack at a time: `answer "battleship #12"` or
 -- `answer done`, and after each die `answer another` or `answer done` (a ship the die sank is
--- no target any more; with none left the zone is over). The tokens spent are kept in the
--- layer's store (so in saves).
+-- no target any more; with none left the zone is over, and in the last zone nothing more is
+-- asked). The tokens spent are kept in the layer's store (so in saves).
 --
 --   require("kamikaze1940").register({ rule = "P40-KAMIKAZE", japan = "Japan" })
 --   -- optional: token = "kamikaze" (the counter), zone_tag = "kamikaze", hit = 2,
@@ -188,10 +188,21 @@ function M.register(cfg)
       return
     end
     -- The die is rolled once this handler returns: whether the ship survives is not known yet,
-    -- so the next target is asked for after a yes.
-    game:request({ command = "choose", power = JAPAN, key = KEY,
+    -- so the next target is asked for after a yes. In the last zone queued the question stands
+    -- only while a target is left (`while_units`); with more zones to come it is asked anyway, so
+    -- that their turn comes (`done` or `another` with nothing left moves on).
+    local question = { command = "choose", power = JAPAN, key = KEY,
       question = string.format("Kamikaze attacks in %s (%d token%s left): another?", zone, left, left == 1 and "" or "s"),
-      answers = { "another", "done" } })
+      answers = { "another", "done" } }
+    if #k.queue == 1 then
+      local ids = {}
+      for _, target in pairs(by_label) do
+        table.insert(ids, target)
+      end
+      table.sort(ids)
+      question.while_units = ids
+    end
+    game:request(question)
   end)
 end
 

@@ -534,6 +534,23 @@ impl Asked<'_> {
             .map(Some)
     }
 
+    /// A list of unit ids in `field` (units that need not be on the board).
+    fn unit_ids(&self, field: &str) -> Result<Vec<u32>, String> {
+        match self.cmd.get(field) {
+            Some(Value::List(l)) if (1..=99).contains(&l.len()) => l
+                .iter()
+                .map(|v| match v.as_int() {
+                    Some(id) if (0..=i64::from(u32::MAX)).contains(&id) => Ok(id as u32),
+                    _ => Err(format!("{}: {field} holds {v:?}, not a unit id", self.what)),
+                })
+                .collect(),
+            _ => Err(format!(
+                "{} needs {field} = a list of 1 to 99 unit ids",
+                self.what
+            )),
+        }
+    }
+
     fn tag(&self) -> Result<String, String> {
         match self.cmd.get("tag").and_then(Value::as_str) {
             Some(t) if super::state::Tags::valid_name(t) => Ok(t.to_string()),
@@ -743,6 +760,18 @@ fn choose(r: &Asked, s: &mut State, by: &str) -> Result<String, String> {
     };
     if s.questions.0.len() >= 20 {
         return Err("choose: 20 questions are waiting already".into());
+    }
+    // Asked only while one of these units is on the board, as the requests before it left it
+    // (a kamikaze die may have sunk the last target).
+    if r.cmd.get("while_units").is_some() {
+        let ids = r.unit_ids("while_units")?;
+        let standing = s
+            .spaces
+            .iter()
+            .any(|sp| sp.units.iter().any(|u| ids.contains(&u.id)));
+        if !standing {
+            return Ok(format!("does not ask “{text}”: none of its units is left"));
+        }
     }
     let q = super::state::Question {
         power: p,

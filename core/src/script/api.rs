@@ -883,6 +883,11 @@ pub const REQUESTS: &[RequestDoc] = &[
                 "string",
                 "what the `answer` event carries in `key` (default: the handler's id)",
             ),
+            opt(
+                "while_units",
+                "{ number }",
+                "unit ids: the question is asked only if one of them is on the board when the request is applied (after the requests before it)",
+            ),
         ],
         allowed: OUTSIDE_BATTLES,
         doc: "the game waits for the power's answer (`answer strike`, or its number): every other \
