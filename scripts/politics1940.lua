@@ -125,6 +125,7 @@ end
 --     ships_end_not_in = { "SZ 1", ... },    -- its sea units may not end a move in these zones
 --     ships_end_not_next_to = "Japan",       -- ... nor in zones next to territories this power holds
 --     units_not_through = { spaces },        -- no unit of it enters or passes these
+--     units_not_through_of = "China",        -- ... nor the territories printed as this power's
 --     refusal = "...",                       -- what the player is told
 --   })
 function M.peace_limits(cfg)
@@ -135,14 +136,29 @@ function M.peace_limits(cfg)
   for _, z in ipairs(cfg.ships_end_not_in or {}) do
     forbidden[z] = true
   end
-  local closed = {}
-  for _, s in ipairs(cfg.units_not_through or {}) do
-    closed[s] = true
+  local closed = nil -- read from the board at the first move
+  local function closed_spaces(game)
+    if closed == nil then
+      closed = {}
+      for _, s in ipairs(cfg.units_not_through or {}) do
+        closed[s] = true
+      end
+      if cfg.units_not_through_of then
+        for _, name in ipairs(game:spaces()) do
+          local s = game:space(name)
+          if s and s.original_owner == cfg.units_not_through_of then
+            closed[name] = true
+          end
+        end
+      end
+    end
+    return closed
   end
   warroom.on("validate_move", { id = cfg.rule, filter = { power = cfg.power } }, function(ev, game)
     if game:relation(cfg.power, cfg.until_war_with) == "war" then
       return
     end
+    local closed = closed_spaces(game)
     for i, space in ipairs(ev.path) do
       if i > 1 and closed[space] then
         return { veto = `{cfg.rule}: {cfg.refusal} ({space})` }
@@ -172,6 +188,50 @@ function M.peace_limits(cfg)
       return { veto = `{cfg.rule}: {cfg.refusal} ({ev.to})` }
     end
   end)
+end
+
+-- The limits of peace on the Pacific map, the same in Pacific 1940 and Global 1940 (000 · Japan,
+-- The United States; 004 · Map › Sea Zones, China):
+-- - while not at war with the United States, Japan "may not end the movement of its sea units
+--   within 2 sea zones of the United States' mainland territories (Western United States and
+--   Alaska)": sea zones 1, 2, 3, 8, 9, 10, 11 and 12 (G40-QA-JPN-NOGO);
+-- - while not at war with Japan, the United States "may not move any units into or through China
+--   or end the movement of its sea units in sea zones that are adjacent to Japan-controlled
+--   territories" (G40-POL-US);
+-- - "Japan considers movement of units into China by any other Allied power as an act of war
+--   against it": while at peace with Japan no other Allied power moves a unit into or through a
+--   Chinese territory (004 · China: "the restriction on UK units entering China while UK and
+--   Japan are not at war"; "Allied planes can land on Chinese territories if--and only if--that
+--   Allied power is at war with Japan").
+--
+--   politics.pacific_peace({ prefix = "P40", allies = { "United Kingdom", "ANZAC", ... } })
+function M.pacific_peace(cfg)
+  assert(type(cfg) == "table" and type(cfg.prefix) == "string" and type(cfg.allies) == "table",
+    "politics.pacific_peace expects { prefix = ID, allies = { powers } }")
+  M.peace_limits({
+    rule = "G40-QA-JPN-NOGO",
+    power = "Japan",
+    until_war_with = "United States",
+    ships_end_not_in = { "SZ 1", "SZ 2", "SZ 3", "SZ 8", "SZ 9", "SZ 10", "SZ 11", "SZ 12" },
+    refusal = "while Japan is not at war with the United States its ships end no move within two sea zones of Western United States or Alaska",
+  })
+  M.peace_limits({
+    rule = cfg.prefix .. "-US-PEACE",
+    power = "United States",
+    until_war_with = "Japan",
+    ships_end_not_next_to = "Japan",
+    units_not_through_of = "China",
+    refusal = "while the United States is not at war with Japan it moves no unit into or through China and its ships end no move next to a territory Japan holds",
+  })
+  for _, p in ipairs(cfg.allies) do
+    M.peace_limits({
+      rule = cfg.prefix .. "-CHINA-ACT-OF-WAR." .. string.gsub(p, " ", "_"),
+      power = p,
+      until_war_with = "Japan",
+      units_not_through_of = "China",
+      refusal = p .. " is not at war with Japan, which counts Allied units entering China as an act of war against it",
+    })
+  end
 end
 
 return M

@@ -82,41 +82,7 @@ require("neutrals").strict_turn({
   never = { Axis = { "Olgiy", "Dzavhan", "Tsagaan-Olom", "Central Mongolia", "Ulaanbaatar", "Buyant-Uhaa" } },
 })
 
--- The limits of peace between Japan and the United States (000 · Japan, The United States, the
--- Global rules for this map; 004 · Map › Sea Zones). While not at war with the United States,
--- Japan "may not end the movement of its sea units within 2 sea zones of the United States'
--- mainland territories (Western United States and Alaska)": sea zones 1, 2, 3, 8, 9, 10, 11 and
--- 12 (G40-QA-JPN-NOGO). While not at war with Japan, the United States "may not move any units
--- into or through China or end the movement of its sea units in sea zones that are adjacent to
--- Japan-controlled territories" (G40-POL-US).
-politics.peace_limits({
-  rule = "G40-QA-JPN-NOGO",
-  power = "Japan",
-  until_war_with = "United States",
-  ships_end_not_in = { "SZ 1", "SZ 2", "SZ 3", "SZ 8", "SZ 9", "SZ 10", "SZ 11", "SZ 12" },
-  refusal = "while Japan is not at war with the United States its ships end no move within two sea zones of Western United States or Alaska",
-})
-politics.peace_limits({
-  rule = "G40-US-PEACE",
-  power = "United States",
-  until_war_with = "Japan",
-  ships_end_not_next_to = "Japan",
-  units_not_through = { "Anhwe", "Chahar", "Hopei", "Hunan", "Jehol", "Kansu", "Kiangsi", "Kiangsu", "Kwangsi", "Kweichow", "Manchuria", "Shantung", "Shensi", "Sikang", "Suiyuyan", "Szechwan", "Tsinghai", "Yunnan" },
-  refusal = "while the United States is not at war with Japan it moves no unit into or through China and its ships end no move next to a territory Japan holds",
-})
-
--- "Japan considers movement of units into China by any other Allied power as an act of war
--- against it" (000 · Japan): while at peace with Japan, no other Allied power moves a unit into
--- or through a Chinese territory (004 · China: "the restriction on UK units entering China while
--- UK and Japan are not at war"; "Allied planes can land on Chinese territories if--and only
--- if--that Allied power is at war with Japan").
-local chinese = { "Anhwe", "Chahar", "Hopei", "Hunan", "Jehol", "Kansu", "Kiangsi", "Kiangsu", "Kwangsi", "Kweichow", "Manchuria", "Shantung", "Shensi", "Sikang", "Suiyuyan", "Szechwan", "Tsinghai", "Yunnan" }
-for _, p in ipairs({ "United Kingdom", "UK Pacific", "ANZAC", "France", "Soviet Union" }) do
-  politics.peace_limits({
-    rule = "G40-CHINA-ACT-OF-WAR." .. string.gsub(p, " ", "_"),
-    power = p,
-    until_war_with = "Japan",
-    units_not_through = chinese,
-    refusal = p .. " is not at war with Japan, which counts Allied units entering China as an act of war against it",
-  })
-end
+-- The limits of peace on the Pacific map: Japan's ships kept from the American mainland, the
+-- United States' ships from Japanese shores, and Allied units at peace with Japan out of China
+-- (G40-QA-JPN-NOGO, G40-POL-US, G40-POL-JPN). See scripts/politics1940.lua.
+politics.pacific_peace({ prefix = "G40", allies = { "United Kingdom", "UK Pacific", "ANZAC", "France", "Soviet Union" } })

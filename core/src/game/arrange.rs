@@ -81,7 +81,7 @@ impl Game {
             if rules.relation_holder(*x) == rules.relation_holder(*y) {
                 return Err("a power has no relation with itself".into());
             }
-            // A power's economies share its relations (UK Pacific the United Kingdom's).
+            // A power's economies (`economy_of`) share its relations.
             let r: &crate::rules::RuleSet = &rules;
             let with = |p: PowerId| -> Vec<PowerId> {
                 r.power_ids()

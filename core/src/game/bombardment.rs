@@ -110,7 +110,7 @@ fn bombard_candidates(p: &Profiles, s: &State, power: PowerId, space: SpaceId) -
         .unwrap_or_default();
     let mut ships: Vec<(u8, u32, Combatant)> = Vec::new();
     for z in zones {
-        // A zone with a sea battle, or one a rule stopped bombarding from (a kamikaze attack).
+        // A zone with a sea battle, or one a rule stopped bombarding from (`no_bombardment`).
         if s.this_turn.battle(z).is_some() || s.this_turn.no_bombardment.0.contains(&z) {
             continue;
         }

@@ -308,15 +308,7 @@ pub fn attack(rules: &RuleSet, s: &mut State, space: SpaceId, attacker: PowerId,
         return;
     };
     let info = rules.board.space(space);
-    let mut army = Vec::new();
-    for &(kind, n) in &info.standing_army {
-        for _ in 0..n {
-            let id = s.next_unit_id;
-            s.next_unit_id += 1;
-            s.space_mut(space).units.push(Unit::new(id, kind, manager));
-            army.push(id);
-        }
-    }
+    let army = place_army(rules, s, space, manager);
     let n = army.len();
     s.neutrals.set(NeutralStanding {
         space,
@@ -361,6 +353,35 @@ pub fn attack(rules: &RuleSet, s: &mut State, space: SpaceId, attacker: PowerId,
     }
 }
 
+/// The neutral's standing army placed in it as `owner`'s units; their ids.
+fn place_army(rules: &RuleSet, s: &mut State, space: SpaceId, owner: PowerId) -> Vec<u32> {
+    let mut ids = Vec::new();
+    for &(kind, n) in &rules.board.space(space).standing_army {
+        for _ in 0..n {
+            let id = s.next_unit_id;
+            s.next_unit_id += 1;
+            s.space_mut(space).units.push(Unit::new(id, kind, owner));
+            ids.push(id);
+        }
+    }
+    ids
+}
+
+/// The army's units still there become `owner`'s pieces; how many.
+fn hand_army(s: &mut State, space: SpaceId, army: &[u32], owner: PowerId) -> usize {
+    let mut n = 0;
+    for u in s
+        .space_mut(space)
+        .units
+        .iter_mut()
+        .filter(|u| army.contains(&u.id))
+    {
+        u.owner = owner;
+        n += 1;
+    }
+    n
+}
+
 /// "Infantry" or "Infantry, Artillery": what a neutral's army is made of.
 fn army_words(rules: &RuleSet, space: SpaceId) -> String {
     rules
@@ -391,14 +412,7 @@ pub(super) fn army_answered(
         Some(a) => a.army.clone(),
         None => return,
     };
-    for u in s
-        .space_mut(space)
-        .units
-        .iter_mut()
-        .filter(|u| army.contains(&u.id))
-    {
-        u.owner = p;
-    }
+    hand_army(s, space, &army, p);
     out.push(format!(
         "{}'s army is fought with {}'s pieces",
         rules.board.space(space).name,
@@ -426,28 +440,11 @@ pub fn take_friendly(rules: &RuleSet, s: &mut State, power: PowerId, out: &mut V
         let line = match standing(rules, s, space) {
             Some(Standing::Joined { attacked, .. }) => {
                 let army = attacked.army.clone();
-                let mut n = 0;
-                for u in s
-                    .space_mut(space)
-                    .units
-                    .iter_mut()
-                    .filter(|u| army.contains(&u.id))
-                {
-                    u.owner = power;
-                    n += 1;
-                }
+                let n = hand_army(s, space, &army, power);
                 format!("{pname} takes {name}, which had joined its side; {n} of its army's units are {pname}'s now")
             }
             _ => {
-                let mut n = 0;
-                for &(kind, count) in &rules.board.space(space).standing_army {
-                    for _ in 0..count {
-                        let id = s.next_unit_id;
-                        s.next_unit_id += 1;
-                        s.space_mut(space).units.push(Unit::new(id, kind, power));
-                        n += 1;
-                    }
-                }
+                let n = place_army(rules, s, space, power).len();
                 format!(
                     "{pname} takes {name}, a friendly neutral{}",
                     if n == 0 {

@@ -762,7 +762,7 @@ fn choose(r: &Asked, s: &mut State, by: &str) -> Result<String, String> {
         return Err("choose: 20 questions are waiting already".into());
     }
     // Asked only while one of these units is on the board, as the requests before it left it
-    // (a kamikaze die may have sunk the last target).
+    // (a `strike` before it may have destroyed the last one).
     if r.cmd.get("while_units").is_some() {
         let ids = r.unit_ids("while_units")?;
         let standing = s
@@ -789,7 +789,7 @@ fn choose(r: &Asked, s: &mut State, by: &str) -> Result<String, String> {
 /// its damage kept within the new type's cap.
 /// `strike`: `power`, `units`, `value`: one die at each unit named, outside any battle; a hit
 /// (`value` or less) takes one of the unit's hits: it is destroyed (with what it carries), or
-/// damaged if it has more (Pacific 1940's kamikaze attacks).
+/// damaged if it has more (attacks a rule makes before any battle).
 fn strike(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
     let p = r.power()?;
     let value = match r.cmd.get("value").and_then(Value::as_int) {
@@ -838,7 +838,7 @@ fn strike(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
     ))
 }
 
-/// `no_bombardment`: `space`: no ship in that sea zone bombards this turn (a kamikaze attack there).
+/// `no_bombardment`: `space`: no ship in that sea zone bombards this turn (a rule's doing).
 fn no_bombardment(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
     let at = r.space("space")?;
     if !r.rules.board.space(at).is_sea() {
@@ -853,8 +853,8 @@ fn no_bombardment(r: &Asked, s: &mut State, reason: &str) -> Result<String, Stri
     ))
 }
 
-/// `remove_facility`: `space`, `facility`: the facility leaves the game (a Japanese complex in a
-/// Chinese territory liberated, P40-IC-CHINA).
+/// `remove_facility`: `space`, `facility`: the facility leaves the game (a rule that destroys
+/// complexes where a rulebook says so, as a territory changes hands).
 fn remove_facility(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
     let at = r.space("space")?;
     let Some(kind) = r

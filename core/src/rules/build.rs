@@ -306,7 +306,7 @@ const SPACE_FIELDS: &[Field] = &[
         "tags",
         "[string]",
         "[]",
-        "marks the map prints on it, for rule scripts (`kamikaze`: a zone of Japan's kamikaze strikes)",
+        "marks the map prints on it, read by rule scripts",
     ),
     Field::def(
         "adjacent",
@@ -921,9 +921,9 @@ pub(crate) static POWER: SchemaTable = SchemaTable {
         Field::opt("confined_to", "[string]", "the only spaces its units may enter, pass through (aircraft too) and end a move in; absent: anywhere"),
         Field::def("cannot_control", "[string]", "[]", "territories it may take but never control: taken, each goes to its original owner, another power of its side"),
         Field::def("board_transports", "bool", "true", "false: its land units are never loaded onto transports"),
-        Field::def("convoy_losses", "bool", "true", "false: it never loses IPCs to convoy disruption (China, 004 · Convoys)"),
-        Field::opt("counters", "<name> → int", "tokens and counts the power starts with, for rule scripts (`kamikaze = 6`: Japan's kamikaze tokens)"),
-        Field::def("at_war_off_map", "bool", "false", "at war with powers not on this board (Pacific 1940's British, ANZAC, French and Dutch, at war with Germany): never a power at war with no one"),
+        Field::def("convoy_losses", "bool", "true", "false: it never loses IPCs to convoy disruption"),
+        Field::opt("counters", "<name> → int", "tokens and counts the power starts with, read by rule scripts (`{ tokens = 6 }`)"),
+        Field::def("at_war_off_map", "bool", "false", "at war with powers not on this board: never a power at war with no one"),
         Field::def("mobilize_at", "string", "factories", "where its new units enter play: at factories, or (land and air units) in any territory it controls")
             .one_of(&["factories", "controlled_territories"]),
     ],

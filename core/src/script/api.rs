@@ -480,7 +480,7 @@ pub const RECORDS: &[Record] = &[
                 "its victory city's name (`\"\"` for none)",
             ),
             field("island", FieldType::Boolean, "an island"),
-            field("tags", FieldType::Strings, "marks the map prints on it (`[territories.NAME] tags`: `kamikaze`)"),
+            field("tags", FieldType::Strings, "marks the map prints on it (`[territories.NAME] tags`, `[sea_zones.NAME] tags`)"),
             field("neutral", FieldType::Boolean, "printed as a neutral territory (whoever holds it now)"),
             field(
                 "neutral_kind",
@@ -509,7 +509,7 @@ pub const RECORDS: &[Record] = &[
             field("side", FieldType::String, "its side"),
             field("ipcs", FieldType::Integer, "IPCs in hand"),
             field("techs", FieldType::Strings, "ids of the techs it holds"),
-            field("counters", FieldType::Counters, "tokens and counts its data gives it to start with (`[powers.NAME] counters`: `{ kamikaze = 6 }`)"),
+            field("counters", FieldType::Counters, "tokens and counts its data gives it to start with (`[powers.NAME] counters`: `{ tokens = 6 }`)"),
         ],
     },
     Record {
@@ -813,8 +813,8 @@ pub const REQUESTS: &[RequestDoc] = &[
             opt("reason", "string", "a non-empty text for the log"),
         ],
         allowed: OUTSIDE_BATTLES,
-        doc: "the facility leaves the game (Pacific 1940: a Japanese complex in a Chinese territory \
-              the Allies take back)",
+        doc: "the facility leaves the game (a complex a rule destroys as its territory changes \
+              hands)",
     },
     RequestDoc {
         command: "strike",
@@ -826,8 +826,8 @@ pub const REQUESTS: &[RequestDoc] = &[
         ],
         allowed: OUTSIDE_BATTLES,
         doc: "one die at each unit (faces typed at the table first); a hit takes one of the unit's \
-              hits: destroyed with what it carries, or damaged if it has more (Pacific 1940's \
-              kamikaze attacks, before any battle)",
+              hits: destroyed with what it carries, or damaged if it has more (attacks a rule makes \
+              before any battle)",
     },
     RequestDoc {
         command: "no_bombardment",
@@ -836,7 +836,7 @@ pub const REQUESTS: &[RequestDoc] = &[
             opt("reason", "string", "a non-empty text for the log"),
         ],
         allowed: OUTSIDE_BATTLES,
-        doc: "no ship in that sea zone bombards this turn (a kamikaze attack there)",
+        doc: "no ship in that sea zone bombards this turn",
     },
     RequestDoc {
         command: "set_value",
