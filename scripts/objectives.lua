@@ -18,12 +18,15 @@
 --   })
 --
 -- Conditions (plain tables, built by these functions; `by` is "power": the power itself,
--- "side": any power of its side (the default), or "enemy": a power of another side):
+-- "side": any power of its side (the default), "enemy": a power of another side, or a list
+-- of powers: one of them):
 --
 --   O.controls({ by = "side", all = { A, B, ... } })               -- every one of them
 --   O.controls({ by = "side", at_least = 3, of = { A, B, ... } })  -- at least N of them
 --   O.controls({ by = "side", at_least = 1, originally_of = "Japan" })
 --   O.controls({ by = "power", all_originally_of = "United Kingdom" })
+--   O.controls({ by = "side", except = { "Netherlands" }, all = { ... } })
+--                            -- a power of the side but not one of those
 --                            -- at least N territories whose printed owner (the board's owner,
 --                            --   not a scenario's control overlay) is that power
 --   O.no_enemy_units({ tag = "surface_warship", label = "surface warships",
@@ -39,6 +42,17 @@
 --   O.at_war()               -- the objective's power is at war with some power
 --   O.at_war({ with = { A, B } }), O.not_at_war({ with = { A } })
 --                            -- at war with each of them; with none of them
+--   O.at_war({ with_any = { A, B } })
+--                            -- at war with at least one of them
+--   O.never({ attacked = { "French Indo-China" } })
+--                            -- the objective's power has never attacked one of those
+--                            --   territories (fought a battle or raid there as the attacker,
+--                            --   or taken it by moving in), whoever held it
+--   O.never({ declared_war_on = { "United Kingdom", "ANZAC" } })
+--                            -- ... nor declared war on one of those powers (a declaration on
+--                            --   a power of their `[politics]` group counts)
+--                            -- What has happened is remembered from the moment the
+--                            --   objectives are registered (this layer's store, saved).
 --   O.units_in({ space = "Egypt", domain = "land", by = "power", fighting = true })
 --                            -- at least one unit (of that domain, if given; with a combat
 --                            --   value, with `fighting`: an AAA alone does not count) there
@@ -98,8 +112,11 @@ end
 
 local function check_by(by)
   by = by or "side"
+  if type(by) == "table" and is_list_of_strings(by) then
+    return by
+  end
   if by ~= "side" and by ~= "power" and by ~= "enemy" then
-    fail(string.format("by must be \"side\", \"power\" or \"enemy\", not %q", tostring(by)))
+    fail(string.format("by must be \"side\", \"power\", \"enemy\" or a list of powers, not %q", tostring(by)))
   end
   return by
 end
@@ -115,6 +132,12 @@ function M.controls(cfg)
     fail("controls expects a table { by = ..., all = { ... } }")
   end
   local c = { kind = "controls", by = check_by(cfg.by) }
+  if cfg.except ~= nil then
+    if not is_list_of_strings(cfg.except) then
+      fail("controls: except must be a list of powers")
+    end
+    c.except = cfg.except
+  end
   if cfg.all_originally_of ~= nil then
     if type(cfg.all_originally_of) ~= "string" or cfg.all ~= nil or cfg.of ~= nil or cfg.originally_of ~= nil or cfg.at_least ~= nil then
       fail("controls: all_originally_of = POWER alone")
@@ -180,7 +203,30 @@ local function power_list(name, cfg)
 end
 
 function M.at_war(cfg)
+  if cfg ~= nil and type(cfg) == "table" and cfg.with_any ~= nil then
+    if not is_list_of_strings(cfg.with_any) or cfg.with ~= nil then
+      fail("at_war expects { with = { powers } } or { with_any = { powers } }")
+    end
+    return { kind = "at_war", with = cfg.with_any, any = true }
+  end
   return { kind = "at_war", with = power_list("at_war", cfg) }
+end
+
+-- Something the objective's power has never done (remembered by the handlers `register` adds).
+function M.never(cfg)
+  if type(cfg) ~= "table" or (cfg.attacked == nil) == (cfg.declared_war_on == nil) then
+    fail("never expects { attacked = { territories } } or { declared_war_on = { powers } }")
+  end
+  if cfg.attacked ~= nil then
+    if not is_list_of_strings(cfg.attacked) then
+      fail("never: attacked must be a list of territory names")
+    end
+    return { kind = "never", attacked = cfg.attacked }
+  end
+  if not is_list_of_strings(cfg.declared_war_on) then
+    fail("never: declared_war_on must be a list of powers")
+  end
+  return { kind = "never", declared_war_on = cfg.declared_war_on }
 end
 
 function M.not_at_war(cfg)
@@ -295,6 +341,14 @@ local function belongs(ctx, by, owner)
   if by == "power" then
     return owner == ctx.power
   end
+  if type(by) == "table" then
+    for _, p in ipairs(by) do
+      if p == owner then
+        return true
+      end
+    end
+    return false
+  end
   local side = ctx.side_of(owner)
   if by == "enemy" then
     return side ~= nil and side ~= ctx.side
@@ -302,8 +356,40 @@ local function belongs(ctx, by, owner)
   return side == ctx.side
 end
 
-local function holds(ctx, by, space)
-  return belongs(ctx, by, ctx.game:owner(space))
+local function holds(ctx, by, space, except)
+  local owner = ctx.game:owner(space)
+  if except then
+    for _, p in ipairs(except) do
+      if p == owner then
+        return false
+      end
+    end
+  end
+  return belongs(ctx, by, owner)
+end
+
+-- What the powers have done that a `never` condition asks about, remembered in this layer's
+-- store: `attacked[power][territory]` and `declared[power][target]` = the round it happened.
+local function history()
+  local h = warroom.store.objectives_history
+  if h == nil then
+    h = { attacked = {}, declared = {} }
+    warroom.store.objectives_history = h
+  end
+  return h
+end
+
+local function remember(kind, power, what, round)
+  local h = history()
+  h[kind][power] = h[kind][power] or {}
+  if h[kind][power][what] == nil then
+    h[kind][power][what] = round
+  end
+end
+
+local function remembered(kind, power, what)
+  local h = warroom.store.objectives_history
+  return h ~= nil and h[kind][power] ~= nil and h[kind][power][what] ~= nil
 end
 
 -- The board's territories (not sea zones) that `keep` accepts, in board order, read once per
@@ -361,6 +447,7 @@ local function has_tag(game, unit, tag)
 end
 
 local evaluate
+local watch
 
 local tests = {
   controls = function(c, ctx)
@@ -368,11 +455,24 @@ local tests = {
     local need = c.all and #spaces or c.at_least
     local n = 0
     for _, s in ipairs(spaces) do
-      if holds(ctx, c.by, s) then
+      if holds(ctx, c.by, s, c.except) then
         n += 1
       end
     end
     return n >= need
+  end,
+  never = function(c, ctx)
+    for _, s in ipairs(c.attacked or {}) do
+      if remembered("attacked", ctx.power, s) then
+        return false
+      end
+    end
+    for _, p in ipairs(c.declared_war_on or {}) do
+      if remembered("declared", ctx.power, p) then
+        return false
+      end
+    end
+    return true
   end,
   no_enemy_units = function(c, ctx)
     for _, s in ipairs(c.spaces) do
@@ -396,7 +496,7 @@ local tests = {
     local any = false
     for _, p in ipairs(list) do
       local war = p ~= ctx.power and ctx.game:relation(ctx.power, p) == "war"
-      if c.with and not war then
+      if c.with and not c.any and not war then
         return false
       end
       any = any or war
@@ -492,6 +592,9 @@ end
 local describe
 
 local function subject(by, ctx)
+  if type(by) == "table" then
+    return join(by, "or") .. (#by == 1 and " controls" or " control")
+  end
   if by == "power" then
     return ctx.power .. " controls"
   end
@@ -504,6 +607,9 @@ end
 local texts = {
   controls = function(c, ctx)
     local who = subject(c.by, ctx)
+    if c.except then
+      who = string.gsub(who, " control$", " (not " .. join(c.except, "or") .. ") control")
+    end
     if c.originally_of and c.all then
       return string.format("%s all territories originally %s's", who, c.originally_of)
     end
@@ -532,12 +638,18 @@ local texts = {
   end,
   at_war = function(c, ctx)
     if c.with then
-      return string.format("%s at war with %s", ctx.power, join(c.with, "and"))
+      return string.format("%s at war with %s", ctx.power, join(c.with, c.any and "or" or "and"))
     end
     return ctx.power .. " at war"
   end,
   not_at_war = function(c, ctx)
     return string.format("%s not at war with %s", ctx.power, join(c.with, "or"))
+  end,
+  never = function(c, ctx)
+    if c.attacked then
+      return string.format("%s has not attacked %s", ctx.power, join(c.attacked, "or"))
+    end
+    return string.format("%s has declared no war on %s", ctx.power, join(c.declared_war_on, "or"))
   end,
   units_in = function(c, ctx)
     local whose = c.by == "power" and (ctx.power .. "'s") or (c.by == "enemy" and "an enemy" or ("the " .. (ctx.side or ctx.power) .. "'"))
@@ -778,12 +890,20 @@ function M.check(list, game)
     end
   end
   local function walk(id, c)
+    if type(c.by) == "table" then
+      for _, p in ipairs(c.by) do
+        power(id, p)
+      end
+    end
     if c.kind == "controls" then
       if c.originally_of then
         power(id, c.originally_of)
       end
       for _, s in ipairs(c.spaces or {}) do
         space(id, s, false)
+      end
+      for _, p in ipairs(c.except or {}) do
+        power(id, p)
       end
     elseif c.kind == "no_enemy_units" then
       for _, s in ipairs(c.spaces) do
@@ -793,6 +913,13 @@ function M.check(list, game)
       space(id, c.space, nil)
     elseif c.kind == "at_war" or c.kind == "not_at_war" then
       for _, p in ipairs(c.with or {}) do
+        power(id, p)
+      end
+    elseif c.kind == "never" then
+      for _, s in ipairs(c.attacked or {}) do
+        space(id, s, false)
+      end
+      for _, p in ipairs(c.declared_war_on or {}) do
         power(id, p)
       end
     elseif c.kind == "no_allied_units" and c.originally_of then
@@ -814,6 +941,59 @@ function M.check(list, game)
         power(o.id, p)
       end
     end
+  end
+end
+
+-- What the `never` conditions of `list` ask about: the territories and the powers.
+local function watched(list)
+  local spaces, targets = {}, {}
+  local function walk(c)
+    for _, s in ipairs(c.attacked or {}) do
+      spaces[s] = true
+    end
+    for _, p in ipairs(c.declared_war_on or {}) do
+      targets[p] = true
+    end
+    for _, x in ipairs(c.conditions or {}) do
+      walk(x)
+    end
+  end
+  for _, o in ipairs(list) do
+    walk(o.condition)
+  end
+  return spaces, targets
+end
+
+-- The handlers remembering what `never` conditions ask about. An attack is a battle or raid
+-- step there (after it: a step vetoed by another rule is still an attack, and `after_` events
+-- cannot be vetoed, so nothing is rolled back), or taking the territory by moving in.
+watch = function(list, id)
+  local spaces, targets = watched(list)
+  local names = {}
+  for s in pairs(spaces) do
+    table.insert(names, s)
+  end
+  table.sort(names)
+  if #names > 0 then
+    warroom.on("after_combat_step", { id = id .. ".battles", filter = { space = names } }, function(ev, game)
+      remember("attacked", ev.attacker, ev.space, game.round)
+    end)
+    warroom.on("territory_captured", { id = id .. ".captures", filter = { space = names } }, function(ev, game)
+      -- A friendly neutral taken over (no holder before) or a territory handed to an ally is
+      -- not an attack; a liberation is (the holder was an enemy at war).
+      if ev.previous_owner ~= "" and game:relation(ev.power, ev.previous_owner) == "war" then
+        remember("attacked", ev.power, ev.space, game.round)
+      end
+    end)
+  end
+  if next(targets) ~= nil then
+    warroom.on("war_declared", { id = id .. ".declarations" }, function(ev, game)
+      for _, t in ipairs(ev.targets) do
+        if targets[t] then
+          remember("declared", ev.power, t, ev.round)
+        end
+      end
+    end)
   end
 end
 
@@ -839,6 +1019,7 @@ function M.register(list, opts)
     warroom.on("game_setup", { id = id .. ".check" }, check)
     warroom.on("report", { id = id .. ".report", filter = { report = "objectives" } }, report)
   end
+  watch(list, id .. ".history" .. (opts.replace and ("." .. warroom.layer) or ""))
 end
 
 return M
