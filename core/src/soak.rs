@@ -515,14 +515,19 @@ impl Player {
             Command::Buy {
                 piece: Piece::Unit(u),
                 count: 1,
+                economy,
             } => {
                 let cost = i64::from(rules.unit_for(*u, &s.techs[power.index()]).cost.max(1));
-                (s.treasuries[power.index()] / cost).min(ENLARGE_MOST)
+                (s.treasuries[economy.unwrap_or(power).index()] / cost).min(ENLARGE_MOST)
             }
-            Command::Place { piece, count: 1, .. } => s.purchased[power.index()]
-                .iter()
-                .find(|(p, _)| p == piece)
-                .map_or(0, |(_, n)| i64::from(*n).min(ENLARGE_MOST)),
+            // The most any economy of the power has waiting (a wrong guess is refused).
+            Command::Place { piece, count: 1, .. } => rules
+                .economies(power)
+                .into_iter()
+                .filter_map(|e| s.purchased[e.index()].iter().find(|(p, _)| p == piece))
+                .map(|(_, n)| i64::from(*n).min(ENLARGE_MOST))
+                .max()
+                .unwrap_or(0),
             Command::Move(m) if m.units.len() == 1 => match m.units[0] {
                 Pick::Kind { kind, count: 1 } => {
                     let n = s
@@ -543,7 +548,11 @@ impl Player {
         let count = 2 + (self.dice.uniform() * (most - 1) as f64) as u32;
         let count = count.min(most as u32);
         Some(match cmd.clone() {
-            Command::Buy { piece, .. } => Command::Buy { piece, count },
+            Command::Buy { piece, economy, .. } => Command::Buy {
+                piece,
+                count,
+                economy,
+            },
             Command::Place { piece, space, .. } => Command::Place { piece, count, space },
             Command::Move(mut m) => {
                 if let Pick::Kind { kind, .. } = m.units[0] {
@@ -886,11 +895,19 @@ fn units_conserved(
                 ));
             }
             let p = created.first().map(|c| c.1);
-            let had = p.map_or(0, |p| {
-                before.purchased[p.index()]
-                    .iter()
-                    .find(|(pc, _)| *pc == Piece::Unit(*kind))
-                    .map_or(0, |(_, n)| *n)
+            // Bought by the power or by one of its economies (whose units are the power's).
+            let had: u32 = p.map_or(0, |p| {
+                rules
+                    .economies(p)
+                    .into_iter()
+                    .map(|e| {
+                        before.purchased[e.index()]
+                            .iter()
+                            .find(|(pc, _)| *pc == Piece::Unit(*kind))
+                            .map_or(0, |(_, n)| *n)
+                    })
+                    .max()
+                    .unwrap_or(0)
             });
             if had < *count {
                 return Err((

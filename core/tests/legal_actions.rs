@@ -53,17 +53,23 @@ fn single_unit_commands(g: &Game) -> Vec<Command> {
     out.push(Command::EndPhase);
     match g.current_phase().kind {
         PhaseKind::Purchase | PhaseKind::Research => {
-            for u in 0..rules.units.len() {
-                out.push(Command::Buy {
-                    piece: Piece::Unit(UnitTypeId(u as u16)),
-                    count: 1,
-                });
-            }
-            for f in 0..rules.facilities.len() {
-                out.push(Command::Buy {
-                    piece: Piece::Facility(FacilityTypeId(f as u16)),
-                    count: 1,
-                });
+            // Each economy of the power buys for itself (`buy ... for ECONOMY`).
+            for economy in rules.economies(power) {
+                let economy = (economy != power).then_some(economy);
+                for u in 0..rules.units.len() {
+                    out.push(Command::Buy {
+                        piece: Piece::Unit(UnitTypeId(u as u16)),
+                        count: 1,
+                        economy,
+                    });
+                }
+                for f in 0..rules.facilities.len() {
+                    out.push(Command::Buy {
+                        piece: Piece::Facility(FacilityTypeId(f as u16)),
+                        count: 1,
+                        economy,
+                    });
+                }
             }
             for f in 0..rules.facilities.len() {
                 out.extend(spaces.iter().map(|sp| Command::Repair {

@@ -324,3 +324,35 @@ fn random_pacific_1940_games_walk_neutrals_kamikazes_and_the_dutch() {
     assert!(seen.kamikazes > 0, "no kamikaze attack in eight games");
     assert!(seen.dutch > 0, "no Dutch territory taken in eight games");
 }
+
+/// The United Kingdom's two economies walked by random Global 1940 games: purchases paid by
+/// each treasury, units placed at each economy's factories, both collecting; every invariant
+/// holds (units bought by an economy enter play as the power's).
+#[test]
+fn random_global_1940_games_walk_both_british_economies() {
+    #[derive(Default)]
+    struct Seen {
+        pacific_buys: u64,
+        pacific_places: u64,
+        pacific_collects: u64,
+    }
+    impl soak::Watch for Seen {
+        fn applied(&mut self, _: &warroom_core::game::Game, _: &str, out: &[String]) {
+            let has = |s: &str| out.iter().filter(|l| l.contains(s)).count() as u64;
+            self.pacific_buys += has("from UK Pacific's treasury");
+            self.pacific_places += has("UK Pacific places ");
+            self.pacific_collects += has("UK Pacific collects ");
+        }
+    }
+    let mut seen = Seen::default();
+    soak_watched("global1940", &[], None, 41..44, 3, &mut seen);
+    assert!(seen.pacific_buys > 0, "no purchase by UK Pacific in three games");
+    assert!(
+        seen.pacific_places > 0,
+        "no unit placed by UK Pacific in three games"
+    );
+    assert!(
+        seen.pacific_collects > 0,
+        "UK Pacific never collected in three games"
+    );
+}

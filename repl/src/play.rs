@@ -67,7 +67,7 @@ const HELP: &[(&str, &str, &str)] = &[
         "map Germany",
         "a power's territories with their IPC values",
     ),
-    ("buy", "buy 3 infantry", "buy units in the purchase phase"),
+    ("buy", "buy 3 infantry", "buy units in the purchase phase (`for ECONOMY`: a second economy of the power pays)"),
     (
         "move",
         "move 2 infantry, tank from Germany to Poland [via A, B] [ignoring | bombing]",
@@ -854,11 +854,17 @@ impl Shell {
             .turn_order
             .iter()
             .flat_map(|h| rules.powers_of_turn(*h))
+            // A power's second economy, under it (`buy ... for ECONOMY`).
+            .flat_map(|p| rules.economies(p))
             .collect();
         for q in playing {
+            let name = match rules.power_info(q).economy_of {
+                Some(_) => format!("  {}", rules.power_info(q).name),
+                None => rules.power_info(q).name.clone(),
+            };
             out.push_str(&format!(
                 "  {:<16} treasury {:>4}  income {:>3}",
-                rules.power_info(q).name,
+                name,
                 s.treasuries[q.index()],
                 self.game.income(q)
             ));

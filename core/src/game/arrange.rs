@@ -166,7 +166,9 @@ fn place_pieces(
                 for _ in 0..*count {
                     let id = s.next_unit_id;
                     s.next_unit_id += 1;
-                    s.space_mut(*space).units.push(Unit::new(id, *kind, *owner));
+                    // A second economy's units are its power's.
+                    let owner = rules.relation_holder(*owner);
+                    s.space_mut(*space).units.push(Unit::new(id, *kind, owner));
                 }
                 if rules.board.space(*space).is_sea() {
                     sea_touched.push(*space);

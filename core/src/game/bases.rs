@@ -113,9 +113,13 @@ pub fn repair_at_bases(rules: &RuleSet, s: &mut State, power: PowerId, out: &mut
         if !damaged {
             continue;
         }
+        // A power with two economies repairs only where the economy the base falls under holds
+        // its capital ("An economy whose capital is held by the Axis can't ... repair units").
+        let economies = rules.economies(power).len() > 1;
         let base = rules.board.space(zone).adjacent.iter().find(|t| {
             let sp = s.space(**t);
             sp.controller.is_some_and(|c| friendly(rules, s, power, c))
+                && (!economies || super::control::holds_capital(rules, s, rules.economy_for(power, **t)))
                 && sp.facilities.iter().any(|f| {
                     let ft = &rules.facilities[f.kind.index()];
                     ft.repairs && ft.operative(f.damage)

@@ -7,8 +7,13 @@ use super::state::Relation;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    /// Buy units or facilities in the purchase phase.
-    Buy { piece: Piece, count: u32 },
+    /// Buy units or facilities in the purchase phase, paid by the acting power or (`economy`)
+    /// by a second economy of it (`[powers] economy_of`).
+    Buy {
+        piece: Piece,
+        count: u32,
+        economy: Option<PowerId>,
+    },
     /// Finish the current phase (the turn moves on to the next phase, power or round).
     EndPhase,
     /// Move units of the current power along a path (combat or noncombat move), including
@@ -534,7 +539,14 @@ impl Command {
                 }
                 t
             }
-            Command::Buy { piece, count } => format!("buy {count} {}", piece_id(rules, *piece)),
+            Command::Buy {
+                piece,
+                count,
+                economy,
+            } => match economy {
+                None => format!("buy {count} {}", piece_id(rules, *piece)),
+                Some(e) => format!("buy {count} {} for {}", piece_id(rules, *piece), pname(*e)),
+            },
             Command::EndPhase => "end phase".into(),
             Command::Undo => "undo".into(),
             Command::Place { piece, count, space } => {
@@ -640,11 +652,17 @@ impl Command {
     }
 }
 
-/// `buy [COUNT] UNIT`: units or facilities for the purchase phase (one when no count is given).
+/// `buy [COUNT] UNIT [for ECONOMY]`: units or facilities for the purchase phase (one when no
+/// count is given), paid by the power or by the economy of it named.
 fn parse_buy(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
     let (count, rest) = match rest.first().and_then(|w| count_word(w)) {
         Some(n) => (n?, &rest[1..]),
         None => (1, rest),
+    };
+    let (rest, economy) = match rest.iter().position(|w| w.eq_ignore_ascii_case("for")) {
+        Some(k) if k + 1 < rest.len() => (&rest[..k], Some(resolve_power(rules, &rest[k + 1..].join(" "))?)),
+        Some(_) => return Err("buy for whom? e.g. `buy 2 infantry for \"UK Pacific\"`".into()),
+        None => (rest, None),
     };
     if rest.is_empty() {
         return Err("buy what? e.g. `buy 3 infantry`".into());
@@ -654,7 +672,11 @@ fn parse_buy(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
     if count == 0 {
         return Err("buy at least one".into());
     }
-    Ok(Command::Buy { piece, count })
+    Ok(Command::Buy {
+        piece,
+        count,
+        economy,
+    })
 }
 
 /// `undo` alone: what it takes back is always the last command of the phase.

@@ -26,6 +26,15 @@ pub fn holds_capital(rules: &RuleSet, state: &State, power: PowerId) -> bool {
     }
 }
 
+/// Whether one of the power's economies (the power itself, or a second economy it has) still
+/// holds its capital: a power skips the phases a lost capital skips only when all are lost.
+pub fn holds_a_capital(rules: &RuleSet, state: &State, power: PowerId) -> bool {
+    rules
+        .economies(power)
+        .into_iter()
+        .any(|p| holds_capital(rules, state, p))
+}
+
 /// Income the power would collect now: its territories' values, nothing while an enemy holds
 /// its capital ("If your capital is under an enemy power's control, you cannot collect
 /// income"), and nothing for a power whose turn has no collect-income phase
@@ -42,14 +51,33 @@ pub fn income(rules: &RuleSet, state: &State, power: PowerId) -> i64 {
         .sum()
 }
 
-pub fn collect_income(
+/// Every economy of the power collects its own income, convoy losses counted apart (the
+/// power's own first, then its second economies).
+pub fn collect_incomes(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    out: &mut Vec<String>,
+) -> Result<(), super::Rejection> {
+    for p in rules.economies(power) {
+        collect_income(rules, s, p, out)?;
+    }
+    Ok(())
+}
+
+fn collect_income(
     rules: &RuleSet,
     s: &mut State,
     power: PowerId,
     out: &mut Vec<String>,
 ) -> Result<(), super::Rejection> {
     let gross = income(rules, s, power);
-    let lost = super::convoy::losses(rules, s, power, out)?;
+    // Nothing to lose (a capital in enemy hands): no convoy dice are rolled.
+    let lost = if gross > 0 {
+        super::convoy::losses(rules, s, power, out)?
+    } else {
+        0
+    };
     let income = (gross - lost).max(0);
     Arc::make_mut(&mut s.treasuries)[power.index()] += income;
     if lost > 0 {
@@ -108,7 +136,9 @@ pub fn capture(rules: &RuleSet, s: &mut State, space: SpaceId, power: PowerId, o
     if info.capital && from_enemy {
         if let Some(o) = info.owner {
             if !same_side(rules, o, power) {
-                plunder(rules, s, o, power, out);
+                // To the economy the capital falls under (its power's other economy, if that
+                // is where it lies), whoever holds that economy's own capital.
+                plunder(rules, s, o, rules.economy_for(power, space), out);
             } else {
                 liberate_capital(rules, s, space, o, out);
             }
@@ -129,16 +159,22 @@ fn take_control(
     out: &mut Vec<String>,
 ) -> PowerId {
     let info = rules.board.space(space);
-    let original = info.owner.filter(|o| *o != power && same_side(rules, *o, power));
+    // A territory printed as one of the capturer's own economies is not liberated: it falls
+    // under the economy it lies in, like any territory the power takes.
+    let original = info
+        .owner
+        .filter(|o| !rules.same_power(*o, power) && same_side(rules, *o, power));
     // A territory the capturer may never control (`cannot_control`) goes to its original
     // owner, an ally (checked when the rules are built), whatever that ally's capital.
     let barred = rules.power_info(power).cannot_control.contains(&space);
+    let taker = rules.economy_for(power, space);
     let holder = match original {
         Some(o) if barred => o,
         // Its own capital goes back to its owner whatever else holds.
         Some(o) if info.capital => o,
-        Some(o) if holds_capital(rules, s, o) => o,
-        _ => power,
+        // The economy of the ally the territory falls under must hold its capital.
+        Some(o) if holds_capital(rules, s, rules.economy_for(o, space)) => rules.economy_for(o, space),
+        _ => taker,
     };
     s.space_mut(space).controller = Some(holder);
     if barred && holder != power {
@@ -148,6 +184,13 @@ fn take_control(
             info.name,
             name(rules, holder),
             name(rules, power)
+        ));
+    } else if holder == taker && taker != power {
+        out.push(format!(
+            "{} captures {} (for {})",
+            name(rules, power),
+            info.name,
+            name(rules, holder)
         ));
     } else if holder == power {
         match original {
@@ -192,7 +235,8 @@ fn units_left_behind(
         }
         let kind = rules.unit(u.kind);
         if kind.on_capture == OnCapture::Capture {
-            u.owner = holder;
+            // Units are the power's, never an economy's.
+            u.owner = rules.relation_holder(holder);
             u.marks.captured = true;
             taken.push(kind.name.clone());
             true
@@ -283,8 +327,8 @@ fn liberate_capital(rules: &RuleSet, s: &mut State, capital: SpaceId, owner: Pow
         if id == capital || info.owner != Some(owner) {
             continue;
         }
-        if let Some(h) = held.filter(|h| *h != owner && same_side(rules, *h, owner)) {
-            s.space_mut(id).controller = Some(owner);
+        if let Some(h) = held.filter(|h| !rules.same_power(*h, owner) && same_side(rules, *h, owner)) {
+            s.space_mut(id).controller = Some(rules.economy_for(owner, id));
             out.push(format!(
                 "{} returns from {} to {}",
                 info.name,

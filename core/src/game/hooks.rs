@@ -289,7 +289,14 @@ impl<'a> Change<'a> {
                 let (check, declared) = self.declaration(*target);
                 (vec![check], vec![declared])
             }
-            Command::Buy { piece, count } => (Vec::new(), vec![self.purchase(*piece, *count)]),
+            Command::Buy {
+                piece,
+                count,
+                economy,
+            } => (
+                Vec::new(),
+                vec![self.purchase(*piece, *count, economy.unwrap_or(self.power))],
+            ),
             Command::EndPhase | Command::PlayFirst(_) => (Vec::new(), self.phase_change(cmd)),
             Command::Move(m) => (Vec::new(), vec![self.movement(m, moved)]),
             Command::Place { piece, count, space } => {
@@ -350,8 +357,8 @@ impl<'a> Change<'a> {
     }
 
     /// `validate_purchase`: what is bought, what it costs (with the power's techs) and what
-    /// the power had to spend.
-    fn purchase(&self, piece: Piece, count: u32) -> Event {
+    /// the economy paying had to spend.
+    fn purchase(&self, piece: Piece, count: u32, payer: PowerId) -> Event {
         let (rules, power) = (self.rules, self.power);
         let (id, cost) = match piece {
             Piece::Unit(u) => (
@@ -373,7 +380,8 @@ impl<'a> Change<'a> {
                 ])]),
             )
             .with("cost", i64::from(cost) * i64::from(count))
-            .with("ipcs", self.before.treasuries[power.index()])
+            .with("ipcs", self.before.treasuries[payer.index()])
+            .with("economy", self.name(payer))
     }
 
     /// Ending a phase (or `play POWER first`): the income collected, the phase ended, the
@@ -383,12 +391,15 @@ impl<'a> Change<'a> {
         let mut events = Vec::new();
         let old = &rules.phases[self.at.phase.index()];
         if *cmd == Command::EndPhase && old.kind == crate::rules::PhaseKind::CollectIncome {
-            let income = next.treasuries[power.index()] - before.treasuries[power.index()];
-            events.push(
-                Event::new(EventKind::CollectIncome)
-                    .with("power", self.pname.as_str())
-                    .with("income", income),
-            );
+            // Each economy of the power collects apart (its own objectives too).
+            for p in rules.economies(power) {
+                let income = next.treasuries[p.index()] - before.treasuries[p.index()];
+                events.push(
+                    Event::new(EventKind::CollectIncome)
+                        .with("power", self.name(p))
+                        .with("income", income),
+                );
+            }
         }
         // `play POWER first` at the step where the orders part puts that step off: it
         // ends, and the other order's step begins in its place.

@@ -247,29 +247,38 @@ enum Moves {
     None,
 }
 
-/// One of each piece the power might buy, research tokens, and repairs.
+/// One of each piece the power might buy (for each of its economies), research tokens, and
+/// repairs.
 fn purchases(rules: &RuleSet, s: &State, power: PowerId, out: &mut Vec<Command>) {
-    let have = s.treasuries[power.index()];
-    for (i, _) in rules.units.iter().enumerate() {
-        let u = UnitTypeId(i as u16);
-        let cost = rules.unit_for(u, &s.techs[power.index()]).cost;
-        if i64::from(cost) <= have {
-            out.push(Command::Buy {
-                piece: Piece::Unit(u),
-                count: 1,
-            });
+    for payer in rules.economies(power) {
+        if super::economy::payer(rules, s, power, Some(payer)).is_err() {
+            continue;
         }
-    }
-    for (i, f) in rules.facilities.iter().enumerate() {
-        if f.cost.is_some_and(|c| i64::from(c) <= have) {
-            out.push(Command::Buy {
-                piece: Piece::Facility(crate::rules::FacilityTypeId(i as u16)),
-                count: 1,
-            });
+        let economy = (payer != power).then_some(payer);
+        let have = s.treasuries[payer.index()];
+        for (i, _) in rules.units.iter().enumerate() {
+            let u = UnitTypeId(i as u16);
+            let cost = rules.unit_for(u, &s.techs[power.index()]).cost;
+            if i64::from(cost) <= have {
+                out.push(Command::Buy {
+                    piece: Piece::Unit(u),
+                    count: 1,
+                    economy,
+                });
+            }
+        }
+        for (i, f) in rules.facilities.iter().enumerate() {
+            if f.cost.is_some_and(|c| i64::from(c) <= have) {
+                out.push(Command::Buy {
+                    piece: Piece::Facility(crate::rules::FacilityTypeId(i as u16)),
+                    count: 1,
+                    economy,
+                });
+            }
         }
     }
     for (i, sp) in s.spaces.iter().enumerate() {
-        if sp.controller == Some(power) {
+        if sp.controller.is_some_and(|c| rules.same_power(c, power)) {
             for f in sp.facilities.iter().filter(|f| f.damage > 0) {
                 out.push(Command::Repair {
                     count: 1,
@@ -544,6 +553,13 @@ fn within(
 /// Each purchased piece, one at a time: units where the power's factories (or its territories)
 /// let new units enter play, facilities in each territory it controls.
 fn placements(rules: &RuleSet, s: &State, power: PowerId, out: &mut Vec<Command>) {
+    // A power with two economies: each places what it bought, where it holds factories.
+    for e in rules.economies(power) {
+        economy_placements(rules, s, e, out);
+    }
+}
+
+fn economy_placements(rules: &RuleSet, s: &State, power: PowerId, out: &mut Vec<Command>) {
     let pieces: Vec<Piece> = s.purchased[power.index()]
         .iter()
         .filter(|(_, n)| *n > 0)

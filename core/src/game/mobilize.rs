@@ -128,7 +128,7 @@ fn factory(rules: &RuleSet, s: &State, power: PowerId, t: SpaceId) -> Result<u32
         ));
     }
     // A tech may let every factory of the power produce more (`production_bonus`).
-    let bonus = rules.production_bonus(&s.techs[power.index()]);
+    let bonus = rules.production_bonus(&s.techs[rules.relation_holder(power).index()]);
     Ok(old
         .iter()
         .map(|f| {
@@ -184,7 +184,13 @@ pub(crate) fn unit_spaces(rules: &RuleSet, s: &State, power: PowerId) -> Vec<Spa
 fn assign(rules: &RuleSet, s: &State, power: PowerId, extra: &[(SpaceId, u32)]) -> Option<Vec<Mobilized>> {
     let caps = factories(rules, s, power);
     let mut demand: Vec<(SpaceId, u32)> = Vec::new();
-    let placed = s.this_turn.mobilized.iter().map(|m| (m.space, m.count));
+    // What this power (economy) placed: another economy of the power counts at its own.
+    let placed = s
+        .this_turn
+        .mobilized
+        .iter()
+        .filter(|m| caps.iter().any(|(t, _)| *t == m.factory))
+        .map(|m| (m.space, m.count));
     for (space, n) in placed.chain(extra.iter().copied()) {
         match demand.iter_mut().find(|(sp, _)| *sp == space) {
             Some(d) => d.1 += n,
@@ -229,7 +235,7 @@ fn own_carrier_room(rules: &RuleSet, s: &State, power: PowerId, zone: SpaceId) -
         } else {
             0
         };
-        if u.owner == power {
+        if rules.same_power(u.owner, power) {
             own_cap += u.deck(rules);
             own_air += air;
         } else if allied(s, power, u.owner) {
@@ -245,7 +251,7 @@ fn fighters_without_room(rules: &RuleSet, s: &State, power: PowerId, zone: Space
     let units = &s.space(zone).units;
     let own_air = units
         .iter()
-        .any(|u| u.owner == power && rules.unit(u.kind).domain == Domain::Air);
+        .any(|u| rules.same_power(u.owner, power) && rules.unit(u.kind).domain == Domain::Air);
     let cap: u32 = units
         .iter()
         .filter(|u| allied(s, power, u.owner))
@@ -296,7 +302,10 @@ fn names(rules: &RuleSet, zones: &[SpaceId]) -> String {
         .join(", ")
 }
 
-/// Place `count` purchased pieces in `space`.
+/// Place `count` purchased pieces in `space`. A power with two economies places what the
+/// economy holding the territory bought, there (at sea: the first economy that bought the
+/// piece and has a factory beside the zone); everything below then speaks of that economy,
+/// and the units entering play are the power's.
 pub fn place(
     rules: &RuleSet,
     s: &mut State,
@@ -306,6 +315,7 @@ pub fn place(
     space: SpaceId,
     out: &mut Vec<String>,
 ) -> Result<(), Rejection> {
+    let power = placing_economy(rules, s, power, piece, space);
     let pname = power_name(rules, power);
     let what = super::piece_name(rules, piece);
     if count == 0 {
@@ -339,6 +349,23 @@ pub fn place(
     Ok(())
 }
 
+/// Which economy of `power` places `piece` in `space` (see `place`).
+fn placing_economy(rules: &RuleSet, s: &State, power: PowerId, piece: Piece, space: SpaceId) -> PowerId {
+    let economies = rules.economies(power);
+    if economies.len() == 1 {
+        return power;
+    }
+    if !rules.board.space(space).is_sea() {
+        return super::economy::holding(rules, s, power, space);
+    }
+    let waiting = |e: PowerId| s.purchased[e.index()].iter().any(|(p, n)| *p == piece && *n > 0);
+    economies
+        .iter()
+        .copied()
+        .find(|e| waiting(*e) && unit_spaces(rules, s, *e).contains(&space))
+        .unwrap_or(power)
+}
+
 /// Mobilize purchased units in a space: where they may enter play (a sea zone or a
 /// territory), the factories' production, the carriers promised in combat move, then the
 /// units themselves.
@@ -356,14 +383,14 @@ fn place_units(
         territory_entry(rules, s, power, kind, space)?;
         if rules.power_info(power).mobilize_at == MobilizeAt::ControlledTerritories {
             // No factory and no production limit: any territory the power controls now.
-            enter_play(s, power, kind, count, space);
+            enter_play(s, rules.relation_holder(power), kind, count, space);
             return Ok(());
         }
     }
     let counted = factory_capacity(rules, s, power, count, space)?;
     keep_carrier_promises(rules, s, power, kind, count, space)?;
     s.this_turn.mobilized = counted;
-    enter_play(s, power, kind, count, space);
+    enter_play(s, rules.relation_holder(power), kind, count, space);
     if rules.unit(kind).carrier_capacity > 0 && !fighters_without_room(rules, s, power, space) {
         s.this_turn.carrier_promises.retain(|z| *z != space);
     }
@@ -747,16 +774,18 @@ pub fn end_mobilize(
     power: PowerId,
     out: &mut Vec<String>,
 ) -> Result<(), Rejection> {
-    let open = open_promises(rules, s, power);
-    if !open.is_empty() {
-        return Err(reject(
-            RULE_DECLARED,
-            format!(
-                "{} declared in combat move that a new carrier would be mobilized in {} for its fighters to land; place it there before ending the phase",
-                power_name(rules, power),
-                names(rules, &open)
-            ),
-        ));
+    for e in rules.economies(power) {
+        let open = open_promises(rules, s, e);
+        if !open.is_empty() {
+            return Err(reject(
+                RULE_DECLARED,
+                format!(
+                    "{} declared in combat move that a new carrier would be mobilized in {} for its fighters to land; place it there before ending the phase",
+                    power_name(rules, power),
+                    names(rules, &open)
+                ),
+            ));
+        }
     }
     super::movement::land_air_units(rules, s, power, true, out);
     apply_upgrades(rules, s, out);

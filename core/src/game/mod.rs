@@ -11,6 +11,7 @@ pub mod command;
 pub mod control;
 pub mod convoy;
 pub mod dice;
+pub mod economy;
 pub mod fight;
 mod flow;
 mod hooks;
@@ -652,13 +653,18 @@ fn run(
             facility,
         } => research::repair(rules, s, power, phase.kind, *count, *space, *facility, out)?,
         Command::Rocket { from, target } => fight::rocket(rules, s, power, phase.kind, *from, *target, out)?,
-        Command::Buy { piece, count } => {
+        Command::Buy {
+            piece,
+            count,
+            economy,
+        } => {
             in_phase(
                 phase,
                 PhaseKind::Purchase,
                 "units are bought in the purchase phase",
             )?;
-            buy(rules, s, power, *piece, *count, out)?
+            let payer = economy::payer(rules, s, power, *economy)?;
+            buy(rules, s, payer, *piece, *count, out)?
         }
         Command::EndPhase => end_phase(rules, sc, s, out)?,
         Command::Edit(e) => edit(rules, s, e, out)?,
@@ -709,7 +715,8 @@ fn in_phase(phase: &crate::rules::Phase, kind: PhaseKind, what: &str) -> Result<
     Err(Rejection::new(format!("{what}; it is {} now", phase.title)))
 }
 
-/// A purchase: paid from the treasury now, waiting for mobilization.
+/// A purchase: paid from the treasury now, waiting for mobilization. `power` is the economy
+/// paying (the acting power, or a second economy of it): the units wait in its pool.
 fn buy(
     rules: &RuleSet,
     s: &mut State,
@@ -719,7 +726,7 @@ fn buy(
     out: &mut Vec<String>,
 ) -> Result<(), Rejection> {
     let pname = &rules.power_info(power).name;
-    let Some(each) = piece_cost(rules, s, power, piece) else {
+    let Some(each) = piece_cost(rules, s, rules.relation_holder(power), piece) else {
         return Err(Rejection::new("that facility cannot be bought in this edition"));
     };
     let total = i64::from(each) * i64::from(count);
@@ -738,10 +745,21 @@ fn buy(
         Some((_, n)) => *n += count,
         None => Arc::make_mut(&mut s.purchased)[power.index()].push((piece, count)),
     }
-    out.push(format!(
-        "{pname} buys {count} {} for {total} IPCs",
-        piece_name(rules, piece)
-    ));
+    let head = rules.relation_holder(power);
+    if rules.economies(head).len() > 1 {
+        // Which treasury paid, for a power with two (`buy ... for ECONOMY` chooses).
+        out.push(format!(
+            "{} buys {count} {} for {total} IPCs from {pname}'s treasury ({} left)",
+            rules.power_info(head).name,
+            piece_name(rules, piece),
+            s.treasuries[power.index()]
+        ));
+    } else {
+        out.push(format!(
+            "{pname} buys {count} {} for {total} IPCs",
+            piece_name(rules, piece)
+        ));
+    }
     Ok(())
 }
 
@@ -812,7 +830,7 @@ fn end_phase(rules: &RuleSet, sc: &Scenario, s: &mut State, out: &mut Vec<String
         }
         PhaseKind::Mobilize => mobilize::end_mobilize(rules, s, power, out)?,
         // Income must be collected if it can be: ending that phase collects it.
-        PhaseKind::CollectIncome => control::collect_income(rules, s, power, out)?,
+        PhaseKind::CollectIncome => control::collect_incomes(rules, s, power, out)?,
         PhaseKind::Research if s.breakthrough_pending => {
             return Err(Rejection::new(
                 "a breakthrough waits for its chart: choose one with `breakthrough CHART` first",
@@ -880,7 +898,7 @@ fn enter_step(rules: &RuleSet, sc: &Scenario, s: &mut State, mut holder: PowerId
         s.hand_turn(holder, at.power);
         holder = at.power;
         let ph = &rules.phases[at.phase.index()];
-        if ph.skipped_without_capital && !control::holds_capital(rules, s, at.power) {
+        if ph.skipped_without_capital && !control::holds_a_capital(rules, s, at.power) {
             out.push(format!(
                 "{} skips {} (capital held by the enemy)",
                 rules.power_info(at.power).name,
@@ -1099,8 +1117,15 @@ fn play_first(
 /// Refusals of `play POWER first`.
 pub const RULE_TURN_ORDER: &str = "turn-order";
 
-/// A power's turn ends: what it bought and could not place is refunded or kept.
+/// A power's turn ends: what each of its economies bought and could not place is refunded
+/// to it or kept.
 fn end_turn(rules: &RuleSet, s: &mut State, power: PowerId, out: &mut Vec<String>) {
+    for p in rules.economies(power) {
+        end_turn_purchases(rules, s, p, out);
+    }
+}
+
+fn end_turn_purchases(rules: &RuleSet, s: &mut State, power: PowerId, out: &mut Vec<String>) {
     let left = std::mem::take(&mut Arc::make_mut(&mut s.purchased)[power.index()]);
     if left.is_empty() {
         return;
@@ -1109,7 +1134,10 @@ fn end_turn(rules: &RuleSet, s: &mut State, power: PowerId, out: &mut Vec<String
         Unplaceable::Refund => {
             let refund: i64 = left
                 .iter()
-                .map(|(p, n)| i64::from(piece_cost(rules, s, power, *p).unwrap_or(0)) * i64::from(*n))
+                .map(|(p, n)| {
+                    i64::from(piece_cost(rules, s, rules.relation_holder(power), *p).unwrap_or(0))
+                        * i64::from(*n)
+                })
                 .sum();
             Arc::make_mut(&mut s.treasuries)[power.index()] += refund;
             out.push(format!(

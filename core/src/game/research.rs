@@ -228,7 +228,11 @@ pub fn repair(
     let damaged: Vec<SpaceId> = rules
         .board
         .ids()
-        .filter(|id| s.space(*id).controller == Some(power))
+        .filter(|id| {
+            s.space(*id)
+                .controller
+                .is_some_and(|c| rules.same_power(c, power))
+        })
         .filter(|id| s.space(*id).facilities.iter().any(|f| f.damage > 0))
         .collect();
     let pname = rules.power_info(power).name.clone();
@@ -296,6 +300,17 @@ pub fn repair(
         .by(RULE_REPAIR));
     }
     let cost = count.div_ceil(per_ipc);
+    // The economy holding the territory pays (a power with two economies; 000 · Global United
+    // Kingdom Rules: "each ... makes its own separate purchases and repairs").
+    let payer = super::economy::payer(
+        rules,
+        s,
+        power,
+        Some(super::economy::holding(rules, s, power, at)),
+    )
+    .map_err(|r| Rejection::new(r.message).by(RULE_REPAIR))?;
+    let pname = rules.power_info(payer).name.clone();
+    let power = payer;
     let have = s.treasuries[power.index()];
     if i64::from(cost) > have {
         return Err(

@@ -789,7 +789,8 @@ impl State {
                     for _ in 0..p.count {
                         spaces[p.space.index()]
                             .units
-                            .push(Unit::new(next_unit_id, kind, p.owner));
+                            // A second economy's units are its power's.
+                            .push(Unit::new(next_unit_id, kind, rules.relation_holder(p.owner)));
                         next_unit_id += 1;
                     }
                 }

@@ -917,7 +917,10 @@ pub(crate) static POWER: SchemaTable = SchemaTable {
         Field::req("side", "string", "the side it plays on; powers of one side are allies"),
         Field::opt("colour", "string", "`\"#rrggbb\"` for the terminal"),
         Field::opt("abbrev", "string", "short name the REPL accepts"),
-        Field::opt("economy_of", "string", "a second economy of this power: played on its turn, sharing its relations"),
+        Field::opt("economy_of", "string", "a second economy of this power: one power with two treasuries; its units are the power's, it buys, collects and mobilizes on the power's turn, and shares its relations"),
+        Field::opt("economy_map", "string", "with `economy_of`: the territories the power holds on this `map` fall under this economy (absent: those printed as this economy's)"),
+        Field::def("economy_also", "[string]", "[]", "with `economy_of`: territories under this economy besides"),
+        Field::def("economy_except", "[string]", "[]", "with `economy_of`: territories on its `economy_map` that are not under this economy"),
         Field::opt("confined_to", "[string]", "the only spaces its units may enter, pass through (aircraft too) and end a move in; absent: anywhere"),
         Field::def("cannot_control", "[string]", "[]", "territories it may take but never control: taken, each goes to its original owner, another power of its side"),
         Field::def("board_transports", "bool", "true", "false: its land units are never loaded onto transports"),
@@ -933,6 +936,9 @@ pub(crate) static POWER: SchemaTable = SchemaTable {
 struct PowerSpaces<'n> {
     confined_to: Option<&'n Node>,
     cannot_control: Option<&'n Node>,
+    economy_map: Option<(String, &'n Node)>,
+    economy_also: Option<&'n Node>,
+    economy_except: Option<&'n Node>,
 }
 
 fn read_powers<'n>(ctx: &mut Ctx, e: Option<&'n Entry>) -> (Vec<Power>, Vec<PowerSpaces<'n>>) {
@@ -979,6 +985,11 @@ fn read_powers<'n>(ctx: &mut Ctx, e: Option<&'n Entry>) -> (Vec<Power>, Vec<Powe
         spaces.push(PowerSpaces {
             confined_to: pf.get("confined_to"),
             cannot_control: pf.get("cannot_control"),
+            economy_map: pf
+                .get("economy_map")
+                .and_then(|n| as_str(ctx, n, "economy_map").map(|s| (s, n))),
+            economy_also: pf.get("economy_also"),
+            economy_except: pf.get("economy_except"),
         });
         pf.finish(ctx);
         economy.push(eco);
@@ -988,6 +999,7 @@ fn read_powers<'n>(ctx: &mut Ctx, e: Option<&'n Entry>) -> (Vec<Power>, Vec<Powe
             colour,
             abbrev,
             economy_of: None,
+            economy_territories: Vec::new(),
             confined_to: None,
             cannot_control: Vec::new(),
             board_transports,
@@ -1086,7 +1098,78 @@ fn resolve_power_spaces(ctx: &mut Ctx, powers: &mut [Power], lists: &[PowerSpace
             }
             powers[i].cannot_control = list;
         }
+        resolve_economy(ctx, &mut powers[i], l, board, &all_names, i);
     }
+}
+
+/// The territories an economy (`economy_of`) covers: those on its `economy_map` (or, without
+/// one, those printed as its own), with `economy_also`, without `economy_except`.
+fn resolve_economy(
+    ctx: &mut Ctx,
+    power: &mut Power,
+    l: &PowerSpaces,
+    board: &Board,
+    all: &[String],
+    index: usize,
+) {
+    let pname = power.name.clone();
+    let named = |ctx: &mut Ctx, n: Option<&Node>, field: &str| -> Vec<SpaceId> {
+        let Some(n) = n else { return Vec::new() };
+        let mut out = Vec::new();
+        for (s, sn) in super::read::str_list(ctx, n, &format!("powers.{pname}.{field}")) {
+            match board
+                .by_name
+                .get(&s.to_lowercase())
+                .filter(|id| board.space(**id).name == s && !board.space(**id).is_sea())
+            {
+                Some(id) => out.push(*id),
+                None => unknown_name(ctx, sn, "territory", &s, all),
+            }
+        }
+        out
+    };
+    let also = named(ctx, l.economy_also, "economy_also");
+    let except = named(ctx, l.economy_except, "economy_except");
+    if power.economy_of.is_none() {
+        let stray = [
+            l.economy_map.as_ref().map(|(_, n)| *n),
+            l.economy_also,
+            l.economy_except,
+        ];
+        if let Some(n) = stray.into_iter().flatten().next() {
+            ctx.error_at(
+                n,
+                "schema::bad-value",
+                format!("{pname} is not an economy of another power: `economy_map`, `economy_also` and `economy_except` need `economy_of`"),
+                "without economy_of",
+            );
+        }
+        return;
+    }
+    if let Some((m, n)) = &l.economy_map {
+        if !board.spaces.iter().any(|s| s.map.as_deref() == Some(m.as_str())) {
+            ctx.error_at(
+                n,
+                "schema::bad-value",
+                format!("no space of the board is on the map `{m}` (`map` of `[territories]`)"),
+                "unknown map",
+            );
+        }
+    }
+    let me = PowerId(index as u8);
+    let mut list: Vec<SpaceId> = board
+        .ids()
+        .filter(|id| {
+            let sp = board.space(*id);
+            let on = match &l.economy_map {
+                Some((m, _)) => sp.map.as_deref() == Some(m.as_str()),
+                None => sp.owner == Some(me),
+            };
+            !sp.is_sea() && ((on && !except.contains(id)) || also.contains(id))
+        })
+        .collect();
+    list.sort();
+    power.economy_territories = list;
 }
 
 /// A power playing within another's turn (`[turn.within]`) has no place in a scenario's

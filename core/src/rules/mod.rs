@@ -62,7 +62,11 @@ pub struct Power {
     pub side: String,
     pub colour: Option<String>,
     pub abbrev: Option<String>,
+    /// `economy_of`: the power this one is a second economy of (its treasury, income and
+    /// purchases; its units and its territories' defence are that power's).
     pub economy_of: Option<PowerId>,
+    /// For an economy: the territories that fall under it when its power holds them (sorted).
+    pub economy_territories: Vec<SpaceId>,
     /// `confined_to`: the only spaces the power's units may enter, pass or end a move in
     /// (`None`: anywhere).
     pub confined_to: Option<Vec<SpaceId>>,

@@ -51,6 +51,34 @@ impl RuleSet {
         self.power_info(p).economy_of.unwrap_or(p)
     }
 
+    /// The power itself and the economies it has, the power first: those whose treasuries it
+    /// spends and collects on its turn.
+    pub fn economies(&self, p: PowerId) -> Vec<PowerId> {
+        let head = self.relation_holder(p);
+        let mut out = vec![head];
+        out.extend(
+            (0..self.powers.len())
+                .map(|i| PowerId(i as u8))
+                .filter(|q| self.power_info(*q).economy_of == Some(head)),
+        );
+        out
+    }
+
+    /// Which economy of `p`'s power a territory it holds falls under: an economy whose
+    /// territories include it, or the power itself.
+    pub fn economy_for(&self, p: PowerId, space: super::SpaceId) -> PowerId {
+        let head = self.relation_holder(p);
+        self.powers
+            .iter()
+            .position(|q| q.economy_of == Some(head) && q.economy_territories.binary_search(&space).is_ok())
+            .map_or(head, |i| PowerId(i as u8))
+    }
+
+    /// Whether `a` and `b` are one power (the same, or economies of one).
+    pub fn same_power(&self, a: PowerId, b: PowerId) -> bool {
+        self.relation_holder(a) == self.relation_holder(b)
+    }
+
     /// Every power that goes to war (or stays at peace) together with `p`: its `[politics]`
     /// group (or itself) and their economies, in power order.
     pub fn war_partners(&self, p: PowerId) -> Vec<PowerId> {

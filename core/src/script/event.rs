@@ -168,7 +168,10 @@ impl EventKind {
                  into it): it has joined the side opposing the attacker and its army stands; \
                  handlers decide what the other neutrals do (`set_leaning`)"
             }
-            EventKind::CollectIncome => "when a power collects income",
+            EventKind::CollectIncome => {
+                "when a power collects income (each economy of a power with two: one event each, \
+                 the power's own first)"
+            }
             EventKind::Research => "after a power bought researcher tokens and rolled them",
             EventKind::Breakthrough => "after a power gained a tech",
             EventKind::VictoryCheck => {
@@ -277,7 +280,12 @@ impl EventKind {
                         f("power", String, "the power buying"),
                         f("units", Units, "what it buys (facilities too)"),
                         f("cost", Integer, "what the purchase costs, in IPCs"),
-                        f("ipcs", Integer, "the power's IPCs in hand before it"),
+                        f("ipcs", Integer, "the paying economy's IPCs in hand before it"),
+                        f(
+                            "economy",
+                            String,
+                            "who pays: the power, or a second economy of it (`buy ... for ECONOMY`)",
+                        ),
                     ]
                 }
             }

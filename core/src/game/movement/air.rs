@@ -104,8 +104,11 @@ fn own_carrier_can_reach(b: &Board, space: SpaceId, peaceful: bool) -> bool {
 /// power has held since the start of the turn, and a carrier bought is not already promised to
 /// another zone (one carrier meets fighters in one place).
 fn new_carrier_possible(b: &Board, space: SpaceId) -> bool {
-    let bought: u32 = b.s.purchased[b.power.index()]
-        .iter()
+    let bought: u32 = b
+        .rules
+        .economies(b.power)
+        .into_iter()
+        .flat_map(|e| b.s.purchased[e.index()].iter())
         .filter(|(p, _)| matches!(p, crate::rules::Piece::Unit(u) if b.rules.unit(*u).carrier_capacity > 0))
         .map(|(_, n)| *n)
         .sum();
@@ -121,8 +124,11 @@ fn new_carrier_possible(b: &Board, space: SpaceId) -> bool {
 fn factory_next_to(b: &Board, space: SpaceId) -> bool {
     b.rules.board.space(space).adjacent.iter().any(|t| {
         !b.is_sea(*t)
-            && b.s.space(*t).controller == Some(b.power)
-            && b.s.this_turn.start_control[t.index()] == Some(b.power)
+            && b.s
+                .space(*t)
+                .controller
+                .is_some_and(|c| b.rules.same_power(c, b.power))
+            && b.s.this_turn.start_control[t.index()] == b.s.space(*t).controller
             && b.s.space(*t).facilities.iter().any(|f| {
                 let ft = &b.rules.facilities[f.kind.index()];
                 ft.production.resolve(b.rules.board.space(*t).ipc) > 0
