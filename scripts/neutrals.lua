@@ -11,12 +11,14 @@
 -- on who violated the strict neutral's neutrality." (000 · Strict Neutrals) They stay neutral:
 -- friendly to the side they now lean to, unfriendly to the other, never overflown.
 -- `never = { Axis = { spaces } }`: those strict neutrals never turn to that side (Mongolia
--- "will never become pro-Axis" unless the Soviets attack it; 000 · Soviet-Mongolian Defense Pact).
+-- "will never become pro-Axis unless one or more of them is attacked by the Soviet Union"; 000 ·
+-- Soviet-Mongolian Defense Pact): `unless = { Axis = "Soviet Union" }` — unless that power's
+-- attack on one of them is what turns the neutrals.
 local M = {}
 
 function M.strict_turn(cfg)
   assert(type(cfg) == "table" and type(cfg.rule) == "string",
-    "neutrals.strict_turn expects { rule = ID, never = { SIDE = { spaces } }? }")
+    "neutrals.strict_turn expects { rule = ID, never = { SIDE = { spaces } }?, unless = { SIDE = POWER }? }")
   local never = {}
   for side, spaces in pairs(cfg.never or {}) do
     never[side] = {}
@@ -29,6 +31,10 @@ function M.strict_turn(cfg)
       return
     end
     local kept = never[ev.joined] or {}
+    local unless = (cfg.unless or {})[ev.joined]
+    if unless ~= nil and ev.power == unless and kept[ev.space] then
+      kept = {}
+    end
     for _, name in ipairs(game:spaces()) do
       local s = game:space(name)
       if s.leaning == "strict" and not s.attacked and not kept[name] then

@@ -190,6 +190,63 @@ function M.peace_limits(cfg)
   end)
 end
 
+-- A neutral navy: while `power` is not at war (with anyone, or with `until_war_with`), its ships
+-- end their moves only in sea zones next to territories it holds (on `map` only, if given),
+-- but its warships (not transports) may also patrol `patrol_zone` (000 · The United States:
+-- Europe 1940's E40-POL-US-NAVAL; Global 1940's G40-POL-US on the Europe map).
+--
+--   politics.neutral_navy({ id = HANDLER_ID, rule = "E40-POL-US-NAVAL", power = "United States",
+--     patrol_zone = "SZ 102", until_war_with = { "Germany", "Italy" }?, map = "europe"? })
+function M.neutral_navy(cfg)
+  assert(type(cfg) == "table" and type(cfg.id) == "string" and type(cfg.rule) == "string"
+    and type(cfg.power) == "string" and type(cfg.patrol_zone) == "string",
+    "politics.neutral_navy expects { id, rule, power, patrol_zone, until_war_with?, map? }")
+  local function at_war(game)
+    for _, p in ipairs(cfg.until_war_with or game:powers()) do
+      if p ~= cfg.power and game:relation(cfg.power, p) == "war" then
+        return true
+      end
+    end
+    return false
+  end
+  local whom = cfg.until_war_with and ("at war with neither " .. table.concat(cfg.until_war_with, " nor ")) or "at war with no one"
+  warroom.on("validate_move", { id = cfg.id, filter = { power = cfg.power } }, function(ev, game)
+    if at_war(game) then
+      return
+    end
+    local to = game:space(ev.to)
+    if to == nil or not to.sea or (cfg.map ~= nil and to.map ~= cfg.map) then
+      return
+    end
+    local ships, transports = false, false
+    for _, u in ipairs(ev.units) do
+      local t = game:unit_type(u.unit)
+      if t and t.domain == "sea" then
+        ships = true
+        if t.attack == 0 and t.defense == 0 then
+          transports = true
+        end
+      end
+    end
+    if not ships then
+      return
+    end
+    for _, name in ipairs(to.adjacent) do
+      if game:owner(name) == cfg.power then
+        return
+      end
+    end
+    if ev.to == cfg.patrol_zone and not transports then
+      return
+    end
+    return {
+      veto = string.format(
+        "%s: while the %s is %s, its ships end their move only in sea zones next to its territories%s (warships, not transports, may also patrol %s); %s is not",
+        cfg.rule, cfg.power, whom, cfg.map and (" on the " .. cfg.map .. " map") or "", cfg.patrol_zone, ev.to),
+    }
+  end)
+end
+
 -- The limits of peace on the Pacific map, the same in Pacific 1940 and Global 1940 (000 · Japan,
 -- The United States; 004 · Map › Sea Zones, China):
 -- - while not at war with the United States, Japan "may not end the movement of its sea units

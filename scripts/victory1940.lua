@@ -1,4 +1,4 @@
--- How the 1940 second-edition games are won, shared by Europe 1940 and Pacific 1940: a side
+-- How the 1940 second-edition games are won, shared by Europe, Pacific and Global 1940: a side
 -- wins holding its victory cities continuously for a complete round (from the end of one of its
 -- powers' turns to the start of its next), with a capital of its own at the end of it. "Checked
 -- at the start of each power's turn": at the end of the turn before it (`victory_check`). A
@@ -14,6 +14,9 @@
 --     allies = { targets = { "Berlin", "Rome" }, capitals = { "Washington", ... } },
 --   })
 --
+-- Global 1940 counts the Axis' cities per map (the spaces' `map`): `axis = { maps = { europe = 8,
+-- pacific = 6 }, capitals = {...} }` — enough cities on either map, held for the round.
+--
 -- Kept in the layer's store (so in saves) under `victory`: how many turns have ended, and since
 -- which one each side's cities have held.
 local M = {}
@@ -21,6 +24,12 @@ local M = {}
 function M.register(cfg)
   local TURN_ORDER = cfg.turn_order
   local AXIS_CITIES = cfg.axis.cities
+  local AXIS_MAPS = cfg.axis.maps -- map name -> cities needed there (instead of `cities`)
+  local MAP_NAMES = {} -- AXIS_MAPS' names, sorted
+  for m in pairs(AXIS_MAPS or {}) do
+    table.insert(MAP_NAMES, m)
+  end
+  table.sort(MAP_NAMES)
   local AXIS_CAPITALS = cfg.axis.capitals
   local ALLIED_TARGETS = cfg.allies.targets
   local ALLIED_CAPITALS = cfg.allies.capitals
@@ -58,20 +67,38 @@ function M.register(cfg)
     return false
   end
 
-  local function count(game, side)
+  -- The cities `side` holds (on `map` only, if given).
+  local function count(game, side, map)
     local n = 0
-    for city in pairs(city_spaces(game)) do
-      if holds(game, side, city) then
+    for city, space in pairs(city_spaces(game)) do
+      if holds(game, side, city) and (map == nil or game:space(space).map == map) then
         n += 1
       end
     end
     return n
   end
 
+  -- The maps whose count the Axis meets now (one entry, "", without per-map counts).
+  local function axis_maps_met(game)
+    local met = {}
+    if AXIS_MAPS == nil then
+      if count(game, "Axis") >= AXIS_CITIES then
+        table.insert(met, "")
+      end
+      return met
+    end
+    for _, m in ipairs(MAP_NAMES) do
+      if count(game, "Axis", m) >= AXIS_MAPS[m] then
+        table.insert(met, m)
+      end
+    end
+    return met
+  end
+
   -- The cities' part of each side's condition, as it stands now.
   local function cities_held(game, side)
     if side == "Axis" then
-      return count(game, "Axis") >= AXIS_CITIES
+      return #axis_maps_met(game) > 0
     end
     for _, c in ipairs(ALLIED_TARGETS) do
       if not holds(game, "Allies", c) then
@@ -94,11 +121,23 @@ function M.register(cfg)
     return nil
   end
 
+  -- "A, B and C".
+  local function listed(list)
+    if #list <= 2 then
+      return table.concat(list, " and ")
+    end
+    return table.concat(list, ", ", 1, #list - 1) .. " and " .. list[#list]
+  end
+
   local function reason(game, side)
+    if side == "Axis" and AXIS_MAPS ~= nil then
+      local m = axis_maps_met(game)[1]
+      return string.format("%d victory cities of the %s map held for a complete round, with %s", count(game, "Axis", m), m, table.concat(AXIS_CAPITALS, " or "))
+    end
     if side == "Axis" then
       return string.format("%d victory cities held for a complete round, with %s", count(game, "Axis"), table.concat(AXIS_CAPITALS, " or "))
     end
-    return table.concat(ALLIED_TARGETS, " and ") .. " held for a complete round, with an Allied capital"
+    return listed(ALLIED_TARGETS) .. " held for a complete round, with an Allied capital"
   end
 
   warroom.on("game_setup", { id = cfg.id .. ".check" }, function(_, game)
@@ -161,9 +200,27 @@ function M.register(cfg)
   local function report(_, game)
     local v = warroom.store.victory or {}
     local axis = count(game, "Axis")
-    local line = string.format("victory: the Axis hold %d of %d victory cities (%d to win)", axis, TOTAL, AXIS_CITIES)
-    if v.axis_since_at then
-      line = line .. string.format(", %d or more since ", AXIS_CITIES) .. v.axis_since_at
+    local line
+    if AXIS_MAPS ~= nil then
+      local parts = {}
+      for _, m in ipairs(MAP_NAMES) do
+        local total = 0
+        for _, space in pairs(city_spaces(game)) do
+          if game:space(space).map == m then
+            total += 1
+          end
+        end
+        table.insert(parts, string.format("%d of %d on the %s map (%d to win)", count(game, "Axis", m), total, m, AXIS_MAPS[m]))
+      end
+      line = "victory: the Axis hold " .. table.concat(parts, ", ")
+      if v.axis_since_at then
+        line = line .. ", enough since " .. v.axis_since_at
+      end
+    else
+      line = string.format("victory: the Axis hold %d of %d victory cities (%d to win)", axis, TOTAL, AXIS_CITIES)
+      if v.axis_since_at then
+        line = line .. string.format(", %d or more since ", AXIS_CITIES) .. v.axis_since_at
+      end
     end
     warroom.log(line .. ";")
     local held = {}
@@ -173,7 +230,7 @@ function M.register(cfg)
       end
     end
     local none = #ALLIED_TARGETS == 2 and "neither of" or "none of"
-    local targets = table.concat(ALLIED_TARGETS, " and ")
+    local targets = listed(ALLIED_TARGETS)
     if #held == 0 and #ALLIED_TARGETS == 1 then
       line = "  the Allies do not hold " .. targets
     elseif #held == 0 then
@@ -181,7 +238,7 @@ function M.register(cfg)
     elseif #ALLIED_TARGETS == 1 then
       line = "  the Allies hold " .. targets
     else
-      line = string.format("  the Allies hold %s of %s", table.concat(held, " and "), targets)
+      line = string.format("  the Allies hold %s of %s", listed(held), targets)
     end
     if v.allies_since_at then
       line = line .. (#ALLIED_TARGETS == 1 and ", since " or (#ALLIED_TARGETS == 2 and ", both since " or ", all since ")) .. v.allies_since_at

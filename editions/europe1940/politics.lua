@@ -47,52 +47,13 @@ politics.restrict({
 -- "While the United States is not at war, its sea units may end their movement only in sea
 -- zones adjacent to territories it controls. United States warships (not transports) may also
 -- move into sea zone 102 (the neutral patrol zone)" (000 · The United States; E40-POL-US-NAVAL).
-local US, PATROL_ZONE = "United States", "SZ 102"
-
-local function at_war_with_anyone(game, power)
-  for _, p in ipairs(game:powers()) do
-    if p ~= power and game:relation(power, p) == "war" then
-      return true
-    end
-  end
-  return false
-end
-
-warroom.on("validate_move", { id = "e40_politics.us_neutral_navy", filter = { power = US } }, function(ev, game)
-  if at_war_with_anyone(game, US) then
-    return
-  end
-  local to = game:space(ev.to)
-  if to == nil or not to.sea then
-    return
-  end
-  local ships, transports = false, false
-  for _, u in ipairs(ev.units) do
-    local t = game:unit_type(u.unit)
-    if t and t.domain == "sea" then
-      ships = true
-      if t.attack == 0 and t.defense == 0 then
-        transports = true
-      end
-    end
-  end
-  if not ships then
-    return
-  end
-  for _, name in ipairs(to.adjacent) do
-    if game:owner(name) == US then
-      return
-    end
-  end
-  if ev.to == PATROL_ZONE and not transports then
-    return
-  end
-  return {
-    veto = string.format(
-      "E40-POL-US-NAVAL: while the United States is at war with no one, its ships end their move only in sea zones next to its territories (warships, not transports, may also patrol %s); %s is not",
-      PATROL_ZONE, ev.to),
-  }
-end)
+-- See scripts/politics1940.lua.
+politics.neutral_navy({
+  id = "e40_politics.us_neutral_navy",
+  rule = "E40-POL-US-NAVAL",
+  power = "United States",
+  patrol_zone = "SZ 102",
+})
 
 -- An attack on a strict neutral turns every other strict neutral against the attacker's side
 -- (000 · Strict Neutrals; E40-NEUTRAL-STRICT). See scripts/neutrals.lua.

@@ -75,14 +75,44 @@ politics.restrict({
 })
 
 -- An attack on a strict neutral turns every other strict neutral against the attacker's side
--- (000 · Strict Neutrals), except that Mongolia never turns pro-Axis that way (004 · Mongolia ›
--- Strict-Neutrals). The Soviet-Mongolian pact itself is not played yet.
+-- (000 · Strict Neutrals), except that Mongolia never turns pro-Axis that way unless the Soviet
+-- Union attacks one of its territories (G40-MONGOLIA-NOAXIS; 004 · Mongolia › Strict-Neutrals).
+local MONGOLIA = { "Olgiy", "Dzavhan", "Tsagaan-Olom", "Central Mongolia", "Ulaanbaatar", "Buyant-Uhaa" }
 require("neutrals").strict_turn({
   rule = "G40-NEUTRAL-STRICT",
-  never = { Axis = { "Olgiy", "Dzavhan", "Tsagaan-Olom", "Central Mongolia", "Ulaanbaatar", "Buyant-Uhaa" } },
+  never = { Axis = MONGOLIA },
+  unless = { Axis = "Soviet Union" },
+})
+
+-- The Soviet-Mongolian Defense Pact (G40-MONGOLIA-PACT): see scripts/mongolia.lua.
+require("mongolia").register({
+  rule = "G40-MONGOLIA-PACT",
+  mongolia = MONGOLIA,
+  protector = "Soviet Union",
+  aggressor = "Japan",
+  korea = "Korea",
 })
 
 -- The limits of peace on the Pacific map: Japan's ships kept from the American mainland, the
 -- United States' ships from Japanese shores, and Allied units at peace with Japan out of China
 -- (G40-QA-JPN-NOGO, G40-POL-US, G40-POL-JPN). See scripts/politics1940.lua.
 politics.pacific_peace({ prefix = "G40", allies = { "United Kingdom", "UK Pacific", "ANZAC", "France", "Soviet Union" } })
+
+-- The Dutch territories (the Pacific 1940 rule the Global rules keep, 000 · Political Situation:
+-- "except for the rules on Dutch territories on page 9 of the Pacific 1940 rulebook"; G40-POL-UK,
+-- G40-POL-ANZ): the United Kingdom and ANZAC take one by moving land units into it in
+-- noncombat move (a Pacific one falls under UK Pacific). See scripts/dutch.lua.
+require("dutch").register({ rule = "G40-DUTCH", dutch = "Netherlands", takers = { "United Kingdom", "ANZAC" } })
+
+-- "While not at war with Germany or Italy, the United States may end the movement of its sea
+-- units on the Europe map only in sea zones that are adjacent to U.S. territories, with one
+-- exception: U.S. warships (not transports) may also conduct long-range patrols into sea zone
+-- 102" (000 · United States; G40-POL-US). See scripts/politics1940.lua.
+politics.neutral_navy({
+  id = "G40-POL-US.neutral_navy",
+  rule = "G40-POL-US",
+  power = "United States",
+  patrol_zone = "SZ 102",
+  until_war_with = { "Germany", "Italy" },
+  map = "europe",
+})

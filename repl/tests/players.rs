@@ -155,6 +155,77 @@ fn pacific_1940_deals_two_to_four_players_china_with_the_united_states() {
     );
 }
 
+/// Global 1940 (000 · Number of Players; G40-PLAYERS): the rulebook's seating for each count
+/// from two to six, UK Pacific (an economy) and the Netherlands (no turn) seatless.
+#[test]
+fn global_1940_deals_two_to_six_players_as_the_rulebook_lists_g40_players() {
+    let cases: [(u32, &[&str]); 5] = [
+        (
+            2,
+            &[
+                "Germany, Japan, Italy",
+                "Soviet Union, United States, China, United Kingdom, ANZAC, France",
+            ],
+        ),
+        (
+            3,
+            &[
+                "Germany, Japan, Italy",
+                "Soviet Union, United States, China",
+                "United Kingdom, ANZAC, France",
+            ],
+        ),
+        (
+            4,
+            &[
+                "Germany, Japan, Italy",
+                "Soviet Union, France",
+                "United States, China",
+                "United Kingdom, ANZAC",
+            ],
+        ),
+        (
+            5,
+            &[
+                "Germany, Italy",
+                "Soviet Union, France",
+                "Japan",
+                "United States, China",
+                "United Kingdom, ANZAC",
+            ],
+        ),
+        (
+            6,
+            &[
+                "Germany",
+                "Soviet Union, France",
+                "Japan",
+                "United States, China",
+                "United Kingdom, ANZAC",
+                "Italy",
+            ],
+        ),
+    ];
+    for (n, players) in cases {
+        let want: Vec<String> = players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let to_play = if i == 0 { " (to play)" } else { "" };
+                format!("  Player {}: {p}{to_play}", i + 1)
+            })
+            .collect();
+        assert_eq!(seating("global1940", n), want, "{n} players");
+    }
+    let o = warroom(&["play", "global1940", "--players", "7"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o).contains("is played by 2 to 6 players, not 7"),
+        "{}",
+        text(&o)
+    );
+}
+
 #[test]
 fn an_impossible_number_of_players_is_refused_and_the_seats_stay() {
     for n in ["1", "7"] {

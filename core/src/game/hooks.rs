@@ -775,6 +775,7 @@ impl crate::script::GameView for View<'_> {
                     Value::from(sp.victory_city.clone().unwrap_or_default()),
                 ),
                 ("island", Value::from(sp.island)),
+                ("map", Value::from(sp.map.clone().unwrap_or_default())),
                 ("neutral", Value::from(sp.neutral.is_some())),
                 (
                     "tags",

@@ -369,6 +369,37 @@ impl Game {
         self.apply(&cmd)
     }
 
+    /// `report NAME [POWER]` as text (a scenario's step, the REPL's command): the report's
+    /// lines, or why there are none. Not a command: nothing is recorded, nothing changes.
+    pub fn report_text(&mut self, line: &str) -> Option<Result<Vec<String>, String>> {
+        let words = command::tokenize(line).ok()?;
+        let (verb, rest) = words.split_first()?;
+        if !verb.eq_ignore_ascii_case("report") {
+            return None;
+        }
+        let Some((name, rest)) = rest.split_first() else {
+            return Some(Err(
+                "report what? `report objectives [POWER]`, `report victory`, or a report a layer offers"
+                    .into(),
+            ));
+        };
+        let power = if rest.is_empty() {
+            None
+        } else {
+            match command::resolve_power(&self.rules, &rest.join(" ")) {
+                Ok(p) => Some(p),
+                Err(e) => return Some(Err(e)),
+            }
+        };
+        let name = name.to_lowercase();
+        Some(match self.report(&name, power) {
+            Ok(lines) if lines.is_empty() => {
+                Err(format!("no rule script of these rules answers `report {name}`"))
+            }
+            other => other,
+        })
+    }
+
     /// Apply a command as a transaction; on success returns the log lines it produced.
     pub fn apply(&mut self, cmd: &Command) -> Result<Vec<String>, Rejection> {
         if *cmd == Command::Undo {

@@ -435,6 +435,39 @@ pub fn take_friendly(rules: &RuleSet, s: &mut State, power: PowerId, out: &mut V
         })
         .collect();
     for space in spaces {
+        let line = hand_over(rules, s, power, space);
+        out.push(line);
+    }
+}
+
+/// A rule hands a neutral territory no power holds to `power`, "as though it had moved land units
+/// into a friendly neutral" (`take_neutral`): refused for one leaning to, or joined with, the
+/// other side. The line to log.
+pub fn take(rules: &RuleSet, s: &mut State, power: PowerId, space: SpaceId) -> Result<String, String> {
+    let side = rules.power_info(power).side.as_str();
+    match standing(rules, s, space) {
+        None => Err(format!(
+            "{} is not a neutral territory no power holds",
+            rules.board.space(space).name
+        )),
+        Some(Standing::Neutral { leaning: Some(l) }) if l != side => Err(format!(
+            "{} leans to the {l}, not to {}'s side",
+            rules.board.space(space).name,
+            rules.power_info(power).name
+        )),
+        Some(Standing::Joined { side: joined, .. }) if joined != side => Err(format!(
+            "{} joined the {joined}, not {}'s side",
+            rules.board.space(space).name,
+            rules.power_info(power).name
+        )),
+        Some(_) => Ok(hand_over(rules, s, power, space)),
+    }
+}
+
+/// `power` takes the neutral (or joined) territory: its army stands as its units, it holds the
+/// territory; the line to log.
+fn hand_over(rules: &RuleSet, s: &mut State, power: PowerId, space: SpaceId) -> String {
+    {
         let pname = rules.power_info(power).name.clone();
         let name = rules.board.space(space).name.clone();
         let line = match standing(rules, s, space) {
@@ -460,7 +493,7 @@ pub fn take_friendly(rules: &RuleSet, s: &mut State, power: PowerId, out: &mut V
         };
         s.space_mut(space).controller = Some(power);
         s.neutrals.remove(space);
-        out.push(line);
+        line
     }
 }
 

@@ -20,6 +20,7 @@ const OUTSIDE_BATTLES: &[&str] = &[
     "move_units",
     "set_relation",
     "set_leaning",
+    "take_neutral",
     "declare_winner",
     "mark",
     "clear_mark",
@@ -55,6 +56,7 @@ pub(super) fn apply_request(
         "move_units" => move_units(&r, s, &reason),
         "set_relation" => set_relation(&r, s, &reason),
         "set_leaning" => set_leaning(&r, s, &reason),
+        "take_neutral" => take_neutral(&r, s, &reason),
         "declare_winner" => declare_winner(&r, s, &reason, event),
         "mark" => mark(&r, s, &reason),
         "clear_mark" => clear_mark(&r, s, &reason),
@@ -204,10 +206,11 @@ fn grant(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
 }
 
 /// `set_control`: `space` (a territory), `power`: the territory changes hands and nothing
-/// else does (no IPCs are taken, the units there stay).
+/// else does (no IPCs are taken, the units there stay). A power with two economies holds it in
+/// the economy it lies in (`economy.rs`).
 fn set_control(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
     let at = r.space("space")?;
-    let p = r.power()?;
+    let p = r.rules.economy_for(r.power()?, at);
     if r.rules.board.space(at).is_sea() {
         return Err(format!(
             "set_control: {} is a sea zone; only territories are controlled",
@@ -453,6 +456,15 @@ fn set_leaning(r: &Asked, s: &mut State, reason: &str) -> Result<String, String>
         r.space_name(at),
         side.map_or("a strict neutral".to_string(), |sd| format!("pro-{sd}"))
     ))
+}
+
+/// `take_neutral`: `space`, `power`: the power takes a neutral territory no power holds, as its
+/// land units would a friendly neutral (`neutrals::take`).
+fn take_neutral(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
+    let at = r.space("space")?;
+    let p = r.power()?;
+    let line = super::neutrals::take(r.rules, s, p, at).map_err(|e| format!("take_neutral: {e}"))?;
+    Ok(format!("{line}{reason}"))
 }
 
 /// `declare_winner`: `side`, in `victory_check` only: the game ends with that side's victory

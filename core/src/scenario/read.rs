@@ -61,7 +61,7 @@ pub(crate) static STEP: SchemaTable = SchemaTable {
     doc: "A step as a table rather than a command string. A step that goes otherwise than \
           written stops the scenario there.",
     fields: &[
-        Field::req("command", "string", "the command"),
+        Field::req("command", "string", "the command, or `report NAME [POWER]`: a rule script's report (`report objectives Japan`), its lines the step's output, changing nothing"),
         Field::opt("rejected", "string", "the command must be refused with a message containing this text (any case); it need not even parse"),
         Field::def("output", "[string]", "[]", "texts that must each appear in some line the command printed"),
         Field::opt("hash", "string", "the state hash after the command, 16 hex digits (recorded games)"),
@@ -771,7 +771,12 @@ impl Reader<'_> {
             };
             // A step that must be refused may be refused for not parsing at all (checking the
             // message a typo gets); any other step must be a command of the language.
-            if step.rejected.is_none() {
+            // `report NAME [POWER]` is read by the game when the step runs (game::Game::report_text).
+            let report = crate::game::command::tokenize(&step.text)
+                .ok()
+                .and_then(|w| w.first().map(|v| v.eq_ignore_ascii_case("report")))
+                .unwrap_or(false);
+            if step.rejected.is_none() && !report {
                 if let Err(e) = Command::parse(self.rules(), &step.text) {
                     self.ctx.error_at(
                         item,

@@ -213,7 +213,11 @@ pub fn run(case: &Case) -> Report {
     let mut output: Vec<String> = Vec::new();
     for (i, step) in case.steps.iter().enumerate() {
         let what = format!("step {} `{}`", i + 1, step.text);
-        let result = game.execute(&step.text);
+        // `report NAME [POWER]`: what a rule script says; not a command of the game.
+        let result = match game.report_text(&step.text) {
+            Some(r) => r.map_err(crate::game::Rejection::new),
+            None => game.execute(&step.text),
+        };
         let value = match &result {
             Ok(_) => "accepted".to_string(),
             Err(r) => format!("refused: {r}"),

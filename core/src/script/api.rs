@@ -480,6 +480,11 @@ pub const RECORDS: &[Record] = &[
                 "its victory city's name (`\"\"` for none)",
             ),
             field("island", FieldType::Boolean, "an island"),
+            field(
+                "map",
+                FieldType::String,
+                "the map it is printed on (`[territories.NAME] map`; `\"\"` for none)",
+            ),
             field("tags", FieldType::Strings, "marks the map prints on it (`[territories.NAME] tags`, `[sea_zones.NAME] tags`)"),
             field("neutral", FieldType::Boolean, "printed as a neutral territory (whoever holds it now)"),
             field(
@@ -641,7 +646,11 @@ pub const REQUESTS: &[RequestDoc] = &[
         command: "set_control",
         fields: &[
             req("space", "string", "a territory (not a sea zone, not a neutral)"),
-            req("power", "string", "who holds it from now on"),
+            req(
+                "power",
+                "string",
+                "who holds it from now on (a power with two economies: the economy the territory lies in)",
+            ),
             opt("reason", "string", "a non-empty text for the log"),
         ],
         allowed: OUTSIDE_BATTLES,
@@ -716,6 +725,17 @@ pub const REQUESTS: &[RequestDoc] = &[
         allowed: OUTSIDE_BATTLES,
         doc: "the two powers stand so both ways (no `war_declared` event: that is the \
               `declare war` command's)",
+    },
+    RequestDoc {
+        command: "take_neutral",
+        fields: &[
+            req("space", "string", "a neutral territory no power holds (strict, leaning to the power's side, or joined to it after an attack)"),
+            req("power", "string", "who takes it"),
+            opt("reason", "string", "a non-empty text for the log"),
+        ],
+        allowed: OUTSIDE_BATTLES,
+        doc: "the power takes the territory as its land units would a friendly neutral in noncombat \
+              move: its standing army stands as the power's units, the territory is the power's",
     },
     RequestDoc {
         command: "set_leaning",

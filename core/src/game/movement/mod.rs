@@ -195,6 +195,15 @@ impl<'a> Board<'a> {
     fn friendly_at_start(&self, id: SpaceId) -> bool {
         self.s.this_turn.start_control[id.index()].is_some_and(|c| self.shares(c))
     }
+    /// A canal's territory held by this power's side at the start of the turn: a power at war
+    /// with no one passes its own side's canals too (004 · Entering Territories: a neutral
+    /// Soviet Union's ships pass into SZ 112 "if the Allies have control of Denmark"), though it
+    /// shares nothing else with its side.
+    fn canal_side_at_start(&self, id: SpaceId) -> bool {
+        self.friendly_at_start(id)
+            || (politics::neutral(self.rules, self.s, self.power)
+                && self.s.this_turn.start_control[id.index()].is_some_and(|c| allied(self.s, self.power, c)))
+    }
     fn enemy_units(&self, id: SpaceId) -> impl Iterator<Item = &'a Unit> + 'a {
         let (s, p) = (self.s, self.power);
         s.space(id).units.iter().filter(move |u| at_war(s, p, u.owner))
@@ -252,7 +261,7 @@ impl<'a> Board<'a> {
             .iter()
             .find(|c| {
                 (c.connects == [a, b] || c.connects == [b, a])
-                    && !c.controlled_by.iter().all(|t| self.friendly_at_start(*t))
+                    && !c.controlled_by.iter().all(|t| self.canal_side_at_start(*t))
                     && !self.s.this_turn.passages.0.contains(&c.name)
                     && !unit.is_some_and(|u| c.open_to.iter().any(|tag| u.has_tag(tag)))
             })
