@@ -622,7 +622,7 @@ impl Weigh {
         let (power, kind) = (self.power, self.kind);
         match c {
             Command::Buy { .. } => 20.0,
-            Command::Research(_) => 1.0,
+            Command::Research(_) | Command::ResearchFor { .. } => 1.0,
             Command::Layer(_) => 5.0,
             Command::Answer(_) => 10.0,
             // Decided before the first battle, or never: tried early.

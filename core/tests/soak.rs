@@ -356,3 +356,25 @@ fn random_global_1940_games_walk_both_british_economies() {
         "UK Pacific never collected in three games"
     );
 }
+
+/// Global 1940 with its Research & Development: research dice bought and lost, breakthroughs
+/// and the advances they bring walked by random games; every invariant holds.
+#[test]
+fn random_global_1940_games_with_research_walk_breakthroughs() {
+    #[derive(Default)]
+    struct Seen {
+        failed: u64,
+        advances: u64,
+    }
+    impl soak::Watch for Seen {
+        fn applied(&mut self, _: &warroom_core::game::Game, _: &str, out: &[String]) {
+            let has = |s: &str| out.iter().filter(|l| l.contains(s)).count() as u64;
+            self.failed += has("the research has failed");
+            self.advances += has(" on Breakthrough Chart ");
+        }
+    }
+    let mut seen = Seen::default();
+    soak_watched("global1940", &["research"], None, 41..44, 3, &mut seen);
+    assert!(seen.failed > 0, "no research failed in three games");
+    assert!(seen.advances > 0, "no advance gained in three games");
+}

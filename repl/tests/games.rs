@@ -415,3 +415,74 @@ fn four_rounds_of_pacific_1940_bring_in_the_united_states_kamikazes_the_burma_ro
     assert_eq!(view(&out, "show Java")[0], "Java (4 IPC), held by United Kingdom");
     assert_eq!(view(&out, "show Yunnan")[0], "Yunnan (1 IPC), held by Japan");
 }
+
+/// Global 1940, four rounds through the REPL (tests/games/global1940-four-rounds.txt): Paris
+/// taken and Barbarossa, Japan at war with the United States and the British (with ANZAC and
+/// the Dutch) and then the Soviet Union, the Soviet-Mongolian pact, both British economies
+/// buying and placing at their own factories, the Dutch territories, national objectives paid.
+#[test]
+fn four_rounds_of_global_1940_bring_barbarossa_japans_war_mongolia_and_two_british_economies() {
+    let out = play("global1940-four-rounds.txt", "");
+    has(&out, "Germany captures France");
+    has(&out, "Germany declares war on Soviet Union");
+    has(&out, "Japan declares war on United States");
+    has(
+        &out,
+        "at war now: Japan with United Kingdom, UK Pacific, ANZAC, Netherlands",
+    );
+    // The United Kingdom's two economies, each from its own treasury, each at its factories.
+    has(
+        &out,
+        "United Kingdom buys 1 Fighter for 10 IPCs from United Kingdom's treasury (18 left)",
+    );
+    has(
+        &out,
+        "United Kingdom buys 4 Infantry for 12 IPCs from UK Pacific's treasury (5 left)",
+    );
+    has(&out, "UK Pacific places 4 Infantry in India");
+    has(&out, "UK Pacific collects ");
+    has(
+        &out,
+        "[G40-DUTCH] UK Pacific now controls Java (United Kingdom moved land units into a Dutch territory)",
+    );
+    // Japan attacks Soviet Amur, which borders Mongolia: the pact brings Mongolia to the Soviets.
+    has(&out, "Japan captures Amur");
+    has(
+        &out,
+        "[G40-MONGOLIA-PACT] Soviet Union takes Ulaanbaatar, a friendly neutral",
+    );
+    has(
+        &out,
+        "the Soviet-Mongolian pact has acted: Japan attacked Amur in round 2",
+    );
+    // Objectives, paid per economy and per power.
+    has(
+        &out,
+        "[national_objectives.bonus] Germany receives 5 IPCs (G40-NO-GER-1 Soviet wheat and oil",
+    );
+    has(
+        &out,
+        "[national_objectives.bonus] United States receives 10 IPCs (G40-NO-US-1 Basic national sovereignty",
+    );
+    has(
+        &out,
+        "[national_objectives.bonus] China receives 6 IPCs (G40-NO-CHN-1",
+    );
+    let status = view(&out, "status");
+    assert_eq!(
+        status[0],
+        "round 5, Germany (Axis), phase: Purchase and Repair Units"
+    );
+    assert!(
+        status.contains(&"  United Kingdom   treasury   33  income  28  convoys raided: SZ 98, SZ 119"),
+        "{status:#?}"
+    );
+    assert!(
+        status.contains(&"    UK Pacific     treasury   11  income  11"),
+        "{status:#?}"
+    );
+    assert!(
+        status.contains(&"  Germany          treasury   51  income  44"),
+        "{status:#?}"
+    );
+}

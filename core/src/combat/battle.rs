@@ -332,6 +332,19 @@ fn idx(side: Side) -> usize {
     }
 }
 
+/// A fire group: (value, targets, the units once per die, dice rolled for each die, best kept).
+pub(crate) type FireGroup = (u8, TypeSet, Vec<usize>, u8);
+
+/// What a die kept as the best of `best` counts for under low luck: the value whose chance is
+/// nearest the best of `best` dice hitting on `value` (`value` itself for one die).
+pub(crate) fn low_luck_value(value: u8, best: u8) -> u8 {
+    if best <= 1 {
+        return value;
+    }
+    let miss = (1.0 - f64::from(value.min(6)) / 6.0).powi(i32::from(best));
+    ((1.0 - miss) * 6.0).round().clamp(0.0, 6.0) as u8
+}
+
 impl Battle {
     pub fn new(space: SpaceId, sea: bool, attacker: PowerId, units: Vec<Combatant>) -> Battle {
         Battle {
@@ -827,7 +840,7 @@ impl Battle {
             // sure hit, the rest one die.
             let mut by_target: Vec<(TypeSet, u32)> = Vec::new();
             for g in &groups {
-                let total = u32::from(g.0) * g.2.len() as u32;
+                let total = u32::from(low_luck_value(g.0, g.3)) * g.2.len() as u32;
                 match by_target.iter_mut().find(|b| b.0 == g.1) {
                     Some(b) => b.1 += total,
                     None => by_target.push((g.1, total)),
@@ -853,17 +866,23 @@ impl Battle {
                 hit_groups.push(HitGroup { count: hits, targets });
             }
         } else {
-            let n: usize = groups.iter().map(|g| g.2.len()).sum();
+            let n: usize = groups.iter().map(|g| g.2.len() * usize::from(g.3)).sum();
             if let Some(need) = self.roll(n, step, dice) {
                 return Fired::NeedDice(need);
             }
             let faces = self.faces.clone();
             let mut k = 0;
-            for (value, targets, members) in &groups {
-                let these = &faces[k..k + members.len()];
-                k += members.len();
-                let hits = these.iter().filter(|f| **f <= *value).count() as u32;
-                rolled.push((*value, these.to_vec()));
+            for (value, targets, members, best) in &groups {
+                let best = usize::from(*best);
+                let these = &faces[k..k + members.len() * best];
+                k += members.len() * best;
+                // Each die the best (lowest) of `best` rolled: the faces that count are shown.
+                let kept: Vec<u8> = these
+                    .chunks(best)
+                    .map(|c| c.iter().copied().min().unwrap_or(6))
+                    .collect();
+                let hits = kept.iter().filter(|f| **f <= *value).count() as u32;
+                rolled.push((*value, kept));
                 match hit_groups.iter_mut().find(|h| h.targets == *targets) {
                     Some(h) => h.count += hits,
                     None => hit_groups.push(HitGroup {
@@ -899,16 +918,17 @@ impl Battle {
         Fired::Done(self.call_casualties(step, side.other(), hit_groups, remove_now, p, obs))
     }
 
-    /// Who fires: `(value, targets, units)` groups of the side's units matching `who` that
-    /// have a value and have not fired this round, a unit once per die it rolls.
+    /// Who fires: `(value, targets, units, best_of)` groups of the side's units matching `who`
+    /// that have a value and have not fired this round, a unit once per die it rolls; each die
+    /// is the best of `best_of` rolled (an attacker's `best_of`, else 1).
     pub(crate) fn fire_groups(
         &self,
         p: &Profiles,
         side: Side,
         who: impl Fn(&Combatant) -> bool,
-    ) -> Vec<(u8, TypeSet, Vec<usize>)> {
+    ) -> Vec<FireGroup> {
         let values = self.values(p, side);
-        let mut groups: Vec<(u8, TypeSet, Vec<usize>)> = Vec::new();
+        let mut groups: Vec<FireGroup> = Vec::new();
         // A shooter's targets depend on its type only; the calculators ask this for
         // thousands of unit combinations.
         let mut targets: Vec<(UnitTypeId, TypeSet)> = Vec::new();
@@ -933,17 +953,18 @@ impl Battle {
                 }
             };
             // A unit rolling several dice (`attack_dice`) counts once per die.
-            let dice = if side == Side::Attacker {
-                usize::from(p.of(u.kind).attack_dice.max(1))
+            let (dice, best) = if side == Side::Attacker {
+                let pr = p.of(u.kind);
+                (usize::from(pr.attack_dice.max(1)), pr.best_of.max(1))
             } else {
-                1
+                (1, 1)
             };
-            match groups.iter_mut().find(|g| g.0 == v && g.1 == t) {
+            match groups.iter_mut().find(|g| g.0 == v && g.1 == t && g.3 == best) {
                 Some(g) => g.2.extend(std::iter::repeat_n(i, dice)),
-                None => groups.push((v, t, vec![i; dice])),
+                None => groups.push((v, t, vec![i; dice], best)),
             }
         }
-        groups.sort_by_key(|g| (g.0, g.1));
+        groups.sort_by_key(|g| (g.0, g.1, g.3));
         groups
     }
 

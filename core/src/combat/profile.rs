@@ -43,6 +43,8 @@ pub struct Profile {
     pub attack: u8,
     /// Dice each unit rolls when it attacks.
     pub attack_dice: u8,
+    /// Dice rolled for each attack die, the best kept (`best_of`).
+    pub best_of: u8,
     pub defense: u8,
     pub hits: u8,
     pub domain: Domain,
@@ -102,6 +104,7 @@ impl Profiles {
                 kind,
                 attack: u.attack.min(12) as u8,
                 attack_dice: u.attack_dice.clamp(1, 6) as u8,
+                best_of: u.best_of.clamp(1, 6) as u8,
                 defense: d.defense.min(12) as u8,
                 hits: u.hits.clamp(1, 255) as u8,
                 domain: u.domain,

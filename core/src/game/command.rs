@@ -81,6 +81,10 @@ pub enum Command {
     },
     /// Buy this many researcher tokens and roll one die per token held (`[research]`).
     Research(u32),
+    /// The same, the tokens paid by a second economy of the power (`research N for ECONOMY`).
+    /// Research dice bought together: `own` paid by the power, `paid` by a second economy of it
+    /// (`research 2 for ECONOMY`, `research 1 and 2 for ECONOMY`), all rolled at once.
+    ResearchFor { own: u32, paid: u32, economy: PowerId },
     /// After a research success: roll on this chart (1-based) for a new tech.
     Breakthrough(usize),
     /// Remove damage from a facility of the current power (purchase phase).
@@ -91,7 +95,12 @@ pub enum Command {
         facility: Option<crate::rules::FacilityTypeId>,
     },
     /// A rocket attack from a unit that can make one, on an enemy facility in range.
-    Rocket { from: SpaceId, target: SpaceId },
+    Rocket {
+        from: SpaceId,
+        target: SpaceId,
+        /// The facility struck, where the target has several (`rocket from A at B air_base`).
+        facility: Option<crate::rules::FacilityTypeId>,
+    },
     /// In a turn where powers play in segments (`[turn.within]`) and the order is the
     /// player's choice: this power plays its part first.
     PlayFirst(PowerId),
@@ -404,7 +413,7 @@ impl Command {
             "roll" => parse_roll(rest),
             "order" => parse_casualty_order(rules, rest),
             "dice" => parse_dice(rest),
-            "research" => parse_research(rest),
+            "research" => parse_research(rules, rest),
             "breakthrough" => parse_breakthrough(rest),
             "rocket" => parse_rocket(rules, rest),
             "repair" => parse_repair(rules, rest),
@@ -452,6 +461,7 @@ impl Command {
                     | Command::Move(_)
                     | Command::Place { .. }
                     | Command::Research(_)
+                    | Command::ResearchFor { .. }
                     | Command::Breakthrough(_)
                     | Command::Repair { .. }
                     | Command::Rocket { .. }
@@ -522,8 +532,27 @@ impl Command {
             Command::Answer(a) => format!("answer {a}"),
             Command::PlayFirst(p) => format!("play {} first", pname(*p)),
             Command::Research(n) => format!("research {n}"),
+            Command::ResearchFor {
+                own: 0,
+                paid,
+                economy,
+            } => format!("research {paid} for {}", pname(*economy)),
+            Command::ResearchFor { own, paid, economy } => {
+                format!("research {own} and {paid} for {}", pname(*economy))
+            }
             Command::Breakthrough(c) => format!("breakthrough {c}"),
-            Command::Rocket { from, target } => format!("rocket from {} at {}", sname(*from), sname(*target)),
+            Command::Rocket {
+                from,
+                target,
+                facility,
+            } => {
+                let mut t = format!("rocket from {} at {}", sname(*from), sname(*target));
+                if let Some(f) = facility {
+                    t.push(' ');
+                    t.push_str(&rules.facilities[f.index()].id);
+                }
+                t
+            }
             Command::Repair {
                 count,
                 space,
@@ -826,8 +855,28 @@ fn parse_dice(rest: &[String]) -> Result<Command, String> {
     }
 }
 
-/// `research [TOKENS]`: researcher tokens bought, then one die per token held.
-fn parse_research(rest: &[String]) -> Result<Command, String> {
+/// `research [TOKENS] [for ECONOMY]`: researcher tokens bought, then one die per token held;
+/// `research OWN and PAID for ECONOMY`: dice paid by both treasuries, rolled together.
+fn parse_research(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
+    const SPLIT: &str = "usage: research OWN and PAID for ECONOMY (`research 1 and 2 for \"UK Pacific\"`)";
+    if let Some(k) = rest.iter().position(|w| w.eq_ignore_ascii_case("for")) {
+        let economy = resolve_power(rules, &rest[k + 1..].join(" "))?;
+        let words = &rest[..k];
+        let (own, paid) = match words.iter().position(|w| w.eq_ignore_ascii_case("and")) {
+            Some(a) => match (
+                words[..a].first().and_then(|w| count_word(w)),
+                words[a + 1..].first().and_then(|w| count_word(w)),
+            ) {
+                (Some(o), Some(p)) if a == 1 && words.len() == 3 => (o?, p?),
+                _ => return Err(SPLIT.into()),
+            },
+            None => match parse_research(rules, words)? {
+                Command::Research(n) => (0, n),
+                _ => return Err(SPLIT.into()),
+            },
+        };
+        return Ok(Command::ResearchFor { own, paid, economy });
+    }
     match rest {
         [] => Ok(Command::Research(0)),
         [n] => match count_word(n) {
@@ -856,7 +905,7 @@ fn parse_breakthrough(rest: &[String]) -> Result<Command, String> {
 
 /// `rocket from SPACE at SPACE`: a rocket attack on an enemy facility in range.
 fn parse_rocket(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
-    const USAGE: &str = "usage: rocket from SPACE at SPACE";
+    const USAGE: &str = "usage: rocket from SPACE at SPACE [FACILITY]";
     let rest = match rest.first() {
         Some(w) if w.eq_ignore_ascii_case("from") => &rest[1..],
         _ => rest,
@@ -865,9 +914,20 @@ fn parse_rocket(rules: &RuleSet, rest: &[String]) -> Result<Command, String> {
     if from.is_empty() || target.is_empty() {
         return Err(USAGE.into());
     }
+    // A facility named last (`... at "United Kingdom" major_industrial_complex`), where the
+    // words are not a space's name as they stand.
+    let (target, facility) = match (find_space(rules, target), target.split_last()) {
+        (Ok(t), _) => (t, None),
+        (Err(e), Some((last, before))) if !before.is_empty() => match find_piece(rules, last) {
+            Ok(Piece::Facility(f)) => (find_space(rules, before)?, Some(f)),
+            _ => return Err(e),
+        },
+        (Err(e), _) => return Err(e),
+    };
     Ok(Command::Rocket {
         from: find_space(rules, from)?,
-        target: find_space(rules, target)?,
+        target,
+        facility,
     })
 }
 

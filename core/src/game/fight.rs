@@ -1002,13 +1002,44 @@ pub const RULE_ROCKET: &str = "rocket-attack";
 /// `rocket from A at B`: a unit able to (`rocket`, which a tech may give) attacks an enemy
 /// facility within its range, once per turn, in the bombing-raid step of conduct combat (before
 /// any other battle is fought). Its dice of damage add to the facility's, up to its cap.
+/// What launches a rocket: a unit (by id) or the facility of the territory it is fired from.
+enum Launcher {
+    Unit(u32),
+    Facility,
+}
+
+/// An operative facility of the power's in `from` whose rocket (a tech's) has not fired this
+/// turn: its name and rocket.
+fn facility_launcher(
+    rules: &RuleSet,
+    s: &State,
+    power: PowerId,
+    from: SpaceId,
+) -> Option<(Launcher, String, crate::rules::Rocket)> {
+    let held = s
+        .space(from)
+        .controller
+        .is_some_and(|c| rules.same_power(c, power));
+    if !held || s.this_turn.facility_rockets.0.contains(&from) {
+        return None;
+    }
+    let techs = &s.techs[rules.relation_holder(power).index()];
+    s.space(from).facilities.iter().find_map(|f| {
+        let ft = &rules.facilities[f.kind.index()];
+        let r = rules.facility_rocket(f.kind, techs)?;
+        ft.operative(f.damage)
+            .then(|| (Launcher::Facility, ft.name.clone(), r))
+    })
+}
+
+/// `(from, target, facility)`: where the rocket flies from, the territory it strikes, and the
+/// facility there it strikes (`None`: the first that can be damaged).
 pub fn rocket(
     rules: &RuleSet,
     s: &mut State,
     power: PowerId,
     phase: crate::rules::PhaseKind,
-    from: SpaceId,
-    target: SpaceId,
+    (from, target, chosen): (SpaceId, SpaceId, Option<crate::rules::FacilityTypeId>),
     out: &mut Vec<String>,
 ) -> Result<(), Rejection> {
     if phase != crate::rules::PhaseKind::ConductCombat {
@@ -1029,32 +1060,41 @@ pub fn rocket(
         .units
         .iter()
         .filter(|u| u.owner == power && !s.this_turn.rockets_fired.contains(&u.id))
-        .find_map(|u| rules.unit_for(u.kind, techs).rocket.map(|r| (u.id, u.kind, r)));
+        .find_map(|u| {
+            rules
+                .unit_for(u.kind, techs)
+                .rocket
+                .map(|r| (Launcher::Unit(u.id), rules.unit(u.kind).name.clone(), r))
+        })
+        .or_else(|| facility_launcher(rules, s, power, from));
     let from_name = rules.board.space(from).name.clone();
-    let Some((id, kind, r)) = launcher else {
+    let Some((launched, kind_name, r)) = launcher else {
         return Err(reject(
             RULE_ROCKET,
-            format!("{from_name} has no unit of yours that can still make a rocket attack this turn"),
+            format!("{from_name} has no unit of yours that can still make a rocket attack this turn, nor a facility that can"),
         ));
     };
     let ipc = rules.board.space(target).ipc;
     let to_name = rules.board.space(target).name.clone();
     let enemy = s.space(target).controller.is_some_and(|c| at_war(s, power, c));
-    let facility = s.spaces[target.index()]
-        .facilities
-        .iter()
-        .position(|f| rules.facilities[f.kind.index()].max_damage.resolve(ipc) > 0);
+    let facility = s.spaces[target.index()].facilities.iter().position(|f| {
+        rules.facilities[f.kind.index()].max_damage.resolve(ipc) > 0 && chosen.is_none_or(|c| f.kind == c)
+    });
     let (true, Some(fi)) = (enemy, facility) else {
         return Err(reject(
             RULE_ROCKET,
             format!("{to_name} has no enemy facility a rocket can damage"),
         ));
     };
-    // Spaces apart, counted over the board's adjacencies.
+    // Spaces apart, counted over the board's adjacencies (never through a neutral territory
+    // for a rocket that may not fly over one).
     let mut dist = vec![u32::MAX; rules.board.spaces.len()];
     let mut queue = std::collections::VecDeque::from([from]);
     dist[from.index()] = 0;
     while let Some(x) = queue.pop_front() {
+        if x != from && !r.over_neutrals && super::neutrals::standing(rules, s, x).is_some() {
+            continue;
+        }
         for &y in &rules.board.space(x).adjacent {
             if dist[y.index()] == u32::MAX {
                 dist[y.index()] = dist[x.index()] + 1;
@@ -1066,8 +1106,13 @@ pub fn rocket(
         return Err(reject(
             RULE_ROCKET,
             format!(
-                "{to_name} is beyond the rocket's range of {} spaces from {from_name}",
-                r.range
+                "{to_name} is beyond the rocket's range of {} spaces from {from_name}{}",
+                r.range,
+                if r.over_neutrals {
+                    ""
+                } else {
+                    " (it flies over no neutral territory)"
+                }
             ),
         ));
     }
@@ -1086,11 +1131,13 @@ pub fn rocket(
     let applied = rolled.min(cap.saturating_sub(f.damage));
     f.damage += applied;
     let now = f.damage;
-    s.this_turn.rockets_fired.push(id);
+    match launched {
+        Launcher::Unit(id) => s.this_turn.rockets_fired.push(id),
+        Launcher::Facility => s.this_turn.facility_rockets.0.push(from),
+    }
     let shown: Vec<String> = faces.iter().map(u8::to_string).collect();
     out.push(format!(
-        "a rocket from the {} in {from_name} strikes {to_name}: [{}] → {applied} damage (now {now} of at most {cap})",
-        rules.unit(kind).name,
+        "a rocket from the {kind_name} in {from_name} strikes {to_name}: [{}] → {applied} damage (now {now} of at most {cap})",
         shown.join(" ")
     ));
     Ok(())

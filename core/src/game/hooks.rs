@@ -302,7 +302,11 @@ impl<'a> Change<'a> {
             Command::Place { piece, count, space } => {
                 (Vec::new(), vec![self.placement(*piece, *count, *space)])
             }
-            Command::Research(bought) => (Vec::new(), vec![self.research(*bought)]),
+            Command::Research(bought) => (Vec::new(), vec![self.research(*bought, &[self.power])]),
+            Command::ResearchFor { own, paid, economy } => (
+                Vec::new(),
+                vec![self.research(own + paid, &[self.power, *economy])],
+            ),
             Command::Layer(c) => (Vec::new(), vec![self.layer_command(c)]),
             Command::Answer(a) => (Vec::new(), self.answer(a).into_iter().collect()),
             Command::Breakthrough(chart) => (Vec::new(), self.breakthrough(*chart).into_iter().collect()),
@@ -516,15 +520,28 @@ impl<'a> Change<'a> {
     }
 
     /// `research`: the tokens rolled, what they cost, and whether one broke through.
-    fn research(&self, bought: u32) -> Event {
+    fn research(&self, bought: u32, payers: &[PowerId]) -> Event {
         let (before, next, power) = (self.before, self.next, self.power);
         let tokens = before.research_tokens[power.index()] + bought;
-        let cost = before.treasuries[power.index()] - next.treasuries[power.index()];
+        let mut payers = payers.to_vec();
+        payers.dedup();
+        let cost: i64 = payers
+            .iter()
+            .map(|p| before.treasuries[p.index()] - next.treasuries[p.index()])
+            .sum();
+        // Tokens gone after the roll: a breakthrough, where failed tokens are kept; where they
+        // are lost, the chart waiting to be chosen says it.
+        let keep = self.rules.research.as_ref().is_none_or(|r| r.keep_tokens);
+        let breakthrough = if keep {
+            next.research_tokens[power.index()] == 0
+        } else {
+            next.breakthrough_pending
+        };
         Event::new(EventKind::Research)
             .with("power", self.pname.as_str())
             .with("tokens", i64::from(tokens))
             .with("cost", cost)
-            .with("breakthrough", next.research_tokens[power.index()] == 0)
+            .with("breakthrough", breakthrough)
     }
 
     /// `breakthrough`: the tech won on the chart (none when the command gained none).
@@ -849,6 +866,13 @@ impl crate::script::GameView for View<'_> {
                 (
                     "counters",
                     Value::map(info.counters.iter().map(|(n, v)| (n.clone(), Value::from(*v)))),
+                ),
+                (
+                    "economy_of",
+                    Value::from(
+                        info.economy_of
+                            .map_or(String::new(), |h| self.rules.power_info(h).name.clone()),
+                    ),
                 ),
             ]),
         )

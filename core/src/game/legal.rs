@@ -297,6 +297,18 @@ fn research(rules: &RuleSet, s: &State, power: PowerId, out: &mut Vec<Command>) 
         out.extend((1..=r.charts.len()).map(Command::Breakthrough));
         return;
     }
+    // A second economy of the power may pay for a token (`research 1 for ECONOMY`).
+    for e in rules.economies(power).into_iter().skip(1) {
+        if i64::from(r.token_cost) <= s.treasuries[e.index()]
+            && super::economy::payer(rules, s, power, Some(e)).is_ok()
+        {
+            out.push(Command::ResearchFor {
+                own: 0,
+                paid: 1,
+                economy: e,
+            });
+        }
+    }
     if i64::from(r.token_cost) <= s.treasuries[power.index()] || s.research_tokens[power.index()] > 0 {
         out.push(Command::Research(1));
         if s.research_tokens[power.index()] > 0 {
@@ -599,8 +611,9 @@ fn carried_at_sea(rules: &RuleSet, piece: Piece) -> bool {
     matches!(piece, Piece::Unit(u) if rules.unit(u).carrier_cost.is_some())
 }
 
-/// Rocket attacks from each unit that can make one at each enemy facility.
+/// Rocket attacks from each unit or facility (a tech's) that can make one at each enemy facility.
 fn rockets(rules: &RuleSet, s: &State, power: PowerId, out: &mut Vec<Command>) {
+    let techs = &s.techs[power.index()];
     let launchers: Vec<SpaceId> = s
         .spaces
         .iter()
@@ -608,7 +621,12 @@ fn rockets(rules: &RuleSet, s: &State, power: PowerId, out: &mut Vec<Command>) {
         .filter(|(_, sp)| {
             sp.units
                 .iter()
-                .any(|u| u.owner == power && rules.unit_for(u.kind, &s.techs[power.index()]).rocket.is_some())
+                .any(|u| u.owner == power && rules.unit_for(u.kind, techs).rocket.is_some())
+                || (sp.controller.is_some_and(|c| rules.same_power(c, power))
+                    && sp
+                        .facilities
+                        .iter()
+                        .any(|f| rules.facility_rocket(f.kind, techs).is_some()))
         })
         .map(|(i, _)| SpaceId(i as u16))
         .collect();
@@ -629,7 +647,11 @@ fn rockets(rules: &RuleSet, s: &State, power: PowerId, out: &mut Vec<Command>) {
         .collect();
     for &from in &launchers {
         for &target in &targets {
-            out.push(Command::Rocket { from, target });
+            out.push(Command::Rocket {
+                from,
+                target,
+                facility: None,
+            });
         }
     }
 }

@@ -53,10 +53,12 @@ fn power_name(rules: &RuleSet, id: PowerId) -> &str {
 fn factory(rules: &RuleSet, s: &State, power: PowerId, t: SpaceId) -> Result<u32, Rejection> {
     let space = rules.board.space(t);
     let here = s.space(t);
+    // The power's techs (a second economy's are its power's) may raise a factory's production.
+    let techs = &s.techs[rules.relation_holder(power).index()];
     let producing: Vec<&Facility> = here
         .facilities
         .iter()
-        .filter(|f| rules.facilities[f.kind.index()].production.resolve(space.ipc) > 0)
+        .filter(|f| rules.facility_production(f.kind, techs, space.ipc) > 0)
         .collect();
     if space.is_sea() || producing.is_empty() {
         return Err(reject(
@@ -128,11 +130,11 @@ fn factory(rules: &RuleSet, s: &State, power: PowerId, t: SpaceId) -> Result<u32
         ));
     }
     // A tech may let every factory of the power produce more (`production_bonus`).
-    let bonus = rules.production_bonus(&s.techs[rules.relation_holder(power).index()]);
+    let bonus = rules.production_bonus(techs);
     Ok(old
         .iter()
         .map(|f| {
-            let listed = rules.facilities[f.kind.index()].production.resolve(space.ipc);
+            let listed = rules.facility_production(f.kind, techs, space.ipc);
             (listed + if listed > 0 { bonus } else { 0 }).saturating_sub(f.damage)
         })
         .sum())

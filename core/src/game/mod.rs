@@ -673,7 +673,18 @@ fn run(
         Command::DeclareWar(target) => politics::declare(rules, s, power, at.phase, *target, out)?,
         Command::PlayFirst(first) => play_first(rules, sc, s, *first, out)?,
         Command::Research(n) => {
-            research::research(rules, s, power, phase.kind, *n, out)?;
+            // Buying tokens spends: not from an economy whose capital is lost.
+            if *n > 0 {
+                economy::payer(rules, s, power, None)?;
+            }
+            research::research(rules, s, power, &[(power, *n)], phase.kind, out)?;
+        }
+        Command::ResearchFor { own, paid, economy } => {
+            if *own > 0 {
+                economy::payer(rules, s, power, None)?;
+            }
+            let payer = economy::payer(rules, s, power, Some(*economy))?;
+            research::research(rules, s, power, &[(power, *own), (payer, *paid)], phase.kind, out)?;
         }
         Command::Breakthrough(chart) => {
             research::breakthrough(rules, s, power, *chart, out)?;
@@ -683,7 +694,11 @@ fn run(
             space,
             facility,
         } => research::repair(rules, s, power, phase.kind, *count, *space, *facility, out)?,
-        Command::Rocket { from, target } => fight::rocket(rules, s, power, phase.kind, *from, *target, out)?,
+        Command::Rocket {
+            from,
+            target,
+            facility,
+        } => fight::rocket(rules, s, power, phase.kind, (*from, *target, *facility), out)?,
         Command::Buy {
             piece,
             count,

@@ -154,21 +154,48 @@ impl<'a> Raid<'a> {
         if interceptors.is_empty() {
             return Ok(escorts);
         }
-        let value = rules.switches.interception_value;
         let (a, d) = (self.bombers.len() + escorts.len(), interceptors.len());
+        // What each unit hits on: its own `air_battle` value for its owner's techs (a jet
+        // fighter's), else the rules' interception value.
+        let value_of = |id: u32, k: crate::rules::UnitTypeId| {
+            let owner = s
+                .space(self.space)
+                .units
+                .iter()
+                .find(|u| u.id == id)
+                .map_or(self.power, |u| u.owner);
+            rules
+                .unit_for(k, &s.techs[owner.index()])
+                .air_battle
+                .unwrap_or(rules.switches.interception_value)
+        };
+        let av: Vec<u8> = self
+            .bombers
+            .iter()
+            .chain(&escorts)
+            .map(|(id, k)| value_of(*id, *k))
+            .collect();
+        let dv: Vec<u8> = interceptors.iter().map(|(id, k)| value_of(*id, *k)).collect();
         let Some(faces) = s.roll_table(a + d) else {
             return Err(self.short(a + d - s.dice_queue.len(), "the air battle"));
         };
         let (af, df) = faces.split_at(a);
-        let hits = |f: &[u8]| f.iter().filter(|x| **x <= value).count();
-        let (ah, dh) = (hits(af), hits(df));
+        let hits = |f: &[u8], v: &[u8]| f.iter().zip(v).filter(|(x, v)| **x <= **v).count();
+        let (ah, dh) = (hits(af, &av), hits(df, &dv));
         let shown = |f: &[u8]| f.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
+        // "@1", or each die's value where they differ ("@2 2 1").
+        let at = |v: &[u8]| match v.first() {
+            Some(x) if v.iter().all(|y| y == x) => format!("@{x}"),
+            _ => format!("@{}", shown(v)),
+        };
         out.push(format!(
-            "air battle over {}: {} rolls @{value} [{}] → {ah} hit{}; the interceptors roll @{value} [{}] → {dh} hit{}",
+            "air battle over {}: {} rolls {} [{}] → {ah} hit{}; the interceptors roll {} [{}] → {dh} hit{}",
             self.name,
             rules.power_info(self.power).name,
+            at(&av),
             shown(af),
             if ah == 1 { "" } else { "s" },
+            at(&dv),
             shown(df),
             if dh == 1 { "" } else { "s" }
         ));
@@ -247,8 +274,11 @@ impl<'a> Raid<'a> {
     ) -> Result<Vec<(u32, crate::rules::UnitTypeId)>, Rejection> {
         use crate::combat::Roller;
         let rules = self.rules;
+        // The facility's own fire, with its holder's techs (a tech may sharpen it).
+        let holder = s.space(self.space).controller.map(|c| rules.relation_holder(c));
+        let techs: Vec<crate::rules::TechId> = holder.map(|h| s.techs[h.index()].clone()).unwrap_or_default();
         let own =
-            |t: &Option<crate::rules::FacilityTypeId>| t.map_or(0, |k| rules.facilities[k.index()].anti_air);
+            |t: &Option<crate::rules::FacilityTypeId>| t.map_or(0, |k| rules.facility_anti_air(k, &techs));
         if self.gun.is_none() && self.targets.iter().all(|t| own(t) == 0) {
             return Ok(self.bombers.clone());
         }
@@ -399,13 +429,27 @@ impl<'a> Raid<'a> {
                 dice: &mut s.dice,
                 manual: s.manual_dice,
             };
-            let n: usize = raiders
+            // Each bombing die the best of `best_of` rolled (a heavy bomber's).
+            let per: Vec<(usize, usize)> = raiders
                 .iter()
-                .map(|(_, k)| rules.unit_for(*k, &s.techs[self.power.index()]).bombing_dice as usize)
-                .sum();
-            let mut damage_faces = Vec::new();
-            if !dice.roll(n, &mut damage_faces) {
+                .map(|(_, k)| {
+                    let u = rules.unit_for(*k, &s.techs[self.power.index()]);
+                    (u.bombing_dice as usize, u.best_of.max(1) as usize)
+                })
+                .collect();
+            let n: usize = per.iter().map(|(d, b)| d * b).sum();
+            let mut rolled_faces = Vec::new();
+            if !dice.roll(n, &mut rolled_faces) {
                 return Err(self.short(n - dice.queue.len(), "the bombing"));
+            }
+            let mut damage_faces = Vec::new();
+            let mut rest = rolled_faces.as_slice();
+            for (d, b) in &per {
+                for _ in 0..*d {
+                    let (these, more) = rest.split_at(*b);
+                    damage_faces.push(these.iter().copied().max().unwrap_or(0));
+                    rest = more;
+                }
             }
             let bonus: u32 = raiders.iter().map(|(_, k)| rules.unit(*k).bombing_bonus).sum();
             let rolled: u32 = damage_faces.iter().map(|f| u32::from(*f)).sum::<u32>() + bonus;

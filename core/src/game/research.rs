@@ -55,14 +55,17 @@ pub struct Rolled {
     pub success: bool,
 }
 
+/// `buys`: the tokens bought and who pays for them — the power, and a second economy of it (the
+/// tokens and the techs are the power's); all are rolled together.
 pub fn research(
     rules: &RuleSet,
     s: &mut State,
     power: PowerId,
+    buys: &[(PowerId, u32)],
     phase: PhaseKind,
-    buy: u32,
     out: &mut Vec<String>,
 ) -> Result<Rolled, Rejection> {
+    let buy: u32 = buys.iter().map(|(_, n)| n).sum();
     let Some(r) = &rules.research else {
         return Err(Rejection::new(
             "this game has no research and development (where an edition has it as an optional rule, a layer adds it: `warroom editions` lists each edition's options)",
@@ -77,12 +80,16 @@ pub fn research(
     }
     let pname = rules.power_info(power).name.clone();
     let cost = buy * r.token_cost;
-    let have = s.treasuries[power.index()];
-    if i64::from(cost) > have {
-        return Err(Rejection::new(format!(
-            "{pname} has {have} IPCs; {buy} researcher token(s) cost {cost}"
-        ))
-        .by(RULE_RESEARCH));
+    for &(payer, n) in buys {
+        let have = s.treasuries[payer.index()];
+        if i64::from(n * r.token_cost) > have {
+            return Err(Rejection::new(format!(
+                "{} has {have} IPCs; {n} researcher token(s) cost {}",
+                rules.power_info(payer).name,
+                n * r.token_cost
+            ))
+            .by(RULE_RESEARCH));
+        }
     }
     let tokens = s.research_tokens[power.index()] + buy;
     if tokens == 0 {
@@ -99,14 +106,33 @@ pub fn research(
     for _ in 0..tokens {
         faces.push(die(s, &format!("{tokens} research dice"))?);
     }
-    Arc::make_mut(&mut s.treasuries)[power.index()] -= i64::from(cost);
+    for &(payer, n) in buys {
+        Arc::make_mut(&mut s.treasuries)[payer.index()] -= i64::from(n * r.token_cost);
+    }
     s.this_turn.researched = true;
     let success = faces.iter().any(|&f| f >= r.breakthrough);
     let shown: Vec<String> = faces.iter().map(u32::to_string).collect();
-    let bought = if buy > 0 {
-        format!("{pname} buys {buy} researcher token(s) for {cost} IPCs and rolls")
-    } else {
-        format!("{pname} rolls")
+    let paying: Vec<(PowerId, u32)> = buys.iter().copied().filter(|(_, n)| *n > 0).collect();
+    let treasury = |p: PowerId| format!("{}'s treasury", rules.power_info(p).name);
+    let bought = match paying.as_slice() {
+        [] => format!("{pname} rolls"),
+        [(p, _)] if *p == power => {
+            format!("{pname} buys {buy} researcher token(s) for {cost} IPCs and rolls")
+        }
+        [(p, _)] => format!(
+            "{pname} buys {buy} researcher token(s) for {cost} IPCs from {} and rolls",
+            treasury(*p)
+        ),
+        several => {
+            let parts: Vec<String> = several
+                .iter()
+                .map(|(p, n)| format!("{} from {}", n * r.token_cost, treasury(*p)))
+                .collect();
+            format!(
+                "{pname} buys {buy} researcher token(s) for {cost} IPCs ({}) and rolls",
+                parts.join(", ")
+            )
+        }
     };
     out.push(format!("{bought} {tokens} research dice: {}", shown.join(" ")));
     if success {
@@ -126,12 +152,15 @@ pub fn research(
                 "a breakthrough, but {pname} holds every advance of every chart"
             ));
         }
-    } else {
+    } else if r.keep_tokens {
         Arc::make_mut(&mut s.research_tokens)[power.index()] = tokens;
         out.push(format!(
             "no {}: {pname} keeps its {tokens} researcher token(s) for a later turn",
             r.breakthrough
         ));
+    } else {
+        Arc::make_mut(&mut s.research_tokens)[power.index()] = 0;
+        out.push(format!("no {}: the research has failed", r.breakthrough));
     }
     Ok(Rolled {
         tokens,
@@ -261,7 +290,7 @@ pub fn repair(
             }
         },
     };
-    let per_ipc = rules.repairs_per_ipc(&s.techs[power.index()]);
+    let techs = s.techs[rules.relation_holder(power).index()].clone();
     let here = &s.spaces[at.index()].facilities;
     let damaged: Vec<usize> = (0..here.len()).filter(|&i| here[i].damage > 0).collect();
     let f = match (facility, damaged.as_slice()) {
@@ -299,6 +328,7 @@ pub fn repair(
         ))
         .by(RULE_REPAIR));
     }
+    let per_ipc = rules.facility_repairs_per_ipc(s.spaces[at.index()].facilities[f].kind, &techs);
     let cost = count.div_ceil(per_ipc);
     // The economy holding the territory pays (a power with two economies; 000 · Global United
     // Kingdom Rules: "each ... makes its own separate purchases and repairs").

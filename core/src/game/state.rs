@@ -278,6 +278,23 @@ pub struct TurnState {
     pub declared: Declared,
     /// Sea zones whose ships do not bombard this turn (a rule script's `no_bombardment`).
     pub no_bombardment: NoBombardment,
+    /// Territories whose facility has made its rocket attack this turn (a tech's facility
+    /// `rocket`).
+    pub facility_rockets: FacilityRockets,
+}
+
+/// The territories whose facility fired its rocket this turn.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FacilityRockets(pub Vec<SpaceId>);
+
+// Nothing when none fired, so records of turns from before hash as they did.
+impl std::hash::Hash for FacilityRockets {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        if !self.0.is_empty() {
+            h.write_u8(0xa9);
+            self.0.hash(h);
+        }
+    }
 }
 
 /// The sea zones no ship bombards from this turn.
@@ -402,6 +419,7 @@ impl TurnState {
             passages,
             declared: _,
             no_bombardment,
+            facility_rockets,
         } = self;
         h.add(start_control.digest);
         battles.hash(h);
@@ -415,6 +433,7 @@ impl TurnState {
         rockets_fired.hash(h);
         passages.hash(h);
         no_bombardment.hash(h);
+        facility_rockets.hash(h);
     }
 
     pub fn begin(spaces: &Spaces) -> TurnState {

@@ -268,6 +268,20 @@ fn si(side: Side) -> usize {
     }
 }
 
+/// The distribution of hits from `n` dice each hitting with probability `p`.
+fn binomial_p(n: usize, p: f64) -> Vec<f64> {
+    let mut row = vec![1.0];
+    for _ in 0..n {
+        let mut next = vec![0.0; row.len() + 1];
+        for (k, x) in row.iter().enumerate() {
+            next[k] += x * (1.0 - p);
+            next[k + 1] += x * p;
+        }
+        row = next;
+    }
+    row
+}
+
 /// The distribution of hits from `n` dice hitting on `value` or less.
 fn binomial(n: usize, value: u8) -> Vec<f64> {
     let p = f64::from(value.min(6)) / 6.0;
@@ -514,7 +528,7 @@ impl<'q> Chain<'q> {
         let mut dists: Vec<Vec<f64>> = Vec::new();
         let mut totals: Vec<u32> = Vec::new();
         // Dice as the battle pools them: per target set (low luck totals each pool).
-        for (value, t, members) in &groups {
+        for (value, t, members, best) in &groups {
             let i = match targets.iter().position(|x| x == t) {
                 Some(i) => i,
                 None => {
@@ -525,7 +539,11 @@ impl<'q> Chain<'q> {
                 }
             };
             if self.low_luck {
-                totals[i] += u32::from(*value) * members.len() as u32;
+                totals[i] += u32::from(crate::combat::low_luck_value(*value, *best)) * members.len() as u32;
+            } else if *best > 1 {
+                // The best of `best` dice: a hit unless all miss.
+                let miss = (1.0 - f64::from((*value).min(6)) / 6.0).powi(i32::from(*best));
+                dists[i] = convolve(&dists[i], &binomial_p(members.len(), 1.0 - miss));
             } else {
                 dists[i] = convolve(&dists[i], self.binomial(members.len(), *value));
             }

@@ -135,6 +135,8 @@ pub(crate) static UNIT: SchemaTable = SchemaTable {
         Field::def("bombing_bonus", "int", "0", "added to each of its bombing dice's damage"),
         Field::def("raids", "[string]", "[]", "the facility types it may raid (empty: any that can be damaged): the 1940 tactical bomber raids bases only"),
         Field::def("attack_dice", "int", "1", "dice each unit rolls when attacking, each of which may hit (1 to 6)"),
+        Field::def("best_of", "int", "1", "dice rolled for each of its dice, the best kept: attacking in a battle (one hit at most per die) and for its bombing damage in a raid (1 to 6; the 1940 heavy bomber: 2)"),
+        Field::opt("air_battle", "int", "what it hits on in a raid's air battle as escort or interceptor (absent: `[rules] interception_value`)"),
         Field::opt("rocket", "table", "a rocket attack on an enemy facility: `units.<unit>.rocket`"),
         Field::opt("air_transport", "table", "land units it carries by air (air units only): `units.<unit>.air_transport`"),
         Field::def("support", "[table]", "[]", "values it adds to other units: `units.<unit>.support[]`"),
@@ -167,8 +169,25 @@ pub(crate) static ROCKET: SchemaTable = SchemaTable {
             "spaces to the target, counted over every adjacency",
         ),
         Field::def("dice", "int", "1", "dice of damage"),
+        Field::def(
+            "over_neutrals",
+            "bool",
+            "true",
+            "false: the spaces between launcher and target include no neutral territory",
+        ),
     ],
 };
+
+/// Reads a `rocket` table (a unit's, or a tech's patch of a facility).
+pub(super) fn read_rocket(ctx: &mut Ctx, mut r: Fields) -> Rocket {
+    let rocket = Rocket {
+        range: r.req_uint(ctx, "range").unwrap_or(0),
+        dice: r.uint(ctx, "dice", 1),
+        over_neutrals: r.bool(ctx, "over_neutrals", true),
+    };
+    r.finish(ctx);
+    rocket
+}
 
 /// `[units.<unit>.air_transport]`.
 pub(crate) static AIR_TRANSPORT: SchemaTable = SchemaTable {
@@ -518,7 +537,8 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
     );
     resolve_power_spaces(&mut ctx, &mut powers, &power_spaces, &board);
     let politics = super::politics::read_politics(&mut ctx, section("politics"), &powers, &phases);
-    let (techs, unit_techs) = super::tech::read_techs(&mut ctx, section("techs"), section("units"), &units);
+    let (techs, unit_techs) =
+        super::tech::read_techs(&mut ctx, section("techs"), section("units"), &units, &facilities);
     let research = super::tech::read_research(&mut ctx, section("research"), &techs);
     let scenarios = read_scenarios(
         &mut ctx,
@@ -1445,14 +1465,12 @@ pub(super) fn read_unit(ctx: &mut Ctx, id: &str, node: &Node) -> Option<UnitType
             bombing_bonus: u.uint(ctx, "bombing_bonus", 0),
             raids: u.str_list(ctx, "raids").into_iter().map(|(s, _)| s).collect(),
             attack_dice: u.uint(ctx, "attack_dice", 1).clamp(1, 6),
-            rocket: u.table(ctx, "rocket", &ROCKET).map(|mut r| {
-                let rocket = Rocket {
-                    range: r.req_uint(ctx, "range").unwrap_or(0),
-                    dice: r.uint(ctx, "dice", 1),
-                };
-                r.finish(ctx);
-                rocket
-            }),
+            best_of: u.uint(ctx, "best_of", 1).clamp(1, 6),
+            air_battle: u
+                .get("air_battle")
+                .and_then(|n| super::read::as_uint(ctx, n, "air_battle"))
+                .map(|v| v.min(6) as u8),
+            rocket: u.table(ctx, "rocket", &ROCKET).map(|r| read_rocket(ctx, r)),
             air_transport: read_air_transport(ctx, &mut u, domain),
             support,
             anti_air,

@@ -227,6 +227,12 @@ pub struct UnitType {
     pub raids: Vec<String>,
     /// Dice each unit rolls when it attacks.
     pub attack_dice: u32,
+    /// `best_of`: it rolls this many dice for each one and keeps the best (attacking in a
+    /// battle, and its bombing dice in a raid).
+    pub best_of: u32,
+    /// `air_battle`: what it hits on in a raid's air battle, as escort or interceptor (absent:
+    /// `[rules] interception_value`).
+    pub air_battle: Option<u8>,
     /// A rocket attack on an enemy facility within `range` spaces, once per turn, in the
     /// bombing-raid step of conduct combat: `dice` dice of damage.
     pub rocket: Option<Rocket>,
@@ -270,6 +276,8 @@ impl AirTransport {
 pub struct Rocket {
     pub range: u32,
     pub dice: u32,
+    /// `over_neutrals`: the path to the target may pass neutral territories.
+    pub over_neutrals: bool,
 }
 
 /// A quantity that is either fixed or derived from the territory's IPC value.
@@ -844,6 +852,44 @@ impl RuleSet {
     /// Extra units each factory of a power holding `held` produces.
     pub fn production_bonus(&self, held: &[TechId]) -> u32 {
         held.iter().map(|t| self.techs[t.index()].production_bonus).sum()
+    }
+
+    /// What a facility type mobilizes for a power holding `held` in a territory worth `ipc`: a
+    /// tech's `facilities` patch (the last one held), else its own production.
+    pub fn facility_production(&self, kind: FacilityTypeId, held: &[TechId], ipc: u32) -> u32 {
+        self.facility_patch(kind, held, |p| p.production)
+            .unwrap_or_else(|| self.facilities[kind.index()].production.resolve(ipc))
+    }
+
+    /// A facility's own antiaircraft value for its holder's techs (0: none).
+    pub fn facility_anti_air(&self, kind: FacilityTypeId, held: &[TechId]) -> u8 {
+        self.facility_patch(kind, held, |p| p.anti_air)
+            .unwrap_or(self.facilities[kind.index()].anti_air)
+    }
+
+    /// The rocket a facility launches for its holder's techs (none without one).
+    pub fn facility_rocket(&self, kind: FacilityTypeId, held: &[TechId]) -> Option<Rocket> {
+        self.facility_patch(kind, held, |p| p.rocket)
+    }
+
+    fn facility_patch<T>(
+        &self,
+        kind: FacilityTypeId,
+        held: &[TechId],
+        field: impl Fn(&tech::FacilityPatch) -> Option<T>,
+    ) -> Option<T> {
+        held.iter()
+            .flat_map(|t| self.techs[t.index()].facilities.iter())
+            .filter(|(f, _)| *f == kind)
+            .filter_map(|(_, p)| field(p))
+            .last()
+    }
+
+    /// Damage markers one IPC repairs on a facility type for a power holding `held`: a tech's
+    /// patch of that type, else `repairs_per_ipc`.
+    pub fn facility_repairs_per_ipc(&self, kind: FacilityTypeId, held: &[TechId]) -> u32 {
+        self.facility_patch(kind, held, |p| p.repairs_per_ipc)
+            .unwrap_or_else(|| self.repairs_per_ipc(held))
     }
 
     /// Damage markers one IPC repairs for a power holding `held` (1 unless a tech says more).

@@ -187,6 +187,7 @@ pub static DOCUMENTS: &[Document] = &[
             &super::tech::RESEARCH,
             &super::tech::CHART,
             &super::tech::TECH,
+            &super::tech::TECH_FACILITY,
         ],
     },
     Document {

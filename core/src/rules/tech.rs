@@ -26,8 +26,32 @@ pub struct Tech {
     pub production_bonus: u32,
     /// Damage markers one IPC removes when the holder repairs a facility (0: unchanged).
     pub repairs_per_ipc: u32,
+    /// Facility types whose values it changes for the holder (`[techs.ID.facilities.F]`).
+    pub facilities: Vec<(FacilityTypeId, FacilityPatch)>,
     pub origin: Origin,
 }
+
+/// What a tech changes in a facility type for the powers holding it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FacilityPatch {
+    pub production: Option<u32>,
+    /// Damage one IPC repairs on this facility type for the holder.
+    pub repairs_per_ipc: Option<u32>,
+    pub anti_air: Option<u8>,
+    pub rocket: Option<Rocket>,
+}
+
+/// `[techs.<tech>.facilities.<facility>]`.
+pub(crate) static TECH_FACILITY: SchemaTable = SchemaTable {
+    path: "techs.<tech>.facilities.<facility>",
+    doc: "What a tech changes in a facility type for the powers holding it.",
+    fields: &[
+        Field::opt("production", "int", "units it mobilizes per turn (a factory's)"),
+        Field::opt("repairs_per_ipc", "int", "damage one IPC repairs on it for the holder (beside the tech's `repairs_per_ipc` for every facility)"),
+        Field::opt("anti_air", "int", "its own antiaircraft fire in a raid on it hits on this or less"),
+        Field::opt("rocket", "table", "once per turn, in conduct combat before any battle, an operative one makes a rocket attack (`rocket from SPACE at TARGET`): `range`, `dice`, `over_neutrals` as `units.<unit>.rocket`"),
+    ],
+};
 
 /// How a power researches (`[research]`); absent when the game has no research.
 #[derive(Clone, Debug)]
@@ -36,6 +60,8 @@ pub struct Research {
     pub token_cost: u32,
     /// A research die showing this face or more is a breakthrough.
     pub breakthrough: u32,
+    /// `keep_tokens`: researcher tokens that fail are kept for a later turn (else lost).
+    pub keep_tokens: bool,
     /// The charts a breakthrough rolls on: die face `n` gives the chart's `n`-th tech.
     pub charts: Vec<Chart>,
 }
@@ -75,6 +101,7 @@ pub(crate) static TECH: SchemaTable = SchemaTable {
         Field::opt("units", "<unit> → table", "fields of `units.<unit>` it changes (tables merge key by key); at most 6 techs may change one unit type"),
         Field::def("production_bonus", "int", "0", "units every factory of the holder produces beyond its production"),
         Field::def("repairs_per_ipc", "int", "0", "damage one IPC repairs for the holder (0: one)"),
+        Field::opt("facilities", "<facility> → table", "what it changes in facility types for the holder: `techs.<tech>.facilities.<facility>`"),
     ],
 };
 
@@ -86,6 +113,7 @@ pub(super) fn read_techs(
     techs_e: Option<&Entry>,
     units_e: Option<&Entry>,
     units: &[UnitType],
+    facility_types: &[FacilityType],
 ) -> (Vec<Tech>, Vec<UnitTechs>) {
     let mut techs = Vec::new();
     let mut per_unit: Vec<UnitTechs> = vec![UnitTechs::default(); units.len()];
@@ -133,6 +161,45 @@ pub(super) fn read_techs(
                 }
             }
         }
+        let mut facilities = Vec::new();
+        if let Some(fs) = t.names(ctx, "facilities") {
+            let ids: Vec<String> = facility_types.iter().map(|f| f.id.clone()).collect();
+            for (fid, fe) in &fs.table.entries {
+                let Some(k) = ids.iter().position(|x| x == fid) else {
+                    unknown_name(ctx, &fe.node, "facility", fid, &ids);
+                    continue;
+                };
+                let Some(mut p) =
+                    Fields::of(ctx, &fe.node, &format!("{path}.facilities.{fid}"), &TECH_FACILITY)
+                else {
+                    continue;
+                };
+                let production = p
+                    .get("production")
+                    .and_then(|n| super::read::as_uint(ctx, n, "production"));
+                let repairs_per_ipc = p
+                    .get("repairs_per_ipc")
+                    .and_then(|n| super::read::as_uint(ctx, n, "repairs_per_ipc"))
+                    .map(|v| v.max(1));
+                let anti_air = p
+                    .get("anti_air")
+                    .and_then(|n| super::read::as_uint(ctx, n, "anti_air"))
+                    .map(|v| v.min(6) as u8);
+                let rocket = p
+                    .table(ctx, "rocket", &super::build::ROCKET)
+                    .map(|r| super::build::read_rocket(ctx, r));
+                p.finish(ctx);
+                facilities.push((
+                    FacilityTypeId(k as u16),
+                    FacilityPatch {
+                        production,
+                        repairs_per_ipc,
+                        anti_air,
+                        rocket,
+                    },
+                ));
+            }
+        }
         let tech = Tech {
             id: id.clone(),
             name: t.str(ctx, "name").unwrap_or_else(|| id.replace('_', " ")),
@@ -140,6 +207,7 @@ pub(super) fn read_techs(
             units: patched,
             production_bonus: t.uint(ctx, "production_bonus", 0),
             repairs_per_ipc: t.uint(ctx, "repairs_per_ipc", 0),
+            facilities,
             origin: te.node.origin.clone(),
         };
         t.finish(ctx);
@@ -227,6 +295,12 @@ pub(crate) static RESEARCH: SchemaTable = SchemaTable {
             "6",
             "a research die showing this face or more is a breakthrough",
         ),
+        Field::def(
+            "keep_tokens",
+            "bool",
+            "true",
+            "researcher tokens rolled without a breakthrough are kept for a later turn (false: they are lost)",
+        ),
         Field::req(
             "charts",
             "[table]",
@@ -250,6 +324,7 @@ pub(super) fn read_research(ctx: &mut Ctx, e: Option<&Entry>, techs: &[Tech]) ->
     let mut f = Fields::of(ctx, &e.node, "research", &RESEARCH)?;
     let token_cost = f.req_uint(ctx, "token_cost").unwrap_or(5);
     let breakthrough = f.uint(ctx, "breakthrough", 6);
+    let keep_tokens = f.bool(ctx, "keep_tokens", true);
     if !(1..=6).contains(&breakthrough) {
         if let Some(n) = f.table.get("breakthrough") {
             ctx.error_at(
@@ -298,6 +373,7 @@ pub(super) fn read_research(ctx: &mut Ctx, e: Option<&Entry>, techs: &[Tech]) ->
     Some(Research {
         token_cost,
         breakthrough,
+        keep_tokens,
         charts,
     })
 }

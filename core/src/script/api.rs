@@ -515,6 +515,7 @@ pub const RECORDS: &[Record] = &[
             field("ipcs", FieldType::Integer, "IPCs in hand"),
             field("techs", FieldType::Strings, "ids of the techs it holds"),
             field("counters", FieldType::Counters, "tokens and counts its data gives it to start with (`[powers.NAME] counters`: `{ tokens = 6 }`)"),
+            field("economy_of", FieldType::String, "the power it is a second economy of (`[powers.NAME] economy_of`; `\"\"` for none)"),
         ],
     },
     Record {
