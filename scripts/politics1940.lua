@@ -247,6 +247,88 @@ function M.neutral_navy(cfg)
   end)
 end
 
+-- A power neutral on one map while at war on another (000 · Soviet Union, G40-POL-USSR-THEATRE:
+-- "if the Soviet Union is at war with Axis powers on only one map, it is still under the
+-- restrictions of being a neutral power ... on the other map"; 004 · Entering Territories:
+-- "Russia loses its neutrality independently in each theater"). On a map where `power` is at
+-- war with none of that map's powers (`theatres`), while it is at war elsewhere (at war with no
+-- one, the engine's own neutral-power rules hold everywhere):
+-- - its units enter no neutral territory and no territory another power holds there;
+-- - no unit of another power of its side enters a territory it holds or held at the start
+--   of the game there.
+-- The enemies it is at peace with treat it as neutral anyway (the engine's powers at peace).
+--
+--   politics.theatre_neutrality({ rule = "G40-POL-USSR-THEATRE", power = "Soviet Union",
+--     theatres = { europe = { "Germany", "Italy" }, pacific = { "Japan" } } })
+function M.theatre_neutrality(cfg)
+  assert(type(cfg) == "table" and type(cfg.rule) == "string" and type(cfg.power) == "string"
+    and type(cfg.theatres) == "table", "politics.theatre_neutrality expects { rule, power, theatres = { MAP = { powers } } }")
+  -- Facts of the board and the powers, read once (the handler runs on every move).
+  local sides, spaces = {}, {}
+  local function side_of(game, p)
+    if sides[p] == nil then
+      sides[p] = game:power_info(p).side
+    end
+    return sides[p]
+  end
+  local function board(game, name)
+    local b = spaces[name]
+    if b == nil then
+      local s = game:space(name)
+      b = { map = s.map, land = not s.sea, original_owner = s.original_owner }
+      spaces[name] = b
+    end
+    return b
+  end
+  local function at_war_with(game, list)
+    for _, p in ipairs(list) do
+      if game:relation(cfg.power, p) == "war" then
+        return true
+      end
+    end
+    return false
+  end
+  local function at_war_anywhere(game)
+    for _, p in ipairs(game:powers()) do
+      if p ~= cfg.power and game:relation(cfg.power, p) == "war" then
+        return true
+      end
+    end
+    return false
+  end
+  warroom.on("validate_move", { id = cfg.rule }, function(ev, game)
+    if ev.power ~= cfg.power and side_of(game, ev.power) ~= side_of(game, cfg.power) then
+      return
+    end
+    if not at_war_anywhere(game) then
+      return
+    end
+    for i = 2, #ev.path do
+      local name = ev.path[i]
+      local b = board(game, name)
+      local enemies = b.land and cfg.theatres[b.map] or nil
+      if enemies and not at_war_with(game, enemies) then
+        local owner = game:owner(name) or ""
+        local why = nil
+        local where = string.format("%s is neutral on the %s map (at war with none of %s there)",
+          cfg.power, b.map, table.concat(enemies, ", "))
+        if ev.power == cfg.power then
+          if owner == "" and (game:space(name).leaning or "") ~= "" then
+            why = string.format("%s: it enters no neutral territory (%s)", where, name)
+          elseif owner ~= "" and owner ~= cfg.power then
+            why = string.format("%s: it enters no territory of another power (%s, %s's)", where, name, owner)
+          end
+        elseif owner == cfg.power or b.original_owner == cfg.power then
+          why = string.format("%s: no other power's units enter its territories (%s)", where, name)
+        end
+        if why then
+          return { veto = cfg.rule .. ": " .. why }
+        end
+      end
+    end
+  end)
+end
+
 -- The limits of peace on the Pacific map, the same in Pacific 1940 and Global 1940 (000 · Japan,
 -- The United States; 004 · Map › Sea Zones, China):
 -- - while not at war with the United States, Japan "may not end the movement of its sea units

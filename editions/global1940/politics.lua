@@ -116,3 +116,11 @@ politics.neutral_navy({
   until_war_with = { "Germany", "Italy" },
   map = "europe",
 })
+
+-- The Soviet Union at war on one map only stays a neutral power on the other (G40-POL-USSR-
+-- THEATRE; 004 · Entering Territories). See scripts/politics1940.lua.
+politics.theatre_neutrality({
+  rule = "G40-POL-USSR-THEATRE",
+  power = "Soviet Union",
+  theatres = { europe = { "Germany", "Italy" }, pacific = { "Japan" } },
+})
