@@ -1279,7 +1279,8 @@ impl Shell {
         if let Some(n) = warroom_core::game::neutrals::describe(rules, self.game.state(), id) {
             out.push_str(&format!(", {n}"));
         } else if sp.neutral.is_some() && st.controller.is_some() {
-            out.push_str(", a former neutral (captured, never liberated)");
+            // Taken by attack or as a friendly neutral: either way it has no original owner.
+            out.push_str(", a former neutral (no original owner: never liberated)");
         }
         if sp.capital {
             out.push_str(", capital");

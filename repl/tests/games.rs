@@ -375,7 +375,7 @@ fn four_rounds_of_europe_1940_take_france_invade_neutrals_and_bring_in_the_unite
     );
     assert_eq!(
         view(&out, "show Yugoslavia")[0],
-        "Yugoslavia (2 IPC), held by Germany, a former neutral (captured, never liberated)"
+        "Yugoslavia (2 IPC), held by Germany, a former neutral (no original owner: never liberated)"
     );
     assert_eq!(
         view(&out, "show France")[0],

@@ -502,10 +502,20 @@ fn conclude(
             // An assault its transport retreated from is off.
             u.marks.assault = None;
         }
+        let staying = b
+            .units
+            .iter()
+            .filter(|c| c.status == Status::Retreated && p.of(c.kind).domain == Domain::Air)
+            .count();
         out.push(format!(
-            "{} units retreat from {name} to {}",
+            "{} units retreat from {name} to {}{}",
             moving.len(),
-            rules.board.space(to).name
+            rules.board.space(to).name,
+            if staying > 0 {
+                format!("; the {staying} air unit(s) stay over {name} and land in noncombat move")
+            } else {
+                String::new()
+            }
         ));
         s.space_mut(to).units.extend(moving);
     }
