@@ -401,6 +401,22 @@ fn moves_from(
         for &to in &targets {
             push_move(rules, s, power, combat, one.clone(), from, to, out);
         }
+        // A sea unit sharing its zone with the enemy may stay to attack it (`move X from Z to Z`).
+        if combat
+            && at_sea
+            && t.domain == Domain::Sea
+            && t.attack > 0
+            && s.this_turn.battle(from).is_none()
+            && sp.units.iter().any(|u| s.relations[power.index()][u.owner.index()] == Relation::War)
+            // Enemy warships that block: the battle comes anyway.
+            && !sp.units.iter().any(|u| {
+                s.relations[power.index()][u.owner.index()] == Relation::War
+                    && rules.unit(u.kind).domain == Domain::Sea
+                    && rules.unit(u.kind).blocks_movement
+            })
+        {
+            push_move(rules, s, power, combat, one.clone(), from, from, out);
+        }
         // Partners that move together: mechanized infantry with a tank, a land unit
         // carried by an air unit.
         if cargo {

@@ -334,6 +334,65 @@ fn pair_up(rules: &RuleSet, s: &State, from: SpaceId, ids: &[u32]) -> Vec<Option
         .collect()
 }
 
+/// `move UNITS from Z to Z` in combat move: sea units sharing a sea zone with enemy submarines
+/// or transports attack them there (000 · Combat Move: "you have the option of attacking any
+/// enemy submarines and/or transports that share a sea zone with you. However, if you choose to
+/// make such an attack with a unit, that unit must end its movement in that sea zone, and it
+/// must attack all such units present"). Zones with enemy warships fight anyway
+/// (`declare_standing_battles`).
+fn stand_and_attack(
+    rules: &RuleSet,
+    s: &mut State,
+    power: PowerId,
+    m: &Move,
+    out: &mut Vec<String>,
+) -> Result<Moved, Rejection> {
+    let zone = m.from;
+    let name = rules.board.space(zone).name.clone();
+    let enemies = s.space(zone).units.iter().any(|u| at_war(s, power, u.owner));
+    if !enemies {
+        return Err(reject(
+            RULE_PHASE,
+            format!("no enemy units share {name} with yours: a move needs a destination other than where the units are (or a `via` path back)"),
+        ));
+    }
+    if (Board { rules, s, power }).blocked(zone) || s.this_turn.battle(zone).is_some() {
+        return Err(reject(
+            RULE_PHASE,
+            format!("a battle is fought in {name} already: your ships there fight in it"),
+        ));
+    }
+    let ids = pick_units(rules, s, power, zone, &m.units, true, false)?;
+    let techs = &s.techs[power.index()];
+    if let Some(id) = ids.iter().find(|id| {
+        let t = rules.unit_for(unit(s, zone, **id).kind, techs);
+        t.domain != Domain::Sea || t.attack == 0
+    }) {
+        return Err(reject(
+            RULE_PHASE,
+            format!(
+                "only sea units that can attack stay to attack the enemy sharing {name}; the {} cannot",
+                rules.unit(unit(s, zone, *id).kind).name
+            ),
+        ));
+    }
+    let summary = moved(s, zone, &ids, vec![zone]);
+    let label = describe(rules, s, zone, &ids);
+    for u in s.space_mut(zone).units.iter_mut().filter(|u| ids.contains(&u.id)) {
+        // It ends its movement here.
+        u.moved = u
+            .moved
+            .max(rules.unit(u.kind).movement + u32::from(u.marks.range_bonus));
+        u.marks.combat_moved = true;
+    }
+    s.this_turn.battle_mut(zone);
+    out.push(format!(
+        "{}'s {label} stay in {name} to attack the enemy units sharing it",
+        rules.power_info(power).name
+    ));
+    Ok(summary)
+}
+
 /// Movement left this phase; the owner's techs may lengthen a unit's range, and so may a base
 /// where it began the turn.
 fn remaining(rules: &RuleSet, s: &State, u: &Unit) -> u32 {
@@ -363,6 +422,9 @@ pub fn run(
         }
     };
     if m.from == m.to && m.via.is_empty() {
+        if combat && rules.board.space(m.from).is_sea() {
+            return stand_and_attack(rules, s, power, m, out);
+        }
         return Err(Rejection::new(
             "a move needs a destination other than where the units are (or a `via` path back)",
         ));
