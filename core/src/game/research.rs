@@ -143,8 +143,14 @@ pub fn research(
             .any(|c| c.techs.iter().any(|t| !s.techs[power.index()].contains(t)));
         if open {
             s.breakthrough_pending = true;
+            // Kept tokens are discarded on a breakthrough; dice that are never kept just end.
+            let spent = if r.keep_tokens {
+                "the researcher tokens are discarded"
+            } else {
+                "the research dice are spent"
+            };
             out.push(format!(
-                "a breakthrough! the researcher tokens are discarded; choose a chart: {}",
+                "a breakthrough! {spent}; choose a chart: {}",
                 chart_list(rules)
             ));
         } else {
