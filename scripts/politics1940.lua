@@ -50,6 +50,16 @@ local function memory()
   return s
 end
 
+-- Whether `power` is at war with one of `list` (nil: with any power).
+local function at_war_with_any(game, power, list)
+  for _, p in ipairs(list or game:powers()) do
+    if p ~= power and game:relation(power, p) == "war" then
+      return true
+    end
+  end
+  return false
+end
+
 function M.restrict(cfg)
   local id = warroom.layer .. "." .. cfg.rule
 
@@ -201,17 +211,9 @@ function M.neutral_navy(cfg)
   assert(type(cfg) == "table" and type(cfg.id) == "string" and type(cfg.rule) == "string"
     and type(cfg.power) == "string" and type(cfg.patrol_zone) == "string",
     "politics.neutral_navy expects { id, rule, power, patrol_zone, until_war_with?, map? }")
-  local function at_war(game)
-    for _, p in ipairs(cfg.until_war_with or game:powers()) do
-      if p ~= cfg.power and game:relation(cfg.power, p) == "war" then
-        return true
-      end
-    end
-    return false
-  end
   local whom = cfg.until_war_with and ("at war with neither " .. table.concat(cfg.until_war_with, " nor ")) or "at war with no one"
   warroom.on("validate_move", { id = cfg.id, filter = { power = cfg.power } }, function(ev, game)
-    if at_war(game) then
+    if at_war_with_any(game, cfg.power, cfg.until_war_with) then
       return
     end
     local to = game:space(ev.to)
@@ -280,34 +282,18 @@ function M.theatre_neutrality(cfg)
     end
     return b
   end
-  local function at_war_with(game, list)
-    for _, p in ipairs(list) do
-      if game:relation(cfg.power, p) == "war" then
-        return true
-      end
-    end
-    return false
-  end
-  local function at_war_anywhere(game)
-    for _, p in ipairs(game:powers()) do
-      if p ~= cfg.power and game:relation(cfg.power, p) == "war" then
-        return true
-      end
-    end
-    return false
-  end
   warroom.on("validate_move", { id = cfg.rule }, function(ev, game)
     if ev.power ~= cfg.power and side_of(game, ev.power) ~= side_of(game, cfg.power) then
       return
     end
-    if not at_war_anywhere(game) then
+    if not at_war_with_any(game, cfg.power, nil) then
       return
     end
     for i = 2, #ev.path do
       local name = ev.path[i]
       local b = board(game, name)
       local enemies = b.land and cfg.theatres[b.map] or nil
-      if enemies and not at_war_with(game, enemies) then
+      if enemies and not at_war_with_any(game, cfg.power, enemies) then
         local owner = game:owner(name) or ""
         local why = nil
         local where = string.format("%s is neutral on the %s map (at war with none of %s there)",

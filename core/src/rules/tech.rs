@@ -161,45 +161,7 @@ pub(super) fn read_techs(
                 }
             }
         }
-        let mut facilities = Vec::new();
-        if let Some(fs) = t.names(ctx, "facilities") {
-            let ids: Vec<String> = facility_types.iter().map(|f| f.id.clone()).collect();
-            for (fid, fe) in &fs.table.entries {
-                let Some(k) = ids.iter().position(|x| x == fid) else {
-                    unknown_name(ctx, &fe.node, "facility", fid, &ids);
-                    continue;
-                };
-                let Some(mut p) =
-                    Fields::of(ctx, &fe.node, &format!("{path}.facilities.{fid}"), &TECH_FACILITY)
-                else {
-                    continue;
-                };
-                let production = p
-                    .get("production")
-                    .and_then(|n| super::read::as_uint(ctx, n, "production"));
-                let repairs_per_ipc = p
-                    .get("repairs_per_ipc")
-                    .and_then(|n| super::read::as_uint(ctx, n, "repairs_per_ipc"))
-                    .map(|v| v.max(1));
-                let anti_air = p
-                    .get("anti_air")
-                    .and_then(|n| super::read::as_uint(ctx, n, "anti_air"))
-                    .map(|v| v.min(6) as u8);
-                let rocket = p
-                    .table(ctx, "rocket", &super::build::ROCKET)
-                    .map(|r| super::build::read_rocket(ctx, r));
-                p.finish(ctx);
-                facilities.push((
-                    FacilityTypeId(k as u16),
-                    FacilityPatch {
-                        production,
-                        repairs_per_ipc,
-                        anti_air,
-                        rocket,
-                    },
-                ));
-            }
-        }
+        let facilities = read_facility_patches(ctx, &mut t, &path, facility_types);
         let tech = Tech {
             id: id.clone(),
             name: t.str(ctx, "name").unwrap_or_else(|| id.replace('_', " ")),
@@ -258,6 +220,55 @@ pub(super) fn read_techs(
         };
     }
     (techs, per_unit)
+}
+
+/// `[techs.ID.facilities.F]`: what a tech changes in facility types for its holder.
+fn read_facility_patches(
+    ctx: &mut Ctx,
+    t: &mut Fields,
+    path: &str,
+    facility_types: &[FacilityType],
+) -> Vec<(FacilityTypeId, FacilityPatch)> {
+    let mut facilities = Vec::new();
+    let Some(fs) = t.names(ctx, "facilities") else {
+        return facilities;
+    };
+    let ids: Vec<String> = facility_types.iter().map(|f| f.id.clone()).collect();
+    for (fid, fe) in &fs.table.entries {
+        let Some(k) = ids.iter().position(|x| x == fid) else {
+            unknown_name(ctx, &fe.node, "facility", fid, &ids);
+            continue;
+        };
+        let Some(mut p) = Fields::of(ctx, &fe.node, &format!("{path}.facilities.{fid}"), &TECH_FACILITY)
+        else {
+            continue;
+        };
+        let production = p
+            .get("production")
+            .and_then(|n| super::read::as_uint(ctx, n, "production"));
+        let repairs_per_ipc = p
+            .get("repairs_per_ipc")
+            .and_then(|n| super::read::as_uint(ctx, n, "repairs_per_ipc"))
+            .map(|v| v.max(1));
+        let anti_air = p
+            .get("anti_air")
+            .and_then(|n| super::read::as_uint(ctx, n, "anti_air"))
+            .map(|v| v.min(6) as u8);
+        let rocket = p
+            .table(ctx, "rocket", &super::build::ROCKET)
+            .map(|r| super::build::read_rocket(ctx, r));
+        p.finish(ctx);
+        facilities.push((
+            FacilityTypeId(k as u16),
+            FacilityPatch {
+                production,
+                repairs_per_ipc,
+                anti_air,
+                rocket,
+            },
+        ));
+    }
+    facilities
 }
 
 /// Deep-merge `src` onto `dst` as layers merge: tables key by key, anything else replaced.
