@@ -10,7 +10,9 @@
 -- participate in any battles. Kamikaze attacks prevent bombardment as well." (003) One token an
 -- attack; a single attack in a zone stops all bombardment from it this turn, hit or miss (004).
 --
--- Japan's player is asked zone by zone, one attack at a time: `answer "battleship #12"` or
+-- Japan's player is asked when the enemy orders its first battle (`battles_begin`: after the
+-- scrambles, before any die; that `fight` waits and is given again once the kamikazes are
+-- done), zone by zone, one attack at a time: `answer "battleship #12"` or
 -- `answer done`, and after each die `answer another` or `answer done` (a ship the die sank is
 -- no target any more; with none left the zone is over, and in the last zone nothing more is
 -- asked). The tokens spent are kept in the layer's store (so in saves).
@@ -113,9 +115,11 @@ function M.register(cfg)
     end
   end
 
-  -- The end of an enemy's combat move: the kamikaze zones where it attacks Japanese units, or
-  -- from which it makes an amphibious assault.
-  warroom.on("phase_end", { id = KEY .. ".zones", filter = { phase_kind = "CombatMove" } }, function(ev, game)
+  -- An enemy's battles begin (its combat move is over and the defenders' scrambles are
+  -- declared: "Scrambling is announced first, then Kamikazes are announced, both before any dice
+  -- are rolled", 004): the kamikaze zones where it attacks Japanese units, or from which it
+  -- makes an amphibious assault.
+  warroom.on("battles_begin", { id = KEY .. ".zones" }, function(ev, game)
     if ev.power == JAPAN or game:relation(ev.power, JAPAN) ~= "war" or tokens_left(game) <= 0 then
       return
     end

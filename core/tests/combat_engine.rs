@@ -101,10 +101,16 @@ fn e1941() -> &'static Edition {
     E.get_or_init(|| Edition::load("1941", Vec::new()))
 }
 
+fn global1940() -> &'static Edition {
+    static E: OnceLock<Edition> = OnceLock::new();
+    E.get_or_init(|| Edition::load("global1940", vec![Step::AntiAir]))
+}
+
 fn edition(name: &str) -> &'static Edition {
     match name {
         "1941" => e1941(),
         "anniversary" => anniversary(),
+        "global1940" => global1940(),
         _ => panic!("unknown edition `{name}`"),
     }
 }
@@ -124,7 +130,8 @@ struct Setup {
     retreat_after: Option<u32>,
 }
 
-/// "2 infantry, 1 seaborne tank" as combatants of one side, ids counting on from `next_id`.
+/// "2 infantry, 1 seaborne tank, 2 airborne infantry" as combatants of one side, ids counting
+/// on from `next_id`.
 fn units(ed: &Edition, list: &str, side: Side, next_id: &mut u32) -> Vec<Combatant> {
     let mut out = Vec::new();
     for item in list
@@ -136,7 +143,11 @@ fn units(ed: &Edition, list: &str, side: Side, next_id: &mut u32) -> Vec<Combata
             .split_once(' ')
             .unwrap_or_else(|| panic!("`{item}`: count and unit"));
         let count: u32 = count.parse().unwrap_or_else(|_| panic!("`{item}`: count first"));
-        let (seaborne, name) = match rest.strip_prefix("seaborne ") {
+        let (seaborne, rest) = match rest.strip_prefix("seaborne ") {
+            Some(n) => (true, n),
+            None => (false, rest),
+        };
+        let (airborne, name) = match rest.strip_prefix("airborne ") {
             Some(n) => (true, n),
             None => (false, rest),
         };
@@ -149,6 +160,7 @@ fn units(ed: &Edition, list: &str, side: Side, next_id: &mut u32) -> Vec<Combata
         for _ in 0..count {
             let mut c = Combatant::new(*next_id, kind, owner, side, ed.profiles.of(kind).hits);
             c.seaborne = seaborne;
+            c.airborne = airborne;
             *next_id += 1;
             out.push(c);
         }
@@ -515,6 +527,49 @@ fn one_antiaircraft_gun_fires_one_die_at_each_aircraft_before_combat() {
     check(
         "anniversary land: 2 fighter vs 1 aa_gun, 1 infantry; may retreat; dice 11",
         "defender won | A: - | D: 1 infantry, 1 aa_gun | dice 2",
+    );
+}
+
+/// 000 · Breakthrough Chart 1, 3 (Paratroopers): "the paratrooper infantry units are subject to
+/// antiaircraft fire in the same way as air units". A 1940 AAA rolls one die per air unit or
+/// paratrooper, up to 3; its hits go to either, never to infantry that marched in.
+#[test]
+fn antiaircraft_fire_reaches_paratroopers_and_no_other_land_unit() {
+    // Two paratroopers and a fighter: three dice (1 6 6), one hit. The owner would lose a
+    // paratrooper (cheaper than the fighter), not the infantry that marched in.
+    let mut s = setup(
+        "global1940 land: 1 fighter, 2 airborne infantry, 1 infantry, 1 tank vs 1 aa_gun, 2 infantry; dice 166",
+    );
+    let mut dice = Scripted::new(&s.faces.clone());
+    let call = until_casualties(&mut s, &mut dice);
+    assert_eq!((call.side, call.step), (Side::Attacker, Step::AntiAir));
+    let airborne: Vec<usize> = (0..s.battle.units.len())
+        .filter(|&i| s.battle.units[i].airborne)
+        .collect();
+    assert_eq!(airborne.len(), 2);
+    assert_eq!(call.suggested.len(), 1);
+    assert!(airborne.contains(&call.suggested[0]), "{call:?}");
+    // The infantry that marched in (the third infantry) and the tank cannot take the hit.
+    let marched = unit(&s, Side::Attacker, "infantry", 2);
+    assert!(!s.battle.units[marched].airborne);
+    for i in [marched, unit(&s, Side::Attacker, "tank", 0)] {
+        let err = s
+            .battle
+            .choose_casualties(&s.profiles, Some(&[i]), &mut Quiet)
+            .unwrap_err();
+        assert!(err.contains("cannot take these hits"), "{err}");
+    }
+    // The fighter may be chosen instead.
+    let fighter = unit(&s, Side::Attacker, "fighter", 0);
+    s.battle
+        .choose_casualties(&s.profiles, Some(&[fighter]), &mut Quiet)
+        .unwrap();
+    assert_eq!(s.battle.units[fighter].status, Status::Dead);
+    // Without paratroopers or aircraft the gun has nothing to fire at: alone, it cannot hurt
+    // the attackers and is lost without a die rolled.
+    check(
+        "global1940 land: 2 infantry, 1 tank vs 1 aa_gun",
+        "attacker won | A: 2 infantry, 1 tank | D: - | dice 0",
     );
 }
 

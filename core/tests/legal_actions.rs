@@ -92,10 +92,18 @@ fn single_unit_commands(g: &Game) -> Vec<Command> {
                 kinds.dedup();
                 for kind in kinds {
                     for &to in &spaces {
-                        let raids = s.space(to).facilities.iter().map(|f| (false, true, Some(f.kind)));
-                        for (ignore, bombing, target) in [(false, false, None), (true, false, None)]
-                            .into_iter()
-                            .chain(raids)
+                        let raids = s
+                            .space(to)
+                            .facilities
+                            .iter()
+                            .map(|f| (false, true, Some(f.kind), false));
+                        for (ignore, bombing, target, airborne) in [
+                            (false, false, None, false),
+                            (true, false, None, false),
+                            (false, false, None, true),
+                        ]
+                        .into_iter()
+                        .chain(raids)
                         {
                             out.push(Command::Move(Move {
                                 units: vec![Pick::Kind { kind, count: 1 }],
@@ -105,6 +113,7 @@ fn single_unit_commands(g: &Game) -> Vec<Command> {
                                 ignore,
                                 bombing,
                                 target,
+                                airborne,
                             }));
                         }
                     }
@@ -270,4 +279,71 @@ fn a_dry_run_changes_nothing() {
 #[test]
 fn legal_actions_of_europe_1940_are_accepted_and_complete() {
     check_edition("europe1940", &[], None, 5, 300, 29);
+}
+
+/// Paratroopers (Global 1940, the major powers holding the advance from the start): every
+/// flight from an air base that is accepted is listed, and every one listed is accepted; after
+/// one flies, the next ones listed keep to the same territory and the allowance.
+#[test]
+fn paratrooper_flights_are_listed_when_accepted_and_accepted_when_listed() {
+    let layer = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/house/paratroopers-from-the-start")
+        .to_string_lossy()
+        .into_owned();
+    let rules = rules_for("global1940", &[&layer]);
+    let mut g = start(&rules, "global1940", &[&layer], None, 1);
+    while g.current_phase().kind != PhaseKind::CombatMove {
+        g.apply(&Command::EndPhase).unwrap();
+    }
+    let power = g.current_power();
+    let spaces: Vec<SpaceId> = rules.board.ids().collect();
+    for flight in 0..3 {
+        let legal = g.legal_actions();
+        let listed: Vec<Command> = legal
+            .into_iter()
+            .filter(|c| matches!(c, Command::Move(m) if m.airborne))
+            .collect();
+        for c in &listed {
+            if let Err(e) = g.dry_run(c) {
+                panic!("flight {flight}: listed `{}` refused: {e}", c.to_text(&rules));
+            }
+        }
+        for &from in &spaces {
+            let mut kinds: Vec<UnitTypeId> = g
+                .state()
+                .space(from)
+                .units
+                .iter()
+                .filter(|u| u.owner == power)
+                .map(|u| u.kind)
+                .collect();
+            kinds.sort();
+            kinds.dedup();
+            for kind in kinds {
+                for &to in &spaces {
+                    let c = Command::Move(Move {
+                        units: vec![Pick::Kind { kind, count: 1 }],
+                        from,
+                        to,
+                        via: Vec::new(),
+                        ignore: false,
+                        bombing: false,
+                        target: None,
+                        airborne: true,
+                    });
+                    if g.dry_run(&c).is_ok() {
+                        assert!(
+                            listed.contains(&c),
+                            "flight {flight}: `{}` accepted, not listed",
+                            c.to_text(&rules)
+                        );
+                    }
+                }
+            }
+        }
+        if flight < 2 {
+            assert!(!listed.is_empty(), "flight {flight}: no paratroopers may fly");
+            g.apply(&listed[0]).unwrap();
+        }
+    }
 }

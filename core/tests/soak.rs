@@ -378,3 +378,32 @@ fn random_global_1940_games_with_research_walk_breakthroughs() {
     assert!(seen.failed > 0, "no research failed in three games");
     assert!(seen.advances > 0, "no advance gained in three games");
 }
+
+/// Paratroopers walked by random Global 1940 games (the major powers hold the advance from the
+/// start, tests/fixtures/house/paratroopers-from-the-start): infantry flown from air bases to
+/// the battles their side's land units fight, antiaircraft fire reaching them; every invariant
+/// holds.
+#[test]
+fn random_global_1940_games_walk_paratroopers() {
+    #[derive(Default)]
+    struct Seen {
+        flights: u64,
+    }
+    impl soak::Watch for Seen {
+        fn applied(&mut self, _: &warroom_core::game::Game, _: &str, out: &[String]) {
+            self.flights += out.iter().filter(|l| l.contains(" as paratroopers")).count() as u64;
+        }
+    }
+    let layer =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/house/paratroopers-from-the-start");
+    let mut seen = Seen::default();
+    soak_watched(
+        "global1940",
+        &[layer.to_str().unwrap()],
+        None,
+        41..44,
+        3,
+        &mut seen,
+    );
+    assert!(seen.flights > 0, "no paratroopers flew in three games");
+}

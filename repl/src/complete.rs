@@ -269,7 +269,16 @@ fn offer(verb: &str, words_after_verb: usize) -> Offer {
         "move" => Offer {
             pieces: true,
             spaces: true,
-            keywords: &["from", "to", "via", "bombing", "ignoring", "all"],
+            keywords: &[
+                "from",
+                "to",
+                "via",
+                "bombing",
+                "ignoring",
+                "as",
+                "paratroopers",
+                "all",
+            ],
             ..c
         },
         "ask" => Offer {

@@ -70,8 +70,8 @@ const HELP: &[(&str, &str, &str)] = &[
     ("buy", "buy 3 infantry", "buy units in the purchase phase (`for ECONOMY`: a second economy of the power pays)"),
     (
         "move",
-        "move 2 infantry, tank from Germany to Poland [via A, B] [ignoring | bombing]",
-        "move units; onto a transport: to its sea zone; ashore: from the sea zone; land units moved with aircraft that carry them fly with them",
+        "move 2 infantry, tank from Germany to Poland [via A, B] [ignoring | bombing | as paratroopers]",
+        "move units; onto a transport: to its sea zone; ashore: from the sea zone; land units moved with aircraft that carry them fly with them; `as paratroopers`: infantry flown from an air base (Global 1940's advance)",
     ),
     (
         "fight",

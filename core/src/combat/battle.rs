@@ -62,6 +62,8 @@ pub struct Combatant {
     pub stays: bool,
     /// Fired already this round (submarines in the surprise strike).
     pub fired: bool,
+    /// Flown in as a paratrooper: antiaircraft fire reaches it as it reaches air units.
+    pub airborne: bool,
     /// The value a rule set for this very unit (`combat_value` naming units, or a power's
     /// standing value for its type): it fires at this, support still adding; `true` for this
     /// round only.
@@ -85,6 +87,9 @@ impl std::hash::Hash for Combatant {
             h.write_u8(0xa5);
             v.hash(h);
         }
+        if self.airborne {
+            h.write_u8(0xa6);
+        }
     }
 }
 
@@ -100,6 +105,7 @@ impl Combatant {
             seaborne: false,
             stays: false,
             fired: false,
+            airborne: false,
             set_value: None,
         }
     }
@@ -745,7 +751,14 @@ impl Battle {
             let (side, hits) = match action {
                 ScriptAction::Hits { side, count } => {
                     self.scripted.remove(0);
-                    (side, vec![HitGroup { count, targets: !0 }])
+                    (
+                        side,
+                        vec![HitGroup {
+                            count,
+                            targets: !0,
+                            airborne: false,
+                        }],
+                    )
                 }
                 ScriptAction::Fire { side, kind, value }
                 | ScriptAction::Strike {
@@ -783,7 +796,14 @@ impl Battle {
                         },
                     );
                     let targets = self.targets(p, kind, side);
-                    (side.other(), vec![HitGroup { count, targets }])
+                    (
+                        side.other(),
+                        vec![HitGroup {
+                            count,
+                            targets,
+                            airborne: false,
+                        }],
+                    )
                 }
             };
             if hits[0].count == 0 {
@@ -863,7 +883,11 @@ impl Battle {
                         hits += 1;
                     }
                 }
-                hit_groups.push(HitGroup { count: hits, targets });
+                hit_groups.push(HitGroup {
+                    count: hits,
+                    targets,
+                    airborne: false,
+                });
             }
         } else {
             let n: usize = groups.iter().map(|g| g.2.len() * usize::from(g.3)).sum();
@@ -888,6 +912,7 @@ impl Battle {
                     None => hit_groups.push(HitGroup {
                         count: hits,
                         targets: *targets,
+                        airborne: false,
                     }),
                 }
             }
@@ -1118,7 +1143,7 @@ impl Battle {
         }
         let mut targets: Vec<usize> = self
             .alive(Side::Attacker)
-            .filter(|(_, u)| has(aa.targets, u.kind))
+            .filter(|(_, u)| has(aa.targets, u.kind) || u.airborne)
             .map(|(i, _)| i)
             .collect();
         if targets.is_empty() {
@@ -1167,6 +1192,7 @@ impl Battle {
         let group = HitGroup {
             count: hits,
             targets: aa.targets,
+            airborne: true,
         };
         self.call_casualties(Step::AntiAir, Side::Attacker, vec![group], true, p, obs)
     }
@@ -1226,6 +1252,7 @@ impl Battle {
         let group = HitGroup {
             count: hits,
             targets: land,
+            airborne: false,
         };
         self.call_casualties(Step::Bombardment, Side::Defender, vec![group], false, p, obs)
     }

@@ -11,11 +11,32 @@ use super::battle::{Battle, Side, Status};
 use super::profile::{has, Profiles, TypeSet};
 use crate::rules::UnitTypeId;
 
-/// `count` hits that can go to units of the types in `targets`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// `count` hits that can go to units of the types in `targets` (and, with `airborne`, to the
+/// units flown in as paratroopers, whatever their type: antiaircraft hits).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HitGroup {
     pub count: u32,
     pub targets: TypeSet,
+    pub airborne: bool,
+}
+
+// Written out: `airborne` only when set, so battles saved before it existed hash as they did.
+impl std::hash::Hash for HitGroup {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.count.hash(h);
+        self.targets.hash(h);
+        if self.airborne {
+            h.write_u8(0xa6);
+        }
+    }
+}
+
+/// What a hit of a group can reach: (types, paratroopers too).
+type Reach = (TypeSet, bool);
+
+/// Whether a hit reaching `r` can go to unit `u`.
+fn reaches(r: Reach, u: &super::battle::Combatant) -> bool {
+    has(r.0, u.kind) || (r.1 && u.airborne)
 }
 
 /// How an owner gives up units when it does not choose itself.
@@ -91,31 +112,40 @@ fn rank(b: &Battle, p: &Profiles, order: &CasualtyOrder, i: usize) -> (usize, u3
 }
 
 /// Hits, one entry per hit, most constrained groups first (they have the fewest places to go).
-fn expand(b: &Battle, hits: &[HitGroup]) -> Vec<TypeSet> {
+fn expand(b: &Battle, hits: &[HitGroup]) -> Vec<Reach> {
     let mut groups: Vec<&HitGroup> = hits.iter().filter(|h| h.count > 0).collect();
-    groups.sort_by_key(|h| b.units.iter().filter(|u| has(h.targets, u.kind)).count());
+    groups.sort_by_key(|h| {
+        b.units
+            .iter()
+            .filter(|u| reaches((h.targets, h.airborne), u))
+            .count()
+    });
     groups
         .iter()
-        .flat_map(|h| std::iter::repeat_n(h.targets, h.count as usize))
+        .flat_map(|h| std::iter::repeat_n((h.targets, h.airborne), h.count as usize))
         .collect()
 }
 
 /// Kuhn's augmenting paths: hits to slots, trying slots in their order. Slots matched stay
 /// matched while later hits augment, so a first pass over some slots keeps them all.
 struct Matching<'a> {
-    hits: &'a [TypeSet],
+    hits: &'a [Reach],
     slots: &'a [usize],
-    kinds: Vec<UnitTypeId>,
+    /// Each slot's unit: (type, flown in as a paratrooper).
+    kinds: Vec<(UnitTypeId, bool)>,
     slot_of_hit: Vec<Option<usize>>,
     hit_of_slot: Vec<Option<usize>>,
 }
 
 impl<'a> Matching<'a> {
-    fn new(b: &Battle, hits: &'a [TypeSet], slots: &'a [usize]) -> Self {
+    fn new(b: &Battle, hits: &'a [Reach], slots: &'a [usize]) -> Self {
         Matching {
             hits,
             slots,
-            kinds: slots.iter().map(|&i| b.units[i].kind).collect(),
+            kinds: slots
+                .iter()
+                .map(|&i| (b.units[i].kind, b.units[i].airborne))
+                .collect(),
             slot_of_hit: vec![None; hits.len()],
             hit_of_slot: vec![None; slots.len()],
         }
@@ -123,7 +153,9 @@ impl<'a> Matching<'a> {
 
     fn augment(&mut self, h: usize, allowed: &dyn Fn(usize) -> bool, seen: &mut [bool]) -> bool {
         for s in 0..self.slots.len() {
-            if seen[s] || !allowed(s) || !has(self.hits[h], self.kinds[s]) {
+            let (kind, airborne) = self.kinds[s];
+            let (types, to_airborne) = self.hits[h];
+            if seen[s] || !allowed(s) || !(has(types, kind) || (to_airborne && airborne)) {
                 continue;
             }
             seen[s] = true;
@@ -182,7 +214,7 @@ pub fn has_choice(b: &Battle, p: &Profiles, side: Side, hits: &[HitGroup], sugge
         .copied()
         .filter(|&i| {
             hits.iter()
-                .any(|h| h.count > 0 && has(h.targets, b.units[i].kind))
+                .any(|h| h.count > 0 && reaches((h.targets, h.airborne), &b.units[i]))
         })
         .collect();
     if reachable.len() == suggested.len() {
@@ -191,7 +223,11 @@ pub fn has_choice(b: &Battle, p: &Profiles, side: Side, hits: &[HitGroup], sugge
     let first = &b.units[reachable[0]];
     !reachable.iter().all(|&i| {
         let u = &b.units[i];
-        u.kind == first.kind && u.owner == first.owner && u.hp == first.hp && u.held() == first.held()
+        u.kind == first.kind
+            && u.owner == first.owner
+            && u.hp == first.hp
+            && u.held() == first.held()
+            && u.airborne == first.airborne
     })
 }
 

@@ -144,6 +144,9 @@ pub struct Move {
     pub bombing: bool,
     /// The facility the raid is on, where the territory has several (`bombing air_base`).
     pub target: Option<crate::rules::FacilityTypeId>,
+    /// Combat move of land units flown from a facility's territory to a battle (`as
+    /// paratroopers`: a tech's facility `paratroopers`).
+    pub airborne: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -605,6 +608,9 @@ impl Command {
                         t.push(' ');
                         t.push_str(&rules.facilities[f.index()].id);
                     }
+                }
+                if m.airborne {
+                    t.push_str(" as paratroopers");
                 }
                 t
             }
@@ -1198,14 +1204,21 @@ fn parse_picks(rules: &RuleSet, words: &[String]) -> Result<Vec<Pick>, String> {
 }
 
 const MOVE_USAGE: &str =
-    "usage: move UNITS from SPACE to SPACE [via SPACE, SPACE] [ignoring | bombing [FACILITY]]";
+    "usage: move UNITS from SPACE to SPACE [via SPACE, SPACE] [ignoring | bombing [FACILITY] | as paratroopers]";
 
 fn parse_move(rules: &RuleSet, words: &[String]) -> Result<Move, String> {
     let (units, _, rest) = split_at_keyword(words, &["from"]).ok_or(MOVE_USAGE)?;
     let (from, _, rest) = split_at_keyword(rest, &["to"]).ok_or(MOVE_USAGE)?;
     let (mut to_words, mut via_words, mut ignore, mut bombing) = (rest.to_vec(), Vec::new(), false, false);
     let mut target = None;
-    if to_words
+    let mut airborne = false;
+    if to_words.len() >= 2
+        && to_words[to_words.len() - 2].eq_ignore_ascii_case("as")
+        && to_words[to_words.len() - 1].eq_ignore_ascii_case("paratroopers")
+    {
+        airborne = true;
+        to_words.truncate(to_words.len() - 2);
+    } else if to_words
         .last()
         .is_some_and(|w| w.eq_ignore_ascii_case("ignoring"))
     {
@@ -1247,6 +1260,7 @@ fn parse_move(rules: &RuleSet, words: &[String]) -> Result<Move, String> {
         ignore,
         bombing,
         target,
+        airborne,
     })
 }
 

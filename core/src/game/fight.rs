@@ -258,6 +258,7 @@ fn setup(rules: &RuleSet, p: &Profiles, s: &State, power: PowerId, space: SpaceI
             }
             let mut c = Combatant::new(u.id, u.kind, u.owner, Side::Attacker, hp);
             c.seaborne = !sea && pr.domain == Domain::Land && u.marks.unloaded == Some(space);
+            c.airborne = u.marks.airborne_from.is_some();
             units.push(c);
         } else if at_war(s, power, u.owner) {
             // Interceptors fight the raid's air battle and no other battle.
@@ -308,11 +309,14 @@ fn setup(rules: &RuleSet, p: &Profiles, s: &State, power: PowerId, space: SpaceI
         b.orders[1].first = s.casualty_orders[main.index()].clone();
     }
     b.retreat_to = retreat_options(rules, s, power, space);
-    // Units dropped from the air retreat with the others to where the attackers came from
-    // ("retreat normally"); with no such space (their carrier came over the sea) they stay.
+    // Units dropped from the air, and paratroopers, retreat with the others to where the
+    // attackers came from ("retreat normally"); with no such space (their carrier came over the
+    // sea, or only an amphibious assault goes with them) they stay.
     if b.retreat_to.is_empty() {
         for c in b.units.iter_mut().filter(|c| c.side == Side::Attacker) {
-            c.stays = here.iter().any(|u| u.id == c.id && u.marks.dropped);
+            c.stays = here
+                .iter()
+                .any(|u| u.id == c.id && (u.marks.dropped || u.marks.airborne_from.is_some()));
         }
     }
     if !sea {

@@ -188,6 +188,51 @@ impl Hooks {
         Ok(log)
     }
 
+    /// `battles_begin`, as the attacker orders the turn's first battle or raid: what its
+    /// handlers ask for is applied to `next` (the game as it stands, before the battle). The
+    /// lines to log.
+    pub fn battles_begin(
+        &mut self,
+        rules: &RuleSet,
+        before: &State,
+        next: &mut State,
+        at: TurnStep,
+    ) -> Result<Vec<String>, Rejection> {
+        let mut battles: Vec<String> = Vec::new();
+        for sp in next
+            .this_turn
+            .raids
+            .iter()
+            .filter(|(_, fought)| !fought)
+            .map(|(sp, _)| *sp)
+            .chain(
+                next.this_turn
+                    .battles
+                    .iter()
+                    .filter(|b| !b.fought)
+                    .map(|b| b.space),
+            )
+        {
+            let name = rules.board.space(sp).name.clone();
+            if !battles.contains(&name) {
+                battles.push(name);
+            }
+        }
+        let ev = Event::new(EventKind::BattlesBegin)
+            .with("round", i64::from(before.round))
+            .with("power", rules.power_info(at.power).name.as_str())
+            .with("phase", rules.phases[at.phase.index()].id.as_str())
+            .with("battles", Value::list(battles.into_iter().map(Value::from)));
+        let view = View {
+            rules,
+            state: before,
+            power: at.power,
+            phase: at.phase,
+        };
+        let (log, _) = self.dispatch_command(rules, &[], std::slice::from_ref(&ev), &view, next, at)?;
+        Ok(log)
+    }
+
     /// `report`: what the handlers of the report `name` say about `power`, as log lines.
     /// Nothing stays: requests are refused and the stores are put back as they were.
     pub fn report(

@@ -338,6 +338,65 @@ fn moves(
     }
 }
 
+/// Paratroopers flown from `from` (`move ... as paratroopers`) to each territory within their
+/// range they may fly to, one unit and as many as may go. (A drop where no land unit of the
+/// power attacks is accepted, and refused as combat move ends unless one then does.)
+fn paratroopers(
+    rules: &RuleSet,
+    s: &State,
+    power: PowerId,
+    from: SpaceId,
+    unit: Option<UnitTypeId>,
+    out: &mut Vec<Command>,
+) {
+    let Some(p) = movement::airfield(rules, s, power, from) else {
+        return;
+    };
+    let (flown, _) = movement::flown_from(s, from);
+    let left = p.count.saturating_sub(flown);
+    if left == 0 {
+        return;
+    }
+    let mut kinds: Vec<(UnitTypeId, u32)> = Vec::new();
+    for u in &s.space(from).units {
+        if u.owner == power
+            && unit.is_none_or(|k| k == u.kind)
+            && p.carries(u.kind)
+            && u.moved == 0
+            && !u.marks.combat_moved
+            && u.aboard.is_none()
+        {
+            match kinds.iter_mut().find(|(k, _)| *k == u.kind) {
+                Some((_, n)) => *n += 1,
+                None => kinds.push((u.kind, 1)),
+            }
+        }
+    }
+    if kinds.is_empty() {
+        return;
+    }
+    for to in within(rules, s, power, from, Domain::Air, p.range) {
+        for &(kind, n) in &kinds {
+            let most = n.min(left);
+            for count in [1, most].into_iter().collect::<std::collections::BTreeSet<u32>>() {
+                let m = Move {
+                    units: vec![Pick::Kind { kind, count }],
+                    from,
+                    to,
+                    via: Vec::new(),
+                    ignore: false,
+                    bombing: false,
+                    target: None,
+                    airborne: true,
+                };
+                if movement::paratroopers_may_fly(rules, s, power, &m) {
+                    out.push(Command::Move(m));
+                }
+            }
+        }
+    }
+}
+
 /// [`moves`] of the units in one space (`unit`: led by units of that type only).
 fn moves_from(
     rules: &RuleSet,
@@ -348,6 +407,9 @@ fn moves_from(
     unit: Option<UnitTypeId>,
     out: &mut Vec<Command>,
 ) {
+    if combat {
+        paratroopers(rules, s, power, from, unit, out);
+    }
     let board = &rules.board;
     let sp = s.space(from);
     let at_sea = board.space(from).is_sea();
@@ -468,6 +530,7 @@ fn push_move(
         ignore: false,
         bombing: false,
         target: None,
+        airborne: false,
     };
     if combat {
         let enemy_here = s

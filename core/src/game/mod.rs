@@ -485,6 +485,38 @@ impl Game {
         // Battles fire events while they are fought; if the command then fails, what the
         // scripts stored meanwhile is rolled back with it.
         let store_before = self.scripts.as_ref().map(hooks::Hooks::store);
+        // The turn's first battle: `battles_begin` first. A question its handlers ask is
+        // answered before any die is rolled, so the order then waits.
+        if let Some(h) = self
+            .scripts
+            .as_mut()
+            .filter(|h| h.listens(crate::script::EventKind::BattlesBegin))
+        {
+            if battles_begin_due(&self.rules, &self.state, at, cmd) {
+                // Only an order the game would accept is heard: tried first on a copy.
+                let mut probe = self.state.clone();
+                run(
+                    &self.rules,
+                    &self.origin.scenario,
+                    &mut probe,
+                    cmd,
+                    &mut Vec::new(),
+                    &mut None,
+                    &mut crate::combat::Quiet,
+                    false,
+                )?;
+                next.this_turn.battles_begun.0 = true;
+                out.extend(h.battles_begin(&self.rules, &self.state, &mut next, at)?);
+                if !next.questions.0.is_empty() {
+                    out.push(format!(
+                        "the battles wait for the answers: `{}` again once they are given",
+                        cmd.to_text(&self.rules)
+                    ));
+                    self.store_before = store_before;
+                    return Ok(Attempt { next, out });
+                }
+            }
+        }
         let ran = match &mut self.scripts {
             Some(h) => {
                 let mut events = hooks::CombatEvents::new(h, &self.rules, &self.state, at);
@@ -729,7 +761,8 @@ fn run(
                 PhaseKind::ConductCombat,
                 "battles are fought in the conduct combat phase",
             )?;
-            fight::fight(rules, s, power, *space, None, events, out)?
+            fight::fight(rules, s, power, *space, None, events, out)?;
+            s.this_turn.battles_begun.0 = true;
         }
         Command::FightBombarding { space, ships } => {
             in_phase(
@@ -737,7 +770,8 @@ fn run(
                 PhaseKind::ConductCombat,
                 "battles are fought in the conduct combat phase",
             )?;
-            fight::fight(rules, s, power, Some(*space), Some(ships), events, out)?
+            fight::fight(rules, s, power, Some(*space), Some(ships), events, out)?;
+            s.this_turn.battles_begun.0 = true;
         }
         Command::Casualties(_)
         | Command::Press
@@ -751,6 +785,15 @@ fn run(
     }
     s.phase_acted |= cmd.acts_in_phase();
     Ok(())
+}
+
+/// `battles_begin` fires before this command: the turn's first battle or raid is ordered.
+fn battles_begin_due(rules: &RuleSet, s: &State, at: TurnStep, cmd: &Command) -> bool {
+    matches!(cmd, Command::Fight(_) | Command::FightBombarding { .. })
+        && rules.phases[at.phase.index()].kind == PhaseKind::ConductCombat
+        && !s.this_turn.battles_begun.0
+        && s.combat.is_none()
+        && s.winner.is_none()
 }
 
 /// Refusal unless it is a phase of this kind: `what` happens then.

@@ -13,6 +13,7 @@ use std::sync::Arc;
 /// The requests scripts may make outside battles, in the catalogue's order.
 const OUTSIDE_BATTLES: &[&str] = &[
     "add_ipcs",
+    "gain_tech",
     "grant",
     "set_control",
     "add_units",
@@ -50,6 +51,7 @@ pub(super) fn apply_request(
     match what {
         "add_ipcs" => add_ipcs(&r, s, &reason),
         "grant" => grant(&r, s, &reason),
+        "gain_tech" => gain_tech(&r, s, &reason),
         "set_control" => set_control(&r, s, &reason),
         "add_units" => add_units(&r, s, &reason),
         "remove_units" => remove_units(&r, s, &reason),
@@ -202,6 +204,39 @@ fn grant(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
         "{} receives {count} {}{reason}, to place",
         r.power_name(p),
         r.rules.unit(kind).name
+    ))
+}
+
+/// `gain_tech`: `power`, `tech`: the power holds the tech from now on, as after a
+/// breakthrough (a house rule's starting advance, a tech given for a bid).
+fn gain_tech(r: &Asked, s: &mut State, reason: &str) -> Result<String, String> {
+    let p = r.rules.relation_holder(r.power()?);
+    let id = r
+        .cmd
+        .get("tech")
+        .and_then(Value::as_str)
+        .ok_or("gain_tech needs tech = a tech id")?;
+    let Some(k) = r.rules.techs.iter().position(|t| t.id == id) else {
+        let known: Vec<&str> = r.rules.techs.iter().map(|t| t.id.as_str()).collect();
+        return Err(if known.is_empty() {
+            format!("unknown tech `{id}`: this game has no techs (add the research layer)")
+        } else {
+            format!("unknown tech `{id}`; techs: {}", known.join(", "))
+        });
+    };
+    let tech = crate::rules::TechId(k as u8);
+    if s.techs[p.index()].contains(&tech) {
+        return Err(format!(
+            "{} holds {} already",
+            r.power_name(p),
+            r.rules.techs[k].name
+        ));
+    }
+    Arc::make_mut(&mut s.techs)[p.index()].push(tech);
+    Ok(format!(
+        "{} gains {}{reason}",
+        r.power_name(p),
+        r.rules.techs[k].name
     ))
 }
 

@@ -40,10 +40,13 @@ fn limit(rules: &RuleSet, s: &State, t: SpaceId) -> u32 {
 }
 
 /// The defenders decide their scrambles and interceptions now: the attacker's combat move is
-/// over (its Conduct Combat has begun) and no battle or raid has been fought yet.
+/// over (its Conduct Combat has begun) and its battles have not begun (no battle or raid
+/// ordered yet: once one is, what `battles_begin` asks, Japan's kamikazes, comes after the
+/// scrambles).
 pub(super) fn defenders_decide(s: &State, phase: PhaseKind) -> bool {
     phase == PhaseKind::ConductCombat
         && s.combat.is_none()
+        && !s.this_turn.battles_begun.0
         && s.this_turn.battles.iter().all(|b| !b.fought)
         && s.this_turn.raids.iter().all(|(_, fought)| !fought)
 }
@@ -94,7 +97,7 @@ pub fn scramble(
     let t = rules.unit(kind);
     if !open(rules, s, phase) {
         return Err(reject(
-            "air units scramble when the attacker's combat move is over: at the start of its Conduct Combat, before the first battle",
+            "air units scramble when the attacker's combat move is over: at the start of its Conduct Combat, before its first battle is ordered",
         ));
     }
     if !t.scramble {

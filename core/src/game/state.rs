@@ -156,6 +156,9 @@ pub struct Marks {
     pub scrambled_from: Option<SpaceId>,
     /// Intercepting the raid on its territory: it fights no other battle this turn.
     pub intercepting: bool,
+    /// Land unit: flown in as a paratrooper this turn (from the territory given). It draws
+    /// antiaircraft fire as air units do, and moves no further.
+    pub airborne_from: Option<SpaceId>,
 }
 
 // Written out: the derived encoding of the fields before `blitzed` (hash schemes 1 to 3), then
@@ -177,6 +180,7 @@ impl std::hash::Hash for Marks {
             raid_target,
             scrambled_from,
             intercepting,
+            airborne_from,
         } = self;
         combat_moved.hash(h);
         fought.hash(h);
@@ -202,6 +206,10 @@ impl std::hash::Hash for Marks {
             }
             if *intercepting {
                 h.write_u8(0xa8);
+            }
+            if airborne_from.is_some() {
+                h.write_u8(0xaa);
+                airborne_from.hash(h);
             }
         }
     }
@@ -281,6 +289,18 @@ pub struct TurnState {
     /// Territories whose facility has made its rocket attack this turn (a tech's facility
     /// `rocket`).
     pub facility_rockets: FacilityRockets,
+    /// `battles_begin` has fired this turn (the attacker ordered its first battle or raid).
+    pub battles_begun: BattlesBegun,
+}
+
+/// Whether this turn's battles have begun.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BattlesBegun(pub bool);
+
+// Never hashed: it follows from the turn's `fight` commands alone, and saves from before it keep
+// their hashes.
+impl std::hash::Hash for BattlesBegun {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// The territories whose facility fired its rocket this turn.
@@ -420,6 +440,7 @@ impl TurnState {
             declared: _,
             no_bombardment,
             facility_rockets,
+            battles_begun: _,
         } = self;
         h.add(start_control.digest);
         battles.hash(h);

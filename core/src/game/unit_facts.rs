@@ -10,7 +10,8 @@ use crate::script::Value;
 /// What the unit did this turn, in the words payloads use (`did`): `moved`, `combat_moved`,
 /// `blitzed`, `from_transport` (a land unit that came ashore), `offloaded` (a transport that
 /// set cargo ashore), `boarded`, `carried_by_air`, `fought`, `captured` (taken with its
-/// territory), `escaped` (left a sea zone holding enemy warships), `bombing`.
+/// territory), `escaped` (left a sea zone holding enemy warships), `bombing`, `scrambled`,
+/// `paratrooper` (flown in from an air base).
 pub fn did(rules: &RuleSet, u: &Unit) -> Vec<&'static str> {
     let m = &u.marks;
     let land = rules.unit(u.kind).domain == Domain::Land;
@@ -30,6 +31,7 @@ pub fn did(rules: &RuleSet, u: &Unit) -> Vec<&'static str> {
         (m.escaped, "escaped"),
         (m.bombing, "bombing"),
         (m.scrambled_from.is_some(), "scrambled"),
+        (m.airborne_from.is_some(), "paratrooper"),
     ] {
         if on {
             out.push(word);
@@ -60,6 +62,11 @@ pub fn set_did(u: &mut Unit, word: &str, space: SpaceId) -> bool {
         "captured" => m.captured = true,
         "escaped" => m.escaped = true,
         "bombing" => m.bombing = true,
+        "paratrooper" => {
+            m.airborne_from = Some(space);
+            m.combat_moved = true;
+            u.moved = u.moved.max(1);
+        }
         _ => return false,
     }
     true
@@ -67,7 +74,8 @@ pub fn set_did(u: &mut Unit, word: &str, space: SpaceId) -> bool {
 
 /// Every word [`did`] may give, for the docs.
 pub const DID: &str = "`moved`, `combat_moved`, `blitzed`, `from_transport`, `offloaded`, `boarded`, \
-                       `carried_by_air`, `fought`, `captured`, `escaped`, `bombing`, `scrambled`";
+                       `carried_by_air`, `fought`, `captured`, `escaped`, `bombing`, `scrambled`, \
+                       `paratrooper`";
 
 fn tags(u: &Unit) -> Value {
     Value::map(u.tags.iter().map(|(n, v)| (n.to_string(), Value::from(v))))

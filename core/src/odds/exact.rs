@@ -339,6 +339,14 @@ impl<'q> Chain<'q> {
                 ));
             }
         }
+        // Antiaircraft hits reach paratroopers beside the aircraft: one type, two classes of
+        // target, which the chain's classes do not tell apart.
+        let guns = b.units.iter().any(|u| {
+            u.side == Side::Defender && u.status == Status::Fighting && p.of(u.kind).anti_air.is_some()
+        });
+        if guns && b.units.iter().any(|u| u.airborne && u.status == Status::Fighting) {
+            return Err("paratroopers draw the antiaircraft fire".into());
+        }
         // Without scripts to ask, the chain builds its battles from unit counts alone.
         if !b.changed.is_empty() && q.scripts.is_none() {
             return Err("a rule changed unit values earlier in this battle".into());
@@ -649,6 +657,7 @@ impl<'q> Chain<'q> {
             .map(|(count, targets)| HitGroup {
                 count: *count,
                 targets: *targets,
+                airborne: false,
             })
             .collect();
         let chosen = casualties::suggest(&b, self.p, side, &groups, &b.orders[si(side)]);

@@ -25,7 +25,7 @@ pub use build::build;
 pub use combat::{BombardLimit, CombatRules, ConductStep, DiceRule, Step};
 pub use players::{Players, Together};
 pub use politics::Politics;
-pub use tech::{Chart, Research, Tech, TechId, UnitTechs};
+pub use tech::{Chart, Paratroopers, Research, Tech, TechId, UnitTechs};
 pub use turn::{Guest, Place, Segment, TurnPlan, TurnStep};
 pub use victory::{VictoryCheck, VictoryCondition};
 
@@ -870,6 +870,12 @@ impl RuleSet {
     /// The rocket a facility launches for its holder's techs (none without one).
     pub fn facility_rocket(&self, kind: FacilityTypeId, held: &[TechId]) -> Option<Rocket> {
         self.facility_patch(kind, held, |p| p.rocket)
+    }
+
+    /// The land units a facility flies as paratroopers for a power holding `held` (none
+    /// without a tech giving it).
+    pub fn facility_paratroopers(&self, kind: FacilityTypeId, held: &[TechId]) -> Option<tech::Paratroopers> {
+        self.facility_patch(kind, held, |p| p.paratroopers)
     }
 
     fn facility_patch<T>(

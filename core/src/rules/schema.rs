@@ -188,6 +188,7 @@ pub static DOCUMENTS: &[Document] = &[
             &super::tech::CHART,
             &super::tech::TECH,
             &super::tech::TECH_FACILITY,
+            &super::tech::PARATROOPERS,
         ],
     },
     Document {

@@ -39,7 +39,49 @@ pub struct FacilityPatch {
     pub repairs_per_ipc: Option<u32>,
     pub anti_air: Option<u8>,
     pub rocket: Option<Rocket>,
+    pub paratroopers: Option<Paratroopers>,
 }
+
+/// Land units a facility flies to a battle in combat move (`move ... as paratroopers`): the
+/// 1940 games' paratroopers, flown from an operative air base.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Paratroopers {
+    /// Units that take off from one such territory in a turn.
+    pub count: u32,
+    /// Spaces they fly, as air units do.
+    pub range: u32,
+    /// The unit types that may fly (a set of unit type indices).
+    pub units: u64,
+}
+
+impl Paratroopers {
+    pub fn carries(&self, kind: UnitTypeId) -> bool {
+        kind.0 < 64 && self.units & (1 << kind.0) != 0
+    }
+}
+
+/// `[techs.<tech>.facilities.<facility>.paratroopers]`.
+pub(crate) static PARATROOPERS: SchemaTable = SchemaTable {
+    path: "techs.<tech>.facilities.<facility>.paratroopers",
+    doc: "Land units flown from the facility's territory in combat move (`move 2 infantry from A \
+          to B as paratroopers`) to an enemy territory that land units of the mover attack from \
+          next door or from the sea. They fly as air units do, draw antiaircraft fire as air \
+          units do, and retreat with the others (with no way back by land they stay).",
+    fields: &[
+        Field::def(
+            "count",
+            "int",
+            "2",
+            "units that take off from one such territory in a turn (all to one territory)",
+        ),
+        Field::req(
+            "range",
+            "int",
+            "spaces they fly, counted as air units count them (no neutral territory passed)",
+        ),
+        Field::req("tags", "[string]", "tags (or ids) of the unit types that may fly"),
+    ],
+};
 
 /// `[techs.<tech>.facilities.<facility>]`.
 pub(crate) static TECH_FACILITY: SchemaTable = SchemaTable {
@@ -50,6 +92,7 @@ pub(crate) static TECH_FACILITY: SchemaTable = SchemaTable {
         Field::opt("repairs_per_ipc", "int", "damage one IPC repairs on it for the holder (beside the tech's `repairs_per_ipc` for every facility)"),
         Field::opt("anti_air", "int", "its own antiaircraft fire in a raid on it hits on this or less"),
         Field::opt("rocket", "table", "once per turn, in conduct combat before any battle, an operative one makes a rocket attack (`rocket from SPACE at TARGET`): `range`, `dice`, `over_neutrals` as `units.<unit>.rocket`"),
+        Field::opt("paratroopers", "table", "an operative one, in a territory friendly to the holder, flies land units to a battle in combat move: `techs.<tech>.facilities.<facility>.paratroopers`"),
     ],
 };
 
@@ -161,7 +204,7 @@ pub(super) fn read_techs(
                 }
             }
         }
-        let facilities = read_facility_patches(ctx, &mut t, &path, facility_types);
+        let facilities = read_facility_patches(ctx, &mut t, &path, facility_types, units);
         let tech = Tech {
             id: id.clone(),
             name: t.str(ctx, "name").unwrap_or_else(|| id.replace('_', " ")),
@@ -228,6 +271,7 @@ fn read_facility_patches(
     t: &mut Fields,
     path: &str,
     facility_types: &[FacilityType],
+    units: &[UnitType],
 ) -> Vec<(FacilityTypeId, FacilityPatch)> {
     let mut facilities = Vec::new();
     let Some(fs) = t.names(ctx, "facilities") else {
@@ -257,6 +301,9 @@ fn read_facility_patches(
         let rocket = p
             .table(ctx, "rocket", &super::build::ROCKET)
             .map(|r| super::build::read_rocket(ctx, r));
+        let paratroopers = p
+            .table(ctx, "paratroopers", &PARATROOPERS)
+            .map(|r| read_paratroopers(ctx, r, units));
         p.finish(ctx);
         facilities.push((
             FacilityTypeId(k as u16),
@@ -265,10 +312,41 @@ fn read_facility_patches(
                 repairs_per_ipc,
                 anti_air,
                 rocket,
+                paratroopers,
             },
         ));
     }
     facilities
+}
+
+fn read_paratroopers(ctx: &mut Ctx, mut r: Fields, units: &[UnitType]) -> Paratroopers {
+    let mut set = 0u64;
+    for (tag, node) in r.str_list(ctx, "tags") {
+        let kinds: Vec<usize> = (0..units.len())
+            .filter(|&k| units[k].id == tag || units[k].tags.contains(&tag))
+            .collect();
+        if kinds.is_empty() {
+            ctx.error_at(
+                node,
+                "schema::unknown-name",
+                format!("no unit type has the id or tag `{tag}`"),
+                "names no unit type",
+            );
+        }
+        for k in kinds {
+            set |= 1 << k;
+        }
+    }
+    if r.get("tags").is_none() {
+        r.required(ctx, "tags");
+    }
+    let p = Paratroopers {
+        count: r.uint(ctx, "count", 2),
+        range: r.req_uint(ctx, "range").unwrap_or(0),
+        units: set,
+    };
+    r.finish(ctx);
+    p
 }
 
 /// Deep-merge `src` onto `dst` as layers merge: tables key by key, anything else replaced.

@@ -633,6 +633,17 @@ pub const REQUESTS: &[RequestDoc] = &[
               instead)",
     },
     RequestDoc {
+        command: "gain_tech",
+        fields: &[
+            req("power", "string", "who gains it (a power's economy: the power)"),
+            req("tech", "string", "a tech id (`[techs]`)"),
+            opt("reason", "string", "a non-empty text for the log"),
+        ],
+        allowed: OUTSIDE_BATTLES,
+        doc: "the power holds the tech from now on, as after a breakthrough (a starting advance, \
+              one given for a bid); refused if it holds it already",
+    },
+    RequestDoc {
         command: "grant",
         fields: &[
             req("power", "string", "who gets them"),

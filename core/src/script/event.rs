@@ -19,6 +19,7 @@ pub enum EventKind {
     WarDeclared,
     ValidateMove,
     ValidatePlacement,
+    BattlesBegin,
     BeforeCombatStep,
     AfterCombatStep,
     Casualties,
@@ -35,7 +36,7 @@ pub enum EventKind {
 }
 
 impl EventKind {
-    pub const COUNT: usize = 23;
+    pub const COUNT: usize = 24;
 
     /// Every kind, in turn order (the order of docs/events.md).
     pub const ALL: [EventKind; Self::COUNT] = [
@@ -49,6 +50,7 @@ impl EventKind {
         EventKind::WarDeclared,
         EventKind::ValidateMove,
         EventKind::ValidatePlacement,
+        EventKind::BattlesBegin,
         EventKind::BeforeCombatStep,
         EventKind::AfterCombatStep,
         EventKind::Casualties,
@@ -77,6 +79,7 @@ impl EventKind {
             EventKind::WarDeclared => "war_declared",
             EventKind::ValidateMove => "validate_move",
             EventKind::ValidatePlacement => "validate_placement",
+            EventKind::BattlesBegin => "battles_begin",
             EventKind::BeforeCombatStep => "before_combat_step",
             EventKind::AfterCombatStep => "after_combat_step",
             EventKind::Casualties => "casualties",
@@ -145,6 +148,12 @@ impl EventKind {
                 "before a move is accepted (combat or noncombat; loading and offloading too)"
             }
             EventKind::ValidatePlacement => "before units are mobilized in a space",
+            EventKind::BattlesBegin => {
+                "once a turn in Conduct Combat, when the attacker first orders a battle or raid: \
+                 the defenders' scrambles and interceptions are declared and no die is rolled yet. \
+                 If a handler asks a question (`choose`), the order waits: it is given again once \
+                 the questions are answered"
+            }
             EventKind::BeforeCombatStep => {
                 "before each step of a battle or bombing raid; a veto skips that step (the battle \
                  goes on); in a script step, handlers act through `fire` and `hits` requests"
@@ -206,6 +215,7 @@ impl EventKind {
             EventKind::ValidateDeclaration | EventKind::WarDeclared => "`declare war`",
             EventKind::ValidateMove => "`move`",
             EventKind::ValidatePlacement => "`place`",
+            EventKind::BattlesBegin => "the turn's first `fight`",
             EventKind::BeforeCombatStep
             | EventKind::AfterCombatStep
             | EventKind::Casualties
@@ -312,6 +322,20 @@ impl EventKind {
                         f("power", String, "the power mobilizing"),
                         f("space", String, "where"),
                         f("units", Units, "what it places (facilities too)"),
+                    ]
+                }
+            }
+            EventKind::BattlesBegin => {
+                const {
+                    &[
+                        ROUND,
+                        f("power", String, "the attacking power"),
+                        f("phase", String, "the phase id"),
+                        f(
+                            "battles",
+                            Strings,
+                            "the spaces with a battle or raid to fight this turn, in the order announced",
+                        ),
                     ]
                 }
             }

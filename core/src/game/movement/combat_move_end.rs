@@ -45,7 +45,8 @@ pub fn end_combat_move(rules: &RuleSet, s: &State, power: PowerId) -> Result<(),
             }
         }
     }
-    escorts_past_submarines(rules, s, power)
+    escorts_past_submarines(rules, s, power)?;
+    super::paratroopers::check_drops(rules, s, power)
 }
 
 /// Transports offloading for an amphibious assault in a sea zone with enemy submarines they

@@ -15,6 +15,7 @@
 //! - `transports`: loading and offloading, amphibious assaults;
 //! - `air`: where air units land, carriers and their fighters, air units lost;
 //! - `air_transport`: land units carried by air units and dropped;
+//! - `paratroopers`: land units flown from an air base to a battle;
 //! - `raids`: strategic bombing raids;
 //! - `combat_move_end`: what ending combat move checks and declares.
 
@@ -22,6 +23,7 @@ mod air;
 mod air_transport;
 mod along_path;
 mod combat_move_end;
+mod paratroopers;
 mod paths;
 mod pick;
 mod raids;
@@ -31,7 +33,14 @@ pub use air::{
     carriers_meet_fighters, land_air_units, no_ditching, strand_defending_air, unlanded_air, Unlanded,
 };
 pub use combat_move_end::{declare_standing_battles, end_combat_move};
+pub(crate) use paratroopers::{airfield, flown_from};
 pub(crate) use paths::{air_attack_ends, canal_closed, land_ends, stays_for_battle, warships_block};
+
+/// Whether `move ... as paratroopers` would be accepted now (combat move).
+pub(crate) fn paratroopers_may_fly(rules: &RuleSet, s: &State, power: PowerId, m: &Move) -> bool {
+    paratroopers::flight(rules, s, power, true, m).is_ok()
+}
+pub use paratroopers::RULE_PARATROOPERS;
 pub(crate) use pick::movable;
 pub(crate) use transports::may_board;
 pub use transports::{land_assault_cargo, zone_cleared};
@@ -421,6 +430,9 @@ pub fn run(
             ))
         }
     };
+    if m.airborne {
+        return paratroopers::fly(rules, s, power, combat, m, out);
+    }
     if m.from == m.to && m.via.is_empty() {
         if combat && rules.board.space(m.from).is_sea() {
             return stand_and_attack(rules, s, power, m, out);

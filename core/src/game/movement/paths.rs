@@ -399,6 +399,84 @@ pub(super) fn find_path(
     }))
 }
 
+/// The path of land units flown as paratroopers, checked as an air unit of type `t` would fly
+/// it: `via` if given, else a shortest one, within `range`. Where it ends is the caller's to
+/// check.
+pub(super) fn flight_path(
+    b: &Board,
+    t: &UnitType,
+    from: SpaceId,
+    to: SpaceId,
+    via: &[SpaceId],
+    range: u32,
+) -> Result<Vec<SpaceId>, Rejection> {
+    let too_far = || {
+        reject(
+            RULE_RANGE,
+            format!(
+                "{} is more than {range} spaces from {} as air units fly",
+                b.name(to),
+                b.name(from)
+            ),
+        )
+    };
+    let mut blitzed = Vec::new();
+    let path: Vec<SpaceId> = if via.is_empty() {
+        let passable =
+            |n: SpaceId| !b.off_limits(n) && !b.impassable(n) && (n == to || !b.untouched_neutral(n));
+        let dist = steps_to(b, to, range, passable);
+        if dist[from.index()] > range {
+            return Err(too_far());
+        }
+        // Downhill towards `to`, through the first space an air unit may enter.
+        let mut path = vec![from];
+        let mut here = from;
+        while here != to {
+            let d = dist[here.index()];
+            let last_step = d == 1;
+            let next = b
+                .rules
+                .board
+                .space(here)
+                .adjacent
+                .iter()
+                .copied()
+                .filter(|n| dist[n.index()] + 1 == d && (*n == to || passable(*n)))
+                .find(|n| enter(b, t, here, *n, last_step, true, &mut Vec::new()).is_ok());
+            let Some(next) = next else {
+                // Every shortest way is closed; say why for the first.
+                let n = b
+                    .rules
+                    .board
+                    .space(here)
+                    .adjacent
+                    .iter()
+                    .copied()
+                    .find(|n| dist[n.index()] + 1 == d)
+                    .ok_or_else(too_far)?;
+                enter(b, t, here, n, last_step, true, &mut blitzed)?;
+                return Err(too_far());
+            };
+            path.push(next);
+            here = next;
+        }
+        path
+    } else {
+        std::iter::once(from)
+            .chain(via.iter().copied())
+            .chain(std::iter::once(to))
+            .collect()
+    };
+    let steps = path.len() - 1;
+    if steps as u32 > range {
+        return Err(too_far());
+    }
+    for i in 1..=steps {
+        enter(b, t, path[i - 1], path[i], i == steps, true, &mut blitzed)?;
+    }
+    Ok(path)
+}
+
 /// One step of a path being searched: the space, the step before it (an index into the
 /// search's list) and the path's length in spaces.
 struct Step {
