@@ -191,3 +191,30 @@ fn an_older_save_whose_command_the_current_rules_refuse_stops_there_with_its_lin
     );
     assert!(help.contains("the first 64 command(s) replay"), "{help}");
 }
+
+/// Format 5 asked Japan's kamikazes as the enemy's combat move ended; format 6 asks them as its
+/// first battle is ordered. A version 5 log's early answers are given when that `fight` asks,
+/// and the `fight` again: the same dice, the same game, and the load says what it did.
+#[test]
+fn a_format_5_save_answering_kamikazes_after_combat_move_replays_them_at_the_fight() {
+    let loaded = open("pacific1940-kamikaze-at-combat-move-end-format-5.toml");
+    assert_eq!(loaded.given_again, 1);
+    let migrated: Vec<String> = loaded
+        .warnings
+        .iter()
+        .map(|w| w.to_string())
+        .filter(|w| w.contains("were given when this"))
+        .collect();
+    assert_eq!(
+        migrated,
+        ["a version 5 save: the answers of commands 78 to 81 were given when this `fight \"SZ 20\"` asked the questions, and it was given again"]
+    );
+    let log: Vec<&str> = loaded.game.log().iter().map(|l| l.text.as_str()).collect();
+    let strikes: Vec<&&str> = log.iter().filter(|l| l.contains("Japan strikes at 2 or less")).collect();
+    assert_eq!(strikes.len(), 2, "{strikes:?}");
+    assert!(strikes[0].contains("[6] missed") && strikes[1].contains("[3] missed"), "{strikes:?}");
+    // The sea battle comes after both strikes.
+    let strike = log.iter().rposition(|l| l.contains("Japan strikes at 2 or less")).unwrap();
+    let battle = log.iter().position(|l| l.starts_with("battle in SZ 20")).expect("the battle in SZ 20");
+    assert!(battle > strike, "{log:#?}");
+}

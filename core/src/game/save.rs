@@ -23,8 +23,10 @@ pub const FORMAT: &str = "warroom-save";
 /// The format version this build writes. Version 4: the hashes are of hash scheme 4
 /// ([`crate::game::state::State::hash`]); version 1 to 3 saves hold scheme 1 to 3 hashes,
 /// checked as such. Version 5: the owner of an air unit whose base was lost chooses where it
-/// lands (an engine question, answered by a command of the log).
-pub const VERSION: i64 = 5;
+/// lands (an engine question, answered by a command of the log). Version 6: rule scripts' questions
+/// before the battles (Japan's kamikazes) are asked as the first `fight` is ordered
+/// (`battles_begin`), no longer as combat move ends.
+pub const VERSION: i64 = 6;
 /// The first format version ever written; a save of any version from it to [`VERSION`] loads.
 pub const OLDEST: i64 = 1;
 
@@ -107,7 +109,8 @@ pub type Migration = fn(&mut Save) -> Result<(), String>;
 /// `MIGRATIONS[i]` turns a save of version `OLDEST + i` into one of version `OLDEST + i + 1`.
 /// The array's length is tied to [`VERSION`], so bumping it without a migration does not
 /// compile.
-pub const MIGRATIONS: [Migration; (VERSION - OLDEST) as usize] = [v1_to_v2, v2_to_v3, v3_to_v4, v4_to_v5];
+pub const MIGRATIONS: [Migration; (VERSION - OLDEST) as usize] =
+    [v1_to_v2, v2_to_v3, v3_to_v4, v4_to_v5, v5_to_v6];
 
 /// Version 2 changed how the state is hashed, nothing a save says: the commands read the same.
 /// The hashes a version 1 save holds stay scheme 1 hashes, and the replay checks them as such
@@ -135,8 +138,16 @@ fn v4_to_v5(_: &mut Save) -> Result<(), String> {
     Ok(())
 }
 
+/// Version 6 asks Japan's kamikazes (and any script's question on `battles_begin`) as the
+/// attacker orders its first battle, where version 5 asked them as its combat move ended; the
+/// commands read the same. A version 5 log answers before any question waits: the replay keeps
+/// those answers for the `fight` that asks ([`replay`]).
+fn v5_to_v6(_: &mut Save) -> Result<(), String> {
+    Ok(())
+}
+
 /// The hash scheme of the hashes a save of this format version holds: scheme N since version N
-/// (version 5 hashes as scheme 4).
+/// (versions 5 and 6 hash as scheme 4).
 pub fn hash_scheme(version: i64) -> i64 {
     version.clamp(1, 4)
 }
@@ -149,6 +160,10 @@ pub struct Loaded {
     /// Reported, never refused: chiefly the first command whose state differs from the hash
     /// the save recorded.
     pub warnings: Vec<SaveWarning>,
+    /// Commands of an older save given a second time on replay (a version 5 `fight` that asks
+    /// Japan's kamikazes, answered in the log before it): the game's history is the log's
+    /// commands and these.
+    pub given_again: usize,
 }
 
 /// Something a load noticed that does not stop the game, located in the save file.
@@ -694,27 +709,68 @@ fn replay(src: &SaveSource, save: Save, editions_dir: &Path, from: i64) -> Resul
         })?;
     let mut warnings = Vec::new();
     let mut drifted = false;
+    let diverged = |n: usize, c: &SavedCommand, r: &super::Rejection| {
+        let line = src.line(c.span.start);
+        LoadSaveError::Diverged(Box::new(
+            Problem::new(
+                "save::diverged",
+                format!(
+                    "the game cannot be replayed past command {n} `{}` (line {line}): the current rules reject it: {}",
+                    shown(&c.text),
+                    shown(&r.to_string())
+                ),
+            )
+            .at(src.label(c.span.clone(), "rejected on replay"))
+            .help(format!(
+                "the rules changed since this game was saved, and no part of a game is loaded as if it were the whole. \
+                 Load it with the rules it was played under, or, to play on from before this command, \
+                 delete the [[command]] tables from line {} on: the first {} command(s) replay",
+                line.saturating_sub(1).max(1),
+                n - 1
+            )),
+        ))
+    };
+    // Before version 6 Japan's kamikazes were asked as the enemy's combat move ended: the
+    // answers, given before any question waits now, are kept for the `fight` that asks them.
+    let mut early: Vec<(usize, &SavedCommand)> = Vec::new();
+    let mut given_again = 0;
     for (i, c) in save.commands.iter().enumerate() {
         let n = i + 1;
         if let Err(r) = game.execute(&c.text) {
-            let line = src.line(c.span.start);
-            return Err(LoadSaveError::Diverged(Box::new(
+            let answer_too_early = from < 6
+                && c.text.trim_start().to_lowercase().starts_with("answer")
+                && game.state().questions.0.is_empty();
+            if !answer_too_early {
+                return Err(diverged(n, c, &r));
+            }
+            early.push((n, c));
+        } else if from < 6
+            && !early.is_empty()
+            && c.text.trim_start().to_lowercase().starts_with("fight")
+            && !game.state().questions.0.is_empty()
+        {
+            let (first, last) = (early[0].0, early[early.len() - 1].0);
+            let which = if first == last {
+                format!("command {first}")
+            } else {
+                format!("commands {first} to {last}")
+            };
+            for (m, e) in early.drain(..) {
+                game.execute(&e.text).map_err(|r| diverged(m, e, &r))?;
+            }
+            game.execute(&c.text).map_err(|r| diverged(n, c, &r))?;
+            given_again += 1;
+            warnings.push(SaveWarning(
                 Problem::new(
-                    "save::diverged",
+                    "save::migrated",
                     format!(
-                        "the game cannot be replayed past command {n} `{}` (line {line}): the current rules reject it: {}",
-                        shown(&c.text),
-                        shown(&r.to_string())
+                        "a version {from} save: the answers of {which} were given when this `{}` asked the questions, and it was given again",
+                        shown(&c.text)
                     ),
                 )
-                .at(src.label(c.span.clone(), "rejected on replay"))
-                .help(format!(
-                    "the rules changed since this game was saved, and no part of a game is loaded as if it were the whole. \
-                     Load it with the rules it was played under, or, to play on from before this command, \
-                     delete the [[command]] tables from line {} on: the first {i} command(s) replay",
-                    line.saturating_sub(1).max(1)
-                )),
-            )));
+                .at(src.label(c.span.clone(), "asked here"))
+                .help("this version asks Japan's kamikazes as the first battle is ordered, after the scrambles; version 5 asked them as combat move ended"),
+            ));
         }
         // Before version 5 the engine landed air units whose base was lost at the first place
         // it found, asking nobody: that answer is given here.
@@ -737,6 +793,14 @@ fn replay(src: &SaveSource, save: Save, editions_dir: &Path, from: i64) -> Resul
                 warnings.push(drift(src, c, n, now, saved));
             }
         }
+    }
+    // Answers no `fight` asked for are refused, as they were where the log gave them.
+    if let Some((n, c)) = early.first() {
+        let r = super::Rejection::new(
+            "no question waits for an answer here, and no later `fight` asked one",
+        )
+        .by(super::questions::RULE_QUESTION);
+        return Err(diverged(*n, c, &r));
     }
     if let (false, Some((saved, span))) = (drifted, &save.final_hash) {
         let now = game.hash_in_scheme(scheme);
@@ -782,6 +846,7 @@ fn replay(src: &SaveSource, save: Save, editions_dir: &Path, from: i64) -> Resul
         game,
         version: save.version,
         warnings,
+        given_again,
     })
 }
 
