@@ -210,11 +210,23 @@ fn a_format_5_save_answering_kamikazes_after_combat_move_replays_them_at_the_fig
         ["a version 5 save: the answers of commands 78 to 81 were given when this `fight \"SZ 20\"` asked the questions, and it was given again"]
     );
     let log: Vec<&str> = loaded.game.log().iter().map(|l| l.text.as_str()).collect();
-    let strikes: Vec<&&str> = log.iter().filter(|l| l.contains("Japan strikes at 2 or less")).collect();
+    let strikes: Vec<&&str> = log
+        .iter()
+        .filter(|l| l.contains("Japan strikes at 2 or less"))
+        .collect();
     assert_eq!(strikes.len(), 2, "{strikes:?}");
-    assert!(strikes[0].contains("[6] missed") && strikes[1].contains("[3] missed"), "{strikes:?}");
+    assert!(
+        strikes[0].contains("[6] missed") && strikes[1].contains("[3] missed"),
+        "{strikes:?}"
+    );
     // The sea battle comes after both strikes.
-    let strike = log.iter().rposition(|l| l.contains("Japan strikes at 2 or less")).unwrap();
-    let battle = log.iter().position(|l| l.starts_with("battle in SZ 20")).expect("the battle in SZ 20");
+    let strike = log
+        .iter()
+        .rposition(|l| l.contains("Japan strikes at 2 or less"))
+        .unwrap();
+    let battle = log
+        .iter()
+        .position(|l| l.starts_with("battle in SZ 20"))
+        .expect("the battle in SZ 20");
     assert!(battle > strike, "{log:#?}");
 }

@@ -796,10 +796,8 @@ fn replay(src: &SaveSource, save: Save, editions_dir: &Path, from: i64) -> Resul
     }
     // Answers no `fight` asked for are refused, as they were where the log gave them.
     if let Some((n, c)) = early.first() {
-        let r = super::Rejection::new(
-            "no question waits for an answer here, and no later `fight` asked one",
-        )
-        .by(super::questions::RULE_QUESTION);
+        let r = super::Rejection::new("no question waits for an answer here, and no later `fight` asked one")
+            .by(super::questions::RULE_QUESTION);
         return Err(diverged(*n, c, &r));
     }
     if let (false, Some((saved, span))) = (drifted, &save.final_hash) {
