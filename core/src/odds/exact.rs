@@ -236,8 +236,17 @@ pub(super) struct Chain<'q> {
     /// Units of each type in the battle at the start, both sides: `casualties::suggest` orders
     /// hit groups by them (dead units stay in a battle's list).
     template_kinds: Vec<(Side, UnitTypeId)>,
-    fire_memo: Map<(u8, u32, Who, u32), std::rc::Rc<Fire>>,
-    cas_memo: Map<(u8, u32, u32, HitList), (u32, u32)>,
+    /// Each side state's fire, by (side, state, who fires, values changed): an index into
+    /// `fires`.
+    fire_memo: Map<(u8, u32, Who, u32), u32>,
+    fires: Vec<std::rc::Rc<Fire>>,
+    cas_memo: Map<(u8, u32, HitList), (u32, u32)>,
+    /// What a fire does to a side's state: (state after, units destroyed, probability), by
+    /// (side hit, its state, fire): one entry per distinct result, so a round's steps go
+    /// through each side's results once instead of through every combination of hits.
+    struck_memo: Map<(u8, u32, u32), std::rc::Rc<[(u32, u32, f64)]>>,
+    /// `add`'s answers: (side, state, state) → the two together.
+    add_memo: Map<(u8, u32, u32), u32>,
     check_memo: Map<(u64, u64), Check>,
     last_check: Option<((u64, u64), Check)>,
     /// `binomials[v][n]`: hits from `n` dice hitting on `v` or less.
@@ -397,7 +406,10 @@ impl<'q> Chain<'q> {
             sides,
             template_kinds: b.units.iter().map(|u| (u.side, u.kind)).collect(),
             fire_memo: Map::default(),
+            fires: Vec::new(),
             cas_memo: Map::default(),
+            struck_memo: Map::default(),
+            add_memo: Map::default(),
             check_memo: Map::default(),
             last_check: None,
             binomials: Default::default(),
@@ -493,13 +505,19 @@ impl<'q> Chain<'q> {
         if x == self.empty[si(side)] {
             return y;
         }
+        let key = (si(side) as u8, x, y);
+        if let Some(&z) = self.add_memo.get(&key) {
+            return z;
+        }
         let s = &mut self.sides[si(side)];
         let c: Vec<u16> = s.counts[x as usize]
             .iter()
             .zip(s.counts[y as usize].iter())
             .map(|(a, b)| a + b)
             .collect();
-        s.intern(&c)
+        let z = s.intern(&c);
+        self.add_memo.insert(key, z);
+        z
     }
 
     fn without(&mut self, side: Side, x: u32, classes: u64) -> u32 {
@@ -518,9 +536,15 @@ impl<'q> Chain<'q> {
     // ---- the battle code, on states ----
 
     fn fire(&mut self, side: Side, st: u32, who: Who) -> std::rc::Rc<Fire> {
+        let id = self.fire_id(side, st, who);
+        self.fires[id as usize].clone()
+    }
+
+    /// What `side` in state `st` fires (its units `who`), as an index into `fires`.
+    fn fire_id(&mut self, side: Side, st: u32, who: Who) -> u32 {
         let key = (si(side) as u8, st, who, self.changed_id);
         if let Some(f) = self.fire_memo.get(&key) {
-            return f.clone();
+            return *f;
         }
         let mut b = match side {
             Side::Attacker => self.battle(Some(st), None, false),
@@ -582,9 +606,31 @@ impl<'q> Chain<'q> {
             }
         }
         let (targets, dists) = (merged_t, merged_d);
-        let f = std::rc::Rc::new(Fire { targets, dists });
-        self.fire_memo.insert(key, f.clone());
-        f
+        let id = self.fires.len() as u32;
+        self.fires.push(std::rc::Rc::new(Fire { targets, dists }));
+        self.fire_memo.insert(key, id);
+        id
+    }
+
+    /// `side` in state `st` takes the hits of fire `fire`: each distinct (state after, units
+    /// destroyed) with its probability.
+    fn struck(&mut self, side: Side, st: u32, fire: u32) -> std::rc::Rc<[(u32, u32, f64)]> {
+        let key = (si(side) as u8, st, fire);
+        if let Some(r) = self.struck_memo.get(&key) {
+            return r.clone();
+        }
+        let f = self.fires[fire as usize].clone();
+        let mut out: Vec<(u32, u32, f64)> = Vec::new();
+        for (hits, p) in Self::outcomes(&f) {
+            let (after, killed) = self.casualties(side, st, &hits);
+            match out.iter_mut().find(|(a, k, _)| (*a, *k) == (after, killed)) {
+                Some(e) => e.2 += p,
+                None => out.push((after, killed, p)),
+            }
+        }
+        let r: std::rc::Rc<[(u32, u32, f64)]> = out.into();
+        self.struck_memo.insert(key, r.clone());
+        r
     }
 
     /// `binomial(n, value)`, kept: each row is made from the one before.
@@ -629,8 +675,8 @@ impl<'q> Chain<'q> {
     }
 
     /// `side` in state `st` takes `hits`: its state after, and the units destroyed (as a
-    /// state of their own). `other`: the enemy's state, which `suggest` may look at.
-    fn casualties(&mut self, side: Side, st: u32, other: u32, hits: &[(u32, TypeSet)]) -> (u32, u32) {
+    /// state of their own).
+    fn casualties(&mut self, side: Side, st: u32, hits: &[(u32, TypeSet)]) -> (u32, u32) {
         let e = self.empty[si(side)];
         if hits.iter().all(|h| h.0 == 0) {
             return (st, e);
@@ -644,7 +690,10 @@ impl<'q> Chain<'q> {
                 return (after, dead);
             }
         }
-        let key = (si(side) as u8, st, other, hits.to_vec());
+        // The enemy's units take no part in choosing casualties: its types count only in
+        // ordering the hit groups, and `fill` keeps every type as numerous as at the start.
+        let other = self.empty[si(side.other())];
+        let key = (si(side) as u8, st, hits.to_vec());
         if let Some(r) = self.cas_memo.get(&key) {
             return *r;
         }
@@ -886,7 +935,7 @@ impl Chain<'_> {
     fn hit(&mut self, m: Mid, side: Side, h: u32, targets: TypeSet, remove_now: bool) -> Mid {
         match side {
             Side::Defender => {
-                let (dcas, killed) = self.casualties(Side::Defender, m.dcas, m.a, &[(h, targets)]);
+                let (dcas, killed) = self.casualties(Side::Defender, m.dcas, &[(h, targets)]);
                 let dhit = if remove_now {
                     m.dhit
                 } else {
@@ -895,8 +944,7 @@ impl Chain<'_> {
                 Mid { dcas, dhit, ..m }
             }
             Side::Attacker => {
-                let dfire = self.add(Side::Defender, m.dcas, m.dhit);
-                let (a, killed) = self.casualties(Side::Attacker, m.a, dfire, &[(h, targets)]);
+                let (a, killed) = self.casualties(Side::Attacker, m.a, &[(h, targets)]);
                 let ahit = if remove_now {
                     m.ahit
                 } else {
@@ -1028,14 +1076,22 @@ impl Chain<'_> {
         round: u32,
     ) -> Result<(Mids, Vec<End>), String> {
         let mut ends = Vec::new();
+        let mut next: Vec<(Mid, f64)> = Vec::new();
         for op in ops {
-            let mut next: Map<Mid, f64> = Map::default();
-            for (m, w) in mids {
+            next.clear();
+            for &(m, w) in &mids {
                 self.op(*op, m, w, round, &mut next, &mut ends)?;
             }
-            mids = next.into_iter().collect();
-            // A fixed order keeps the sums, and so the answer, the same from run to run.
-            mids.sort_by_key(|(m, _)| (m.a, m.dcas, m.dhit, m.ahit, m.fired));
+            // A fixed order keeps the sums, and so the answer, the same from run to run: the
+            // sort is stable, so each state's probabilities add up in the order they came.
+            next.sort_by_key(|(m, _)| (m.a, m.dcas, m.dhit, m.ahit, m.fired));
+            mids.clear();
+            for &(m, w) in &next {
+                match mids.last_mut() {
+                    Some((last, sum)) if *last == m => *sum += w,
+                    _ => mids.push((m, w)),
+                }
+            }
         }
         Ok((mids, ends))
     }
@@ -1057,12 +1113,12 @@ impl Chain<'_> {
         m: Mid,
         w: f64,
         round: u32,
-        next: &mut Map<Mid, f64>,
+        next: &mut Vec<(Mid, f64)>,
         ends: &mut Vec<End>,
     ) -> Result<(), String> {
         let mut keep = |m: Mid, p: f64| {
             if p > NEGLIGIBLE {
-                *next.entry(m).or_default() += p;
+                next.push((m, p));
             }
         };
         match op {
@@ -1091,18 +1147,18 @@ impl Chain<'_> {
                 keep(m, w);
             }
             Op::Step(Step::AttackerFires) => {
-                let f = self.fire(Side::Attacker, m.a, Who::Except(m.fired[0]));
-                for (hits, p) in Self::outcomes(&f) {
-                    let (dcas, killed) = self.casualties(Side::Defender, m.dcas, m.a, &hits);
+                let f = self.fire_id(Side::Attacker, m.a, Who::Except(m.fired[0]));
+                let struck = self.struck(Side::Defender, m.dcas, f);
+                for &(dcas, killed, p) in struck.iter() {
                     let dhit = self.add(Side::Defender, m.dhit, killed);
                     keep(Mid { dcas, dhit, ..m }, w * p);
                 }
             }
             Op::Step(Step::DefenderFires) => {
                 let dfire = self.add(Side::Defender, m.dcas, m.dhit);
-                let f = self.fire(Side::Defender, dfire, Who::Except(m.fired[1]));
-                for (hits, p) in Self::outcomes(&f) {
-                    let (a, _) = self.casualties(Side::Attacker, m.a, dfire, &hits);
+                let f = self.fire_id(Side::Defender, dfire, Who::Except(m.fired[1]));
+                let struck = self.struck(Side::Attacker, m.a, f);
+                for &(a, _, p) in struck.iter() {
                     keep(Mid { a, ..m }, w * p);
                 }
             }
@@ -1114,14 +1170,12 @@ impl Chain<'_> {
                     keep(m, w);
                     return Ok(());
                 }
-                let fa = self.fire(Side::Attacker, m.a, Who::Only(sa));
-                let fd = self.fire(Side::Defender, dfire, Who::Only(sd));
-                let od = Self::outcomes(&fd);
-                for (hits, p) in Self::outcomes(&fa) {
+                let fa = self.fire_id(Side::Attacker, m.a, Who::Only(sa));
+                let fd = self.fire_id(Side::Defender, dfire, Who::Only(sd));
+                let on_attacker = self.struck(Side::Attacker, m.a, fd);
+                for &(dcas, _, p) in self.struck(Side::Defender, m.dcas, fa).iter() {
                     // The attacker's victims are struck: they still strike back, then go.
-                    let (dcas, _) = self.casualties(Side::Defender, m.dcas, m.a, &hits);
-                    for (back, q) in &od {
-                        let (a, _) = self.casualties(Side::Attacker, m.a, dfire, back);
+                    for &(a, _, q) in on_attacker.iter() {
                         keep(
                             Mid {
                                 a,
@@ -1178,7 +1232,7 @@ impl Chain<'_> {
                     if *p <= NEGLIGIBLE {
                         continue;
                     }
-                    let (dcas, killed) = self.casualties(Side::Defender, m.dcas, m.a, &[(h as u32, land)]);
+                    let (dcas, killed) = self.casualties(Side::Defender, m.dcas, &[(h as u32, land)]);
                     let dhit = self.add(Side::Defender, m.dhit, killed);
                     keep(Mid { dcas, dhit, ..m }, w * p);
                 }
@@ -1260,7 +1314,7 @@ impl Chain<'_> {
             if *p <= NEGLIGIBLE {
                 continue;
             }
-            let (a, _) = self.casualties(Side::Attacker, m.a, dfire, &[(h as u32, aa.targets)]);
+            let (a, _) = self.casualties(Side::Attacker, m.a, &[(h as u32, aa.targets)]);
             keep(Mid { a, ..m }, w * p);
         }
     }
@@ -1354,13 +1408,30 @@ impl Chain<'_> {
         if plain {
             layer = self.dense(layer, &mut over, &mut rounds)?;
         }
-        // The rest in an order where a state comes after every state leading to it.
-        let mut pending: BTreeMap<(std::cmp::Reverse<u32>, u32, u32), f64> = BTreeMap::new();
-        for ((a, d), m) in layer {
-            let key = self.order(a, d);
-            *pending.entry(key).or_default() += m;
+        // The rest in an order where a state comes after every state leading to it: by the
+        // hit points both sides have left, most first (a round that changes anything takes
+        // some), then by state. One bucket per total, sorted as it is taken.
+        let mut pending: Vec<Map<(u32, u32), f64>> = Vec::new();
+        let mut entries: Vec<((u32, u32), f64)> = layer.into_iter().collect();
+        entries.sort_by_key(|(k, _)| *k);
+        for ((a, d), m) in entries {
+            let h = self.hp_of(a, d);
+            if pending.len() <= h {
+                pending.resize_with(h + 1, Map::default);
+            }
+            *pending[h].entry((a, d)).or_default() += m;
         }
-        while let Some(((_, a, d), m)) = pending.pop_first() {
+        let mut bucket: Vec<((u32, u32), f64)> = Vec::new();
+        let mut h = pending.len();
+        while h > 0 {
+            if pending[h - 1].is_empty() {
+                h -= 1;
+                continue;
+            }
+            bucket.clear();
+            bucket.extend(pending[h - 1].drain());
+            bucket.sort_by_key(|(k, _)| *k);
+            for &((a, d), m) in &bucket {
             self.states += 1;
             if self.states > MAX_STATES {
                 return Err(format!("more than {MAX_STATES} combinations of units"));
@@ -1384,14 +1455,19 @@ impl Chain<'_> {
                     End::Next(x, y, _) if (x, y) == (a, d) => {}
                     End::Next(x, y, p) => {
                         if visits * p > NEGLIGIBLE {
-                            let key = self.order(x, y);
-                            *pending.entry(key).or_default() += visits * p;
+                            // Hit points never come back (a total kept is taken again).
+                            let to = self.hp_of(x, y);
+                            if to >= h {
+                                return Err("a round that gave units hit points".into());
+                            }
+                            *pending[to].entry((x, y)).or_default() += visits * p;
                         }
                     }
                     End::Over(o, x, y, p) => {
                         *over.entry((super::outcome_key(o), x, y)).or_default() += visits * p;
                     }
                 }
+            }
             }
         }
         let mut tally = self.tally(over);
@@ -1472,12 +1548,9 @@ impl Chain<'_> {
         tally
     }
 
-    fn order(&self, a: u32, d: u32) -> (std::cmp::Reverse<u32>, u32, u32) {
-        (
-            std::cmp::Reverse(self.sides[0].hp[a as usize] + self.sides[1].hp[d as usize]),
-            a,
-            d,
-        )
+    /// The hit points both sides have left.
+    fn hp_of(&self, a: u32, d: u32) -> usize {
+        (self.sides[0].hp[a as usize] + self.sides[1].hp[d as usize]) as usize
     }
 
     fn record(
