@@ -94,6 +94,9 @@ const BATTLES: &[(&str, &[&str], &str)] = &[
     ("1941", &[], "1 bb, 2 dd, 1 sub vs 2 sub, 1 dd, 1 cv, 2 ftr"),
     ("1941", &["low-luck"], "4 inf, 2 tank, 1 ftr vs 5 inf, 1 tank"),
     ("anniversary", &[], "5 inf, 1 art, 2 tank, 1 ftr vs 2 inf, 1 tank, 2 ftr; retreat-below 4"),
+    // A lone AAA is destroyed as the round that left it alone ends: no round more is fought.
+    ("europe1940", &[], "6 inf, 2 art, 2 tank, 1 tac vs 6 inf, 1 art, 1 aaa; retreat-below 3"),
+    ("europe1940", &[], "3 inf, 1 tank vs 2 inf, 2 aaa"),
 ];
 
 #[test]

@@ -520,7 +520,7 @@ impl<'q> Chain<'q> {
         z
     }
 
-    fn without(&mut self, side: Side, x: u32, classes: u64) -> u32 {
+    pub(super) fn without(&mut self, side: Side, x: u32, classes: u64) -> u32 {
         if classes & self.sides[si(side)].present[x as usize] == 0 {
             return x;
         }
@@ -1405,74 +1405,230 @@ impl Chain<'_> {
             next.retain(|_, m| *m > NEGLIGIBLE);
             layer = next;
         }
+        // Pairs the dense tables leave are unsettled: defenseless units go before anything.
+        let mut unsettled = Map::default();
         if plain {
-            layer = self.dense(layer, &mut over, &mut rounds)?;
+            unsettled = self.dense(layer, &mut over, &mut rounds)?;
+            layer = Map::default();
         }
-        // The rest in an order where a state comes after every state leading to it: by the
-        // hit points both sides have left, most first (a round that changes anything takes
-        // some), then by state. One bucket per total, sorted as it is taken.
-        let mut pending: Vec<Map<(u32, u32), f64>> = Vec::new();
+        self.rounds_left(layer, unsettled, &mut over, &mut rounds)?;
+        let mut tally = self.tally(over);
+        tally.rounds = rounds * tally.total;
+        Ok(tally)
+    }
+
+    /// The rounds after those counted one by one, to the end of the battle, in an order where
+    /// a pair of states comes after every pair leading to it: by the hit points both sides
+    /// have left, most first (a round that changes anything takes some), then by state.
+    ///
+    /// `layer` holds pairs as a round leaves them (settled, the retreat asked). A standard
+    /// round ([`Chain::standard_round`]) sends its mass straight to each pair of the product
+    /// of the two sides' results, unsettled (`raw`): such a pair is settled, and the retreat
+    /// asked, when its turn comes, once for all the mass that reached it, as the battle does
+    /// between rounds. `unsettled` pairs (from the dense tables) are taken the same way.
+    fn rounds_left(
+        &mut self,
+        layer: Map<(u32, u32), f64>,
+        unsettled: Map<(u32, u32), f64>,
+        over: &mut Map<(u8, u32, u32), f64>,
+        rounds: &mut f64,
+    ) -> Result<(), String> {
+        let standard = self.standard_round();
+        let asks_retreat = self.round_steps.contains(&Step::PressOrRetreat);
+        let mut fresh: Vec<Map<(u32, u32), f64>> = Vec::new();
+        let mut raw = Raw::default();
+        let mut entries: Vec<((u32, u32), f64)> = unsettled.into_iter().collect();
+        entries.sort_by_key(|(k, _)| *k);
+        for ((a, d), m) in entries {
+            raw.put(a, d, self.hp_of(a, d), m);
+        }
         let mut entries: Vec<((u32, u32), f64)> = layer.into_iter().collect();
         entries.sort_by_key(|(k, _)| *k);
         for ((a, d), m) in entries {
             let h = self.hp_of(a, d);
-            if pending.len() <= h {
-                pending.resize_with(h + 1, Map::default);
+            if fresh.len() <= h {
+                fresh.resize_with(h + 1, Map::default);
             }
-            *pending[h].entry((a, d)).or_default() += m;
+            *fresh[h].entry((a, d)).or_default() += m;
         }
         let mut bucket: Vec<((u32, u32), f64)> = Vec::new();
-        let mut h = pending.len();
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        let mut next: Vec<(u32, u32, f64)> = Vec::new();
+        let mut h = fresh.len().max(raw.buckets.len());
         while h > 0 {
-            if pending[h - 1].is_empty() {
+            let b = h - 1;
+            let fresh_here = fresh.get(b).is_some_and(|f| !f.is_empty());
+            let raw_here = raw.buckets.get(b).is_some_and(|r| !r.is_empty());
+            if !fresh_here && !raw_here {
                 h -= 1;
                 continue;
             }
             bucket.clear();
-            bucket.extend(pending[h - 1].drain());
-            bucket.sort_by_key(|(k, _)| *k);
-            for &((a, d), m) in &bucket {
-            self.states += 1;
-            if self.states > MAX_STATES {
-                return Err(format!("more than {MAX_STATES} combinations of units"));
+            if fresh_here {
+                bucket.extend(fresh[b].drain());
+                bucket.sort_by_key(|(k, _)| *k);
             }
-            let ends = self.round(a, d, false, u32::MAX)?;
-            let stay: f64 = ends
-                .iter()
-                .map(|e| match e {
-                    End::Next(x, y, p) if (*x, *y) == (a, d) => *p,
-                    _ => 0.0,
-                })
-                .sum();
-            if stay >= 1.0 - 1e-12 {
-                return Err("a round that can never change anything".into());
+            pairs.clear();
+            if raw_here {
+                std::mem::swap(&mut pairs, &mut raw.buckets[b]);
+                pairs.sort_unstable();
             }
-            // Rounds that change nothing repeat: the mass leaves through the others.
-            let visits = m / (1.0 - stay);
-            rounds += visits;
-            for end in ends {
-                match end {
-                    End::Next(x, y, _) if (x, y) == (a, d) => {}
-                    End::Next(x, y, p) => {
-                        if visits * p > NEGLIGIBLE {
-                            // Hit points never come back (a total kept is taken again).
-                            let to = self.hp_of(x, y);
-                            if to >= h {
-                                return Err("a round that gave units hit points".into());
-                            }
-                            *pending[to].entry((x, y)).or_default() += visits * p;
-                        }
+            let from_raw = pairs.iter().map(|&(a, d)| ((a, d), true));
+            let work: Vec<((u32, u32), bool)> =
+                bucket.iter().map(|&(k, _)| (k, false)).chain(from_raw).collect();
+            for (i, ((a, d), settle)) in work.into_iter().enumerate() {
+                let m = if settle { raw.take(a, d) } else { bucket[i].1 };
+                if m <= 0.0 {
+                    continue;
+                }
+                if settle {
+                    // Settled now, the retreat asked.
+                    let c = self.check(a, d);
+                    if c.removed != [0, 0] {
+                        let x = self.without(Side::Attacker, a, c.removed[0]);
+                        let y = self.without(Side::Defender, d, c.removed[1]);
+                        raw.put(x, y, self.hp_of(x, y), m);
+                        continue;
                     }
-                    End::Over(o, x, y, p) => {
-                        *over.entry((super::outcome_key(o), x, y)).or_default() += visits * p;
+                    if let Some(o) = c.outcome {
+                        *over.entry((super::outcome_key(o), a, d)).or_default() += m;
+                        continue;
+                    }
+                    if asks_retreat && c.may_retreat && self.retreats(a, u32::MAX)? {
+                        *over
+                            .entry((super::outcome_key(Outcome::Retreated), a, d))
+                            .or_default() += m;
+                        continue;
+                    }
+                }
+                self.states += 1;
+                if self.states > MAX_STATES {
+                    return Err(format!("more than {MAX_STATES} combinations of units"));
+                }
+                if let Some((ss, _)) = standard {
+                    self.successors(a, d, ss, &mut next);
+                    let stay: f64 = next
+                        .iter()
+                        .filter(|(x, y, _)| (*x, *y) == (a, d))
+                        .map(|(.., p)| *p)
+                        .sum();
+                    if stay >= 1.0 - 1e-12 {
+                        return Err("a round that can never change anything".into());
+                    }
+                    let visits = m / (1.0 - stay);
+                    *rounds += visits;
+                    for &(x, y, p) in &next {
+                        if (x, y) == (a, d) || visits * p <= NEGLIGIBLE {
+                            continue;
+                        }
+                        let to = self.hp_of(x, y);
+                        if to >= h {
+                            return Err("a round that gave units hit points".into());
+                        }
+                        raw.put(x, y, to, visits * p);
+                    }
+                    continue;
+                }
+                let ends = self.round(a, d, false, u32::MAX)?;
+                let stay: f64 = ends
+                    .iter()
+                    .map(|e| match e {
+                        End::Next(x, y, p) if (*x, *y) == (a, d) => *p,
+                        _ => 0.0,
+                    })
+                    .sum();
+                if stay >= 1.0 - 1e-12 {
+                    return Err("a round that can never change anything".into());
+                }
+                // Rounds that change nothing repeat: the mass leaves through the others.
+                let visits = m / (1.0 - stay);
+                *rounds += visits;
+                for end in ends {
+                    match end {
+                        End::Next(x, y, _) if (x, y) == (a, d) => {}
+                        End::Next(x, y, p) => {
+                            if visits * p > NEGLIGIBLE {
+                                // Hit points never come back (a total kept is taken again).
+                                let to = self.hp_of(x, y);
+                                if to >= h {
+                                    return Err("a round that gave units hit points".into());
+                                }
+                                *fresh[to].entry((x, y)).or_default() += visits * p;
+                            }
+                        }
+                        End::Over(o, x, y, p) => {
+                            *over.entry((super::outcome_key(o), x, y)).or_default() += visits * p;
+                        }
                     }
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Whether a round is the standard one, `[surprise strike,] attacker fires, defender
+    /// fires, remove casualties[, press or retreat]`, with no script asked: (with a surprise
+    /// strike, with a press-or-retreat step).
+    fn standard_round(&self) -> Option<(bool, bool)> {
+        if self.plans.is_some() {
+            return None;
+        }
+        let steps = &self.round_steps;
+        let ss = steps.first() == Some(&Step::SurpriseStrike);
+        let rest = &steps[usize::from(ss)..];
+        match rest {
+            [Step::AttackerFires, Step::DefenderFires, Step::RemoveCasualties] => Some((ss, false)),
+            [Step::AttackerFires, Step::DefenderFires, Step::RemoveCasualties, Step::PressOrRetreat] => {
+                Some((ss, true))
+            }
+            _ => None,
+        }
+    }
+
+    /// A standard round from `(a, d)`: every pair of states it may leave, unsettled, with its
+    /// probability, as `round` plays it: the surprise strikes of both sides at once, then each
+    /// side's fire on the other (the defender's units hit fire back, so the defender fires as
+    /// it stood after the strikes), the two results independent.
+    fn successors(&mut self, a: u32, d: u32, ss: bool, out: &mut Vec<(u32, u32, f64)>) {
+        out.clear();
+        let (sa, sd) = if ss {
+            (
+                self.strikers(Side::Attacker, a, d),
+                self.strikers(Side::Defender, d, a),
+            )
+        } else {
+            (0, 0)
+        };
+        let mut after_strikes: Vec<(u32, u32, f64)> = Vec::new();
+        if sa == 0 && sd == 0 {
+            after_strikes.push((a, d, 1.0));
+        } else {
+            let fa = self.fire_id(Side::Attacker, a, Who::Only(sa));
+            let fd = self.fire_id(Side::Defender, d, Who::Only(sd));
+            let on_attacker = self.struck(Side::Attacker, a, fd);
+            for &(d1, _, p) in self.struck(Side::Defender, d, fa).iter() {
+                for &(a1, _, q) in on_attacker.iter() {
+                    if p * q > NEGLIGIBLE {
+                        after_strikes.push((a1, d1, p * q));
+                    }
+                }
             }
         }
-        let mut tally = self.tally(over);
-        tally.rounds = rounds * tally.total;
-        Ok(tally)
+        for (a1, d1, p1) in after_strikes {
+            let fa = self.fire_id(Side::Attacker, a1, Who::Except(sa));
+            let on_defender = self.struck(Side::Defender, d1, fa);
+            let fd = self.fire_id(Side::Defender, d1, Who::Except(sd));
+            let on_attacker = self.struck(Side::Attacker, a1, fd);
+            for &(d2, _, q) in on_defender.iter() {
+                let pq = p1 * q;
+                if pq <= NEGLIGIBLE {
+                    continue;
+                }
+                for &(a2, _, r) in on_attacker.iter() {
+                    out.push((a2, d2, pq * r));
+                }
+            }
+        }
     }
 
     /// The first round's own steps (antiaircraft fire, bombardment), then a settling.
@@ -1564,6 +1720,38 @@ impl Chain<'_> {
             End::Over(o, a, d, p) => *over.entry((super::outcome_key(o), a, d)).or_default() += m * p,
             End::Next(a, d, p) => *layer.entry((a, d)).or_default() += m * p,
         }
+    }
+}
+
+/// Mass waiting at pairs of states a standard round reached, settled when taken: per attacker
+/// state a row indexed by defender state, and per total of hit points the pairs reached.
+#[derive(Default)]
+struct Raw {
+    rows: Vec<Vec<f64>>,
+    buckets: Vec<Vec<(u32, u32)>>,
+}
+
+impl Raw {
+    fn put(&mut self, a: u32, d: u32, hp: usize, m: f64) {
+        let (a, d) = (a as usize, d as usize);
+        if self.rows.len() <= a {
+            self.rows.resize_with(a + 1, Vec::new);
+        }
+        let row = &mut self.rows[a];
+        if row.len() <= d {
+            row.resize(d + 1, 0.0);
+        }
+        if row[d] == 0.0 {
+            if self.buckets.len() <= hp {
+                self.buckets.resize_with(hp + 1, Vec::new);
+            }
+            self.buckets[hp].push((a as u32, d as u32));
+        }
+        row[d] += m;
+    }
+
+    fn take(&mut self, a: u32, d: u32) -> f64 {
+        std::mem::take(&mut self.rows[a as usize][d as usize])
     }
 }
 

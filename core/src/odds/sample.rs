@@ -149,8 +149,12 @@ impl<'q> Sampler<'q> {
             if self.plain {
                 match self.plain_rounds(a, d, &mut rounds, dice)? {
                     At::Over(o, a, d) => return Ok(((o, a, d), rounds)),
-                    // Defenseless units were destroyed: the general round takes it from here.
-                    At::Between(..) => {}
+                    // Defenseless units were destroyed, leaving the chains of losses: the
+                    // battle goes on from there.
+                    At::Between(x, y) => {
+                        at = At::Between(x, y);
+                        continue;
+                    }
                 }
             }
             rounds += 1;
@@ -212,7 +216,10 @@ impl<'q> Sampler<'q> {
             );
             let c = self.chain.check(a, d);
             if c.removed != [0, 0] {
-                return Ok(At::Between(a, d));
+                // Destroyed before anything else, as the battle does between rounds.
+                let x = self.chain.without(Side::Attacker, a, c.removed[0]);
+                let y = self.chain.without(Side::Defender, d, c.removed[1]);
+                return Ok(At::Between(x, y));
             }
             if let Some(o) = c.outcome {
                 return Ok(At::Over(outcome_key(o), a, d));
