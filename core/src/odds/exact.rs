@@ -71,8 +71,12 @@ pub(super) type Map<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 
 /// Hits as (count, target set) per group.
 type HitList = Vec<(u32, TypeSet)>;
+/// Hits of up to four groups as a key that needs no allocation: unused groups are (0, 0).
+type HitKey = [(u32, TypeSet); 4];
 /// States still fighting, with their probabilities.
 type Mids = Vec<(Mid, f64)>;
+/// A side's results of a fire: (state after, units destroyed, probability).
+type Struck = std::rc::Rc<[(u32, u32, f64)]>;
 /// Starting masses of a dense table: (attacker position, defender position, mass).
 type Starts = Vec<(u32, u32, f64)>;
 
@@ -240,11 +244,13 @@ pub(super) struct Chain<'q> {
     /// `fires`.
     fire_memo: Map<(u8, u32, Who, u32), u32>,
     fires: Vec<std::rc::Rc<Fire>>,
-    cas_memo: Map<(u8, u32, HitList), (u32, u32)>,
+    cas_memo: Map<(u8, u32, HitKey), (u32, u32)>,
+    /// `cas_memo` for hits of more than four groups.
+    cas_memo_long: Map<(u8, u32, HitList), (u32, u32)>,
     /// What a fire does to a side's state: (state after, units destroyed, probability), by
     /// (side hit, its state, fire): one entry per distinct result, so a round's steps go
     /// through each side's results once instead of through every combination of hits.
-    struck_memo: Map<(u8, u32, u32), std::rc::Rc<[(u32, u32, f64)]>>,
+    struck_memo: Map<(u8, u32, u32), Struck>,
     /// `add`'s answers: (side, state, state) → the two together.
     add_memo: Map<(u8, u32, u32), u32>,
     check_memo: Map<(u64, u64), Check>,
@@ -408,6 +414,7 @@ impl<'q> Chain<'q> {
             fire_memo: Map::default(),
             fires: Vec::new(),
             cas_memo: Map::default(),
+            cas_memo_long: Map::default(),
             struck_memo: Map::default(),
             add_memo: Map::default(),
             check_memo: Map::default(),
@@ -614,23 +621,74 @@ impl<'q> Chain<'q> {
 
     /// `side` in state `st` takes the hits of fire `fire`: each distinct (state after, units
     /// destroyed) with its probability.
-    fn struck(&mut self, side: Side, st: u32, fire: u32) -> std::rc::Rc<[(u32, u32, f64)]> {
+    fn struck(&mut self, side: Side, st: u32, fire: u32) -> Struck {
         let key = (si(side) as u8, st, fire);
         if let Some(r) = self.struck_memo.get(&key) {
             return r.clone();
         }
         let f = self.fires[fire as usize].clone();
         let mut out: Vec<(u32, u32, f64)> = Vec::new();
-        for (hits, p) in Self::outcomes(&f) {
+        // Every combination of hits per target set, the last set's count turning fastest,
+        // counts too unlikely to matter left out. A set's hits beyond the side's hit points
+        // change nothing (hits that find no unit are lost): they count as that many.
+        let cap = self.sides[si(side)].hp[st as usize] as usize;
+        let kept: Vec<Vec<(usize, f64)>> = f
+            .dists
+            .iter()
+            .map(|d| {
+                let mut v: Vec<(usize, f64)> = (0..d.len().min(cap + 1))
+                    .filter(|&k| d[k] > NEGLIGIBLE)
+                    .map(|k| (k, d[k]))
+                    .collect();
+                if d.len() > cap + 1 {
+                    let tail: f64 = d[cap..].iter().filter(|q| **q > NEGLIGIBLE).sum();
+                    match v.last_mut() {
+                        Some(last) if last.0 == cap => last.1 = tail,
+                        _ if tail > NEGLIGIBLE => v.push((cap, tail)),
+                        _ => {}
+                    }
+                }
+                v
+            })
+            .collect();
+        if kept.iter().any(Vec::is_empty) {
+            let r: Struck = out.into();
+            self.struck_memo.insert(key, r.clone());
+            return r;
+        }
+        let mut at = vec![0usize; kept.len()];
+        let mut hits: Vec<(u32, TypeSet)> = Vec::with_capacity(kept.len());
+        loop {
+            hits.clear();
+            let mut p = 1.0;
+            for (i, &j) in at.iter().enumerate() {
+                let (k, q) = kept[i][j];
+                p *= q;
+                if k > 0 {
+                    hits.push((k as u32, f.targets[i]));
+                }
+            }
             let (after, killed) = self.casualties(side, st, &hits);
             match out.iter_mut().find(|(a, k, _)| (*a, *k) == (after, killed)) {
                 Some(e) => e.2 += p,
                 None => out.push((after, killed, p)),
             }
+            // The next combination.
+            let mut i = at.len();
+            loop {
+                if i == 0 {
+                    let r: Struck = out.into();
+                    self.struck_memo.insert(key, r.clone());
+                    return r;
+                }
+                i -= 1;
+                at[i] += 1;
+                if at[i] < kept[i].len() {
+                    break;
+                }
+                at[i] = 0;
+            }
         }
-        let r: std::rc::Rc<[(u32, u32, f64)]> = out.into();
-        self.struck_memo.insert(key, r.clone());
-        r
     }
 
     /// `binomial(n, value)`, kept: each row is made from the one before.
@@ -652,28 +710,6 @@ impl<'q> Chain<'q> {
         &rows[n]
     }
 
-    /// Every combination of hits per target set, with its probability.
-    fn outcomes(f: &Fire) -> Vec<(Vec<(u32, TypeSet)>, f64)> {
-        let mut out: Vec<(Vec<(u32, TypeSet)>, f64)> = vec![(Vec::new(), 1.0)];
-        for (t, d) in f.targets.iter().zip(&f.dists) {
-            let mut next = Vec::with_capacity(out.len() * d.len());
-            for (hits, p) in &out {
-                for (k, q) in d.iter().enumerate() {
-                    if *q <= NEGLIGIBLE {
-                        continue;
-                    }
-                    let mut h = hits.clone();
-                    if k > 0 {
-                        h.push((k as u32, *t));
-                    }
-                    next.push((h, p * q));
-                }
-            }
-            out = next;
-        }
-        out
-    }
-
     /// `side` in state `st` takes `hits`: its state after, and the units destroyed (as a
     /// state of their own).
     fn casualties(&mut self, side: Side, st: u32, hits: &[(u32, TypeSet)]) -> (u32, u32) {
@@ -681,6 +717,28 @@ impl<'q> Chain<'q> {
         if hits.iter().all(|h| h.0 == 0) {
             return (st, e);
         }
+        let short: Option<HitKey> = (hits.len() <= 4).then(|| {
+            let mut k = [(0, 0); 4];
+            k[..hits.len()].copy_from_slice(hits);
+            k
+        });
+        let found = match short {
+            Some(k) => self.cas_memo.get(&(si(side) as u8, st, k)),
+            None => self.cas_memo_long.get(&(si(side) as u8, st, hits.to_vec())),
+        };
+        if let Some(r) = found {
+            return *r;
+        }
+        let r = self.casualties_new(side, st, hits);
+        match short {
+            Some(k) => self.cas_memo.insert((si(side) as u8, st, k), r),
+            None => self.cas_memo_long.insert((si(side) as u8, st, hits.to_vec()), r),
+        };
+        r
+    }
+
+    /// [`Chain::casualties`] not asked before.
+    fn casualties_new(&mut self, side: Side, st: u32, hits: &[(u32, TypeSet)]) -> (u32, u32) {
         // One group reaching every unit: the next units down the order of loss.
         if let [(h, t)] = hits {
             let hittable = self.hittable(side, st);
@@ -693,10 +751,6 @@ impl<'q> Chain<'q> {
         // The enemy's units take no part in choosing casualties: its types count only in
         // ordering the hit groups, and `fill` keeps every type as numerous as at the start.
         let other = self.empty[si(side.other())];
-        let key = (si(side) as u8, st, hits.to_vec());
-        if let Some(r) = self.cas_memo.get(&key) {
-            return *r;
-        }
         let mut b = match side {
             Side::Attacker => self.battle(Some(st), Some(other), true),
             Side::Defender => self.battle(Some(other), Some(st), true),
@@ -728,9 +782,7 @@ impl<'q> Chain<'q> {
             killed[self.sides[si(side)].class_of(c)] += 1;
         }
         let s = &mut self.sides[si(side)];
-        let r = (s.intern(&after), s.intern(&killed));
-        self.cas_memo.insert(key, r);
-        r
+        (s.intern(&after), s.intern(&killed))
     }
 
     /// Unit types of the side that can take a hit.
