@@ -173,9 +173,10 @@ impl<'a> Matching<'a> {
     }
 
     fn run(&mut self, allowed: &dyn Fn(usize) -> bool) {
+        let mut seen = vec![false; self.slots.len()];
         for h in 0..self.hits.len() {
             if self.slot_of_hit[h].is_none() {
-                let mut seen = vec![false; self.slots.len()];
+                seen.fill(false);
                 self.augment(h, allowed, &mut seen);
             }
         }

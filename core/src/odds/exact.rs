@@ -240,10 +240,14 @@ pub(super) struct Chain<'q> {
     /// Units of each type in the battle at the start, both sides: `casualties::suggest` orders
     /// hit groups by them (dead units stay in a battle's list).
     template_kinds: Vec<(Side, UnitTypeId)>,
+    /// The same, counted: units of each (side, type) at the start.
+    template_counts: Vec<((Side, UnitTypeId), u32)>,
     /// Each side state's fire, by (side, state, who fires, values changed): an index into
     /// `fires`.
     fire_memo: Map<(u8, u32, Who, u32), u32>,
     fires: Vec<std::rc::Rc<Fire>>,
+    /// Each distinct fire's index, by its target sets and distributions (as bits).
+    fire_ids: Map<(Vec<TypeSet>, Vec<Vec<u64>>), u32>,
     cas_memo: Map<(u8, u32, HitKey), (u32, u32)>,
     /// `cas_memo` for hits of more than four groups.
     cas_memo_long: Map<(u8, u32, HitList), (u32, u32)>,
@@ -411,8 +415,19 @@ impl<'q> Chain<'q> {
             p,
             sides,
             template_kinds: b.units.iter().map(|u| (u.side, u.kind)).collect(),
+            template_counts: {
+                let mut c: Vec<((Side, UnitTypeId), u32)> = Vec::new();
+                for u in &b.units {
+                    match c.iter_mut().find(|(k, _)| *k == (u.side, u.kind)) {
+                        Some((_, n)) => *n += 1,
+                        None => c.push(((u.side, u.kind), 1)),
+                    }
+                }
+                c
+            },
             fire_memo: Map::default(),
             fires: Vec::new(),
+            fire_ids: Map::default(),
             cas_memo: Map::default(),
             cas_memo_long: Map::default(),
             struck_memo: Map::default(),
@@ -471,17 +486,14 @@ impl<'q> Chain<'q> {
             }
         }
         if fill {
-            let mut left: Vec<(Side, UnitTypeId)> = self.template_kinds.clone();
-            for u in &units {
-                if let Some(i) = left.iter().position(|x| *x == (u.side, u.kind)) {
-                    left.swap_remove(i);
+            for &((side, kind), n) in &self.template_counts {
+                let alive = units.iter().filter(|u| u.side == side && u.kind == kind).count() as u32;
+                for _ in alive..n {
+                    let mut u = Combatant::new(units.len() as u32 + 1, kind, PowerId(0), side, 1);
+                    u.status = Status::Dead;
+                    u.hp = 0;
+                    units.push(u);
                 }
-            }
-            for (side, kind) in left {
-                let mut u = Combatant::new(units.len() as u32 + 1, kind, PowerId(0), side, 1);
-                u.status = Status::Dead;
-                u.hp = 0;
-                units.push(u);
             }
         }
         let mut b = Battle::new(t.space, t.sea, t.attacker, units);
@@ -613,8 +625,21 @@ impl<'q> Chain<'q> {
             }
         }
         let (targets, dists) = (merged_t, merged_d);
-        let id = self.fires.len() as u32;
-        self.fires.push(std::rc::Rc::new(Fire { targets, dists }));
+        // States that fire alike (a damaged battleship's, one with transports more) share one
+        // fire, so what it does to a side is worked out once.
+        let content: (Vec<TypeSet>, Vec<Vec<u64>>) = (
+            targets.clone(),
+            dists.iter().map(|d| d.iter().map(|x| x.to_bits()).collect()).collect(),
+        );
+        let id = match self.fire_ids.get(&content) {
+            Some(&id) => id,
+            None => {
+                let id = self.fires.len() as u32;
+                self.fires.push(std::rc::Rc::new(Fire { targets, dists }));
+                self.fire_ids.insert(content, id);
+                id
+            }
+        };
         self.fire_memo.insert(key, id);
         id
     }
@@ -629,13 +654,32 @@ impl<'q> Chain<'q> {
         let f = self.fires[fire as usize].clone();
         let mut out: Vec<(u32, u32, f64)> = Vec::new();
         // Every combination of hits per target set, the last set's count turning fastest,
-        // counts too unlikely to matter left out. A set's hits beyond the side's hit points
-        // change nothing (hits that find no unit are lost): they count as that many.
-        let cap = self.sides[si(side)].hp[st as usize] as usize;
+        // counts too unlikely to matter left out. Hits of a set beyond the hit points it can
+        // reach change nothing (`casualties::suggest` matches hits to hit points: a hit that
+        // finds none is lost and moves no other): they count as that many.
+        // A set's hits reach so many hit points of the side; with none, its hits are lost and
+        // change nothing (the set is left out, as if it scored none).
+        let reach: Vec<usize> = f
+            .targets
+            .iter()
+            .map(|t| {
+                let s = &self.sides[si(side)];
+                s.counts[st as usize]
+                    .iter()
+                    .zip(&s.classes)
+                    .filter(|(n, c)| **n > 0 && has(*t, c.kind) && self.p.of(c.kind).takes_hits)
+                    .map(|(n, c)| usize::from(*n) * usize::from(c.hp))
+                    .sum()
+            })
+            .collect();
         let kept: Vec<Vec<(usize, f64)>> = f
             .dists
             .iter()
-            .map(|d| {
+            .zip(&reach)
+            .map(|(d, &cap)| {
+                if cap == 0 {
+                    return vec![(0, 1.0)];
+                }
                 let mut v: Vec<(usize, f64)> = (0..d.len().min(cap + 1))
                     .filter(|&k| d[k] > NEGLIGIBLE)
                     .map(|k| (k, d[k]))
