@@ -1,20 +1,39 @@
+//! The exact chain's time per answer, by hand, for comparing two builds back to back on a
+//! machine whose speed varies from run to run (criterion's figures for the standard battles:
+//! `cargo bench -p warroom-core --bench odds`).
+//!
+//! `cargo run --release -p warroom-core --example oddsprobe -- EDITION "ATTACKERS vs DEFENDERS" RUNS`
+
 use std::path::Path;
 use std::sync::Arc;
 use warroom_core::layers::LoadRequest;
 use warroom_core::odds::{self, parse_units, Spec};
 use warroom_core::rules;
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (edition, battle, n): (&str, &str, usize) = (&args[1], &args[2], args[3].parse().unwrap());
+    let [_, edition, battle, runs] = &args[..] else {
+        eprintln!("usage: oddsprobe EDITION \"ATTACKERS vs DEFENDERS\" RUNS");
+        std::process::exit(2);
+    };
+    let runs: usize = runs.parse().expect("RUNS is a number");
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
-    let r = Arc::new(rules::load(&LoadRequest::new(root.join("editions"), edition)).unwrap());
-    let (a, d) = battle.split_once(" vs ").unwrap();
+    let rules = rules::load(&LoadRequest::new(root.join("editions"), edition.as_str()))
+        .map(Arc::new)
+        .unwrap_or_else(|e| panic!("{edition}: {:#?}", e.problems));
+    let (a, d) = battle.split_once(" vs ").expect("ATTACKERS vs DEFENDERS");
     let mut spec = Spec::new();
-    spec.attackers = parse_units(&r, a).unwrap();
-    spec.defenders = parse_units(&r, d).unwrap();
-    let q = spec.question(&r).unwrap();
-    let t = std::time::Instant::now();
-    let mut w = 0.0;
-    for _ in 0..n { w += odds::exact(&q, 5).unwrap().attacker_wins.value; }
-    eprintln!("{:.3} ms per answer ({w})", t.elapsed().as_secs_f64() * 1000.0 / n as f64);
+    spec.attackers = parse_units(&rules, a).expect("attackers");
+    spec.defenders = parse_units(&rules, d).expect("defenders");
+    let q = spec.question(&rules).expect("a battle");
+    let start = std::time::Instant::now();
+    let mut wins = 0.0;
+    for _ in 0..runs.max(1) {
+        wins += odds::exact(&q, 5).expect("the chain answers").attacker_wins.value;
+    }
+    let ms = start.elapsed().as_secs_f64() * 1000.0 / runs.max(1) as f64;
+    println!(
+        "{ms:.3} ms per answer (attacker wins {:.4})",
+        wins / runs.max(1) as f64
+    );
 }

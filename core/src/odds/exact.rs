@@ -629,7 +629,10 @@ impl<'q> Chain<'q> {
         // fire, so what it does to a side is worked out once.
         let content: (Vec<TypeSet>, Vec<Vec<u64>>) = (
             targets.clone(),
-            dists.iter().map(|d| d.iter().map(|x| x.to_bits()).collect()).collect(),
+            dists
+                .iter()
+                .map(|d| d.iter().map(|x| x.to_bits()).collect())
+                .collect(),
         );
         let id = match self.fire_ids.get(&content) {
             Some(&id) => id,
