@@ -246,8 +246,8 @@ pub(super) struct Chain<'q> {
     /// `fires`.
     fire_memo: Map<(u8, u32, Who, u32), u32>,
     fires: Vec<std::rc::Rc<Fire>>,
-    /// Each distinct fire's index, by its target sets and distributions (as bits).
-    fire_ids: Map<(Vec<TypeSet>, Vec<Vec<u64>>), u32>,
+    /// Each distinct fire's index, by its groups: (value, targets in the battle, dice, best of).
+    fire_ids: Map<Vec<(u8, TypeSet, u32, u8)>, u32>,
     cas_memo: Map<(u8, u32, HitKey), (u32, u32)>,
     /// `cas_memo` for hits of more than four groups.
     cas_memo_long: Map<(u8, u32, HitList), (u32, u32)>,
@@ -575,6 +575,16 @@ impl<'q> Chain<'q> {
             Who::Only(set) => has(set, u.kind),
             Who::Except(set) => !has(set, u.kind),
         });
+        // States that fire alike (a damaged battleship's, one with transports more) share one
+        // fire, so what it does to a side is worked out once: the groups say how it fires.
+        let signature: Vec<(u8, TypeSet, u32, u8)> = groups
+            .iter()
+            .map(|(v, t, members, best)| (*v, t & self.here, members.len() as u32, *best))
+            .collect();
+        if let Some(&id) = self.fire_ids.get(&signature) {
+            self.fire_memo.insert(key, id);
+            return id;
+        }
         let mut targets: Vec<TypeSet> = Vec::new();
         let mut dists: Vec<Vec<f64>> = Vec::new();
         let mut totals: Vec<u32> = Vec::new();
@@ -625,24 +635,9 @@ impl<'q> Chain<'q> {
             }
         }
         let (targets, dists) = (merged_t, merged_d);
-        // States that fire alike (a damaged battleship's, one with transports more) share one
-        // fire, so what it does to a side is worked out once.
-        let content: (Vec<TypeSet>, Vec<Vec<u64>>) = (
-            targets.clone(),
-            dists
-                .iter()
-                .map(|d| d.iter().map(|x| x.to_bits()).collect())
-                .collect(),
-        );
-        let id = match self.fire_ids.get(&content) {
-            Some(&id) => id,
-            None => {
-                let id = self.fires.len() as u32;
-                self.fires.push(std::rc::Rc::new(Fire { targets, dists }));
-                self.fire_ids.insert(content, id);
-                id
-            }
-        };
+        let id = self.fires.len() as u32;
+        self.fires.push(std::rc::Rc::new(Fire { targets, dists }));
+        self.fire_ids.insert(signature, id);
         self.fire_memo.insert(key, id);
         id
     }
