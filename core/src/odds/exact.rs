@@ -71,8 +71,6 @@ pub(super) type Map<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 
 /// Hits as (count, target set) per group.
 type HitList = Vec<(u32, TypeSet)>;
-/// Hits of up to four groups as a key that needs no allocation: unused groups are (0, 0).
-type HitKey = [(u32, TypeSet); 4];
 /// States still fighting, with their probabilities.
 type Mids = Vec<(Mid, f64)>;
 /// A side's results of a fire: (state after, units destroyed, probability).
@@ -248,7 +246,9 @@ pub(super) struct Chain<'q> {
     fires: Vec<std::rc::Rc<Fire>>,
     /// Each distinct fire's index, by its groups: (value, targets in the battle, dice, best of).
     fire_ids: Map<Vec<(u8, TypeSet, u32, u8)>, u32>,
-    cas_memo: Map<(u8, u32, HitKey), (u32, u32)>,
+    cas_memo: Map<(u8, u32, u64), (u32, u32)>,
+    /// The target sets hits are packed with (`packed`).
+    target_sets: Vec<TypeSet>,
     /// `cas_memo` for hits of more than four groups.
     cas_memo_long: Map<(u8, u32, HitList), (u32, u32)>,
     /// What a fire does to a side's state: (state after, units destroyed, probability), by
@@ -429,6 +429,7 @@ impl<'q> Chain<'q> {
             fires: Vec::new(),
             fire_ids: Map::default(),
             cas_memo: Map::default(),
+            target_sets: Vec::new(),
             cas_memo_long: Map::default(),
             struck_memo: Map::default(),
             add_memo: Map::default(),
@@ -759,11 +760,7 @@ impl<'q> Chain<'q> {
         if hits.iter().all(|h| h.0 == 0) {
             return (st, e);
         }
-        let short: Option<HitKey> = (hits.len() <= 4).then(|| {
-            let mut k = [(0, 0); 4];
-            k[..hits.len()].copy_from_slice(hits);
-            k
-        });
+        let short = self.packed(hits);
         let found = match short {
             Some(k) => self.cas_memo.get(&(si(side) as u8, st, k)),
             None => self.cas_memo_long.get(&(si(side) as u8, st, hits.to_vec())),
@@ -777,6 +774,29 @@ impl<'q> Chain<'q> {
             None => self.cas_memo_long.insert((si(side) as u8, st, hits.to_vec()), r),
         };
         r
+    }
+
+    /// Hits of up to four groups in one word, 16 bits a group: the count (under 256) and the
+    /// target set's index in `target_sets` (`None`: the hits do not fit).
+    fn packed(&mut self, hits: &[(u32, TypeSet)]) -> Option<u64> {
+        if hits.len() > 4 {
+            return None;
+        }
+        let mut k = 0u64;
+        for (i, &(n, t)) in hits.iter().enumerate() {
+            let id = match self.target_sets.iter().position(|x| *x == t) {
+                Some(id) => id,
+                None => {
+                    self.target_sets.push(t);
+                    self.target_sets.len() - 1
+                }
+            };
+            if n > 255 || id > 255 {
+                return None;
+            }
+            k |= (u64::from(n) | (id as u64) << 8) << (16 * i);
+        }
+        Some(k)
     }
 
     /// [`Chain::casualties`] not asked before.
