@@ -1837,35 +1837,29 @@ impl Chain<'_> {
     }
 }
 
-/// Mass waiting at pairs of states a standard round reached, settled when taken: per attacker
-/// state a row indexed by defender state, and per total of hit points the pairs reached.
+/// Mass waiting at pairs of states a standard round reached, settled when taken, and per total
+/// of hit points the pairs reached. (A map: the states of both sides may number thousands,
+/// the pairs reached far fewer.)
 #[derive(Default)]
 struct Raw {
-    rows: Vec<Vec<f64>>,
+    mass: Map<(u32, u32), f64>,
     buckets: Vec<Vec<(u32, u32)>>,
 }
 
 impl Raw {
     fn put(&mut self, a: u32, d: u32, hp: usize, m: f64) {
-        let (a, d) = (a as usize, d as usize);
-        if self.rows.len() <= a {
-            self.rows.resize_with(a + 1, Vec::new);
-        }
-        let row = &mut self.rows[a];
-        if row.len() <= d {
-            row.resize(d + 1, 0.0);
-        }
-        if row[d] == 0.0 {
+        let e = self.mass.entry((a, d)).or_insert(0.0);
+        if *e == 0.0 {
             if self.buckets.len() <= hp {
                 self.buckets.resize_with(hp + 1, Vec::new);
             }
-            self.buckets[hp].push((a as u32, d as u32));
+            self.buckets[hp].push((a, d));
         }
-        row[d] += m;
+        *e += m;
     }
 
     fn take(&mut self, a: u32, d: u32) -> f64 {
-        std::mem::take(&mut self.rows[a as usize][d as usize])
+        self.mass.remove(&(a, d)).unwrap_or(0.0)
     }
 }
 
