@@ -476,18 +476,27 @@ impl Battle {
 
     /// Whether any unit of `side` can hit any unit of the other side.
     fn can_hit(&self, p: &Profiles, side: Side) -> bool {
+        // The enemy's types that can take a hit, once; each shooting type's targets once.
+        let enemies: TypeSet = self
+            .alive(side.other())
+            .filter(|(_, e)| p.of(e.kind).takes_hits)
+            .fold(0, |a, (_, e)| a | (1 << e.kind.0));
+        if enemies == 0 {
+            return false;
+        }
+        let mut asked: TypeSet = 0;
         self.alive(side).any(|(_, u)| {
+            if has(asked, u.kind) {
+                return false;
+            }
+            asked |= 1 << u.kind.0;
             let pr = p.of(u.kind);
             let value = if side == Side::Attacker {
                 pr.attack
             } else {
                 pr.defense
             };
-            value > 0 && {
-                let t = self.targets(p, u.kind, side);
-                self.alive(side.other())
-                    .any(|(_, e)| has(t, e.kind) && p.of(e.kind).takes_hits)
-            }
+            value > 0 && self.targets(p, u.kind, side) & enemies != 0
         })
     }
 

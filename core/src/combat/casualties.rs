@@ -73,7 +73,8 @@ pub(crate) fn slots(b: &Battle, p: &Profiles, side: Side, order: &CasualtyOrder)
     // (casualty_last, lethal, kept, rank) — a hit that does not destroy (a battleship's
     // first) is given up before any unit is lost.
     type Key = (bool, bool, bool, (usize, u32, u8), u32);
-    let mut out: Vec<(Key, usize)> = Vec::new();
+    let mut out: Vec<(Key, usize)> =
+        Vec::with_capacity(units.iter().map(|&i| usize::from(b.units[i].hp)).sum());
     for &i in &units {
         let u = &b.units[i];
         let pr = p.of(u.kind);
