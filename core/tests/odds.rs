@@ -1,51 +1,11 @@
 //! The battle calculator: the exact chain against hand-computed odds and against Monte Carlo
 //! through the battle code itself (`Battle::advance`), on battles of every kind.
 
+mod support;
+
 use std::path::Path;
-use std::sync::Arc;
-use warroom_core::layers::LoadRequest;
-use warroom_core::odds::{self, parse_units, Method, Odds, Question, Spec};
-use warroom_core::rules::{self, RuleSet};
-
-fn load(edition: &str, with: &[&str]) -> Arc<RuleSet> {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
-    let mut req = LoadRequest::new(root.join("editions"), edition);
-    for w in with {
-        req = req.with(*w);
-    }
-    rules::load(&req)
-        .map(Arc::new)
-        .unwrap_or_else(|e| panic!("{edition}: {:#?}", e.problems))
-}
-
-/// `"10 inf, 2 art vs 3 inf; amphibious 2 inf; bombard 1 bb; retreat-after 2"`.
-fn question(rules: &Arc<RuleSet>, text: &str) -> Question {
-    let mut parts = text.split(';');
-    let battle = parts.next().unwrap();
-    let (att, def) = battle.split_once(" vs ").expect("ATTACKERS vs DEFENDERS");
-    let mut spec = Spec::new();
-    spec.attackers = parse_units(rules, att).unwrap();
-    spec.defenders = parse_units(rules, def).unwrap();
-    for extra in parts {
-        let extra = extra.trim();
-        let (what, rest) = extra.split_once(' ').unwrap_or((extra, ""));
-        match what {
-            "amphibious" => spec.amphibious = parse_units(rules, rest).unwrap(),
-            "bombard" => spec.bombarding = parse_units(rules, rest).unwrap(),
-            "retreat-after" => spec.retreat.after_round = Some(rest.parse().unwrap()),
-            "retreat-below" => spec.retreat.fewer_than = Some(rest.parse().unwrap()),
-            "retreat-air" => spec.retreat.only_air = true,
-            "attacker-techs" => {
-                spec.attacker_techs = rest.split(',').map(|t| rules.tech(t.trim()).unwrap()).collect()
-            }
-            "defender-techs" => {
-                spec.defender_techs = rest.split(',').map(|t| rules.tech(t.trim()).unwrap()).collect()
-            }
-            other => panic!("unknown option {other}"),
-        }
-    }
-    spec.question(rules).unwrap()
-}
+use support::odds::{load, question, BATTLES};
+use warroom_core::odds::{self, Method, Odds, Question};
 
 fn exact(q: &Question) -> Odds {
     let o = odds::exact(q, 5).expect("the chain answers");
@@ -66,38 +26,6 @@ fn one_infantry_against_one_infantry_matches_the_hand_computed_odds() {
     close(o.rounds.value, 2.25);
     close(o.attacker_loss.value, 3.0 * 0.75);
 }
-
-/// Battles of every kind: the chain's answer must fall inside Monte Carlo's interval, the
-/// battles fought by `Battle::advance` itself. Each line: edition, layers, battle.
-const BATTLES: &[(&str, &[&str], &str)] = &[
-    ("anniversary", &[], "3 inf, 1 art vs 2 inf"),
-    ("anniversary", &[], "4 inf, 2 art, 2 tank vs 5 inf, 1 tank"),
-    ("anniversary", &[], "2 inf, 1 tank, 2 ftr vs 3 inf, 1 aa"),
-    ("anniversary", &[], "2 tank, 1 ftr, 2 bmb vs 4 inf, 1 ftr, 1 aa"),
-    ("anniversary", &[], "3 inf, 3 tank vs 6 inf; retreat-after 2"),
-    ("anniversary", &[], "6 inf, 1 ftr vs 5 inf, 1 tank; retreat-below 3"),
-    ("anniversary", &[], "2 inf, 3 ftr vs 4 inf; retreat-air"),
-    ("anniversary", &[], "1 tank vs 1 inf; amphibious 2 inf; bombard 2 bb"),
-    ("anniversary", &[], "1 tank vs 3 inf, 1 art; amphibious 2 inf, 1 art; bombard 1 bb, 1 cru"),
-    ("anniversary", &[], "2 sub, 1 dd vs 2 sub, 1 trn"),
-    ("anniversary", &[], "2 sub vs 1 dd, 1 trn"),
-    ("anniversary", &[], "1 bb, 2 cru, 2 dd, 2 sub, 2 ftr, 1 bmb vs 1 bb, 1 cv, 2 ftr, 2 dd, 2 sub, 1 cru"),
-    ("anniversary", &[], "2 ftr, 1 bmb vs 2 sub, 1 trn"),
-    ("anniversary", &[], "1 bb, 1 dd vs 2 sub, 1 cv, 1 ftr"),
-    ("anniversary", &[], "3 sub vs 2 trn, 1 cru"),
-    ("anniversary", &["research"], "2 ftr, 2 bmb vs 3 inf, 1 ftr, 1 aa; attacker-techs jet_fighters, heavy_bombers; defender-techs radar"),
-    ("anniversary", &["research"], "3 sub, 1 dd vs 2 dd, 1 cru; attacker-techs super_submarines"),
-    ("anniversary", &["research"], "3 inf, 2 art vs 4 inf; attacker-techs advanced_artillery"),
-    ("anniversary", &["research"], "2 ftr vs 2 ftr, 2 inf; defender-techs jet_fighters"),
-    ("1941", &[], "6 inf, 3 tank, 2 ftr, 1 bmb vs 8 inf, 1 tank"),
-    ("1941", &[], "3 inf, 1 tank, 2 ftr vs 4 inf, 1 ftr; retreat-air"),
-    ("1941", &[], "1 bb, 2 dd, 1 sub vs 2 sub, 1 dd, 1 cv, 2 ftr"),
-    ("1941", &["low-luck"], "4 inf, 2 tank, 1 ftr vs 5 inf, 1 tank"),
-    ("anniversary", &[], "5 inf, 1 art, 2 tank, 1 ftr vs 2 inf, 1 tank, 2 ftr; retreat-below 4"),
-    // A lone AAA is destroyed as the round that left it alone ends: no round more is fought.
-    ("europe1940", &[], "6 inf, 2 art, 2 tank, 1 tac vs 6 inf, 1 art, 1 aaa; retreat-below 3"),
-    ("europe1940", &[], "3 inf, 1 tank vs 2 inf, 2 aaa"),
-];
 
 #[test]
 fn the_chain_agrees_with_battles_fought_by_the_battle_code() {

@@ -1595,25 +1595,8 @@ impl Chain<'_> {
                 if m <= 0.0 {
                     continue;
                 }
-                if settle {
-                    // Settled now, the retreat asked.
-                    let c = self.check(a, d);
-                    if c.removed != [0, 0] {
-                        let x = self.without(Side::Attacker, a, c.removed[0]);
-                        let y = self.without(Side::Defender, d, c.removed[1]);
-                        raw.put(x, y, self.hp_of(x, y), m);
-                        continue;
-                    }
-                    if let Some(o) = c.outcome {
-                        *over.entry((super::outcome_key(o), a, d)).or_default() += m;
-                        continue;
-                    }
-                    if asks_retreat && c.may_retreat && self.retreats(a, u32::MAX)? {
-                        *over
-                            .entry((super::outcome_key(Outcome::Retreated), a, d))
-                            .or_default() += m;
-                        continue;
-                    }
+                if settle && !self.arrive(a, d, m, asks_retreat, &mut raw, over)? {
+                    continue;
                 }
                 self.states += 1;
                 if self.states > MAX_STATES {
@@ -1626,10 +1609,7 @@ impl Chain<'_> {
                         .filter(|(x, y, _)| (*x, *y) == (a, d))
                         .map(|(.., p)| *p)
                         .sum();
-                    if stay >= 1.0 - 1e-12 {
-                        return Err("a round that can never change anything".into());
-                    }
-                    let visits = m / (1.0 - stay);
+                    let visits = visits(m, stay)?;
                     *rounds += visits;
                     for &(x, y, p) in &next {
                         if (x, y) == (a, d) || visits * p <= NEGLIGIBLE {
@@ -1644,18 +1624,7 @@ impl Chain<'_> {
                     continue;
                 }
                 let ends = self.round(a, d, false, u32::MAX)?;
-                let stay: f64 = ends
-                    .iter()
-                    .map(|e| match e {
-                        End::Next(x, y, p) if (*x, *y) == (a, d) => *p,
-                        _ => 0.0,
-                    })
-                    .sum();
-                if stay >= 1.0 - 1e-12 {
-                    return Err("a round that can never change anything".into());
-                }
-                // Rounds that change nothing repeat: the mass leaves through the others.
-                let visits = m / (1.0 - stay);
+                let visits = visits(m, stay(&ends, a, d))?;
                 *rounds += visits;
                 for end in ends {
                     match end {
@@ -1678,6 +1647,36 @@ impl Chain<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Mass `m` arriving unsettled at `(a, d)` is settled, as the battle does between rounds:
+    /// defenseless units go (the mass moves on, fewer hit points), the battle may be over, the
+    /// attacker may retreat. Whether the pair fights a round.
+    fn arrive(
+        &mut self,
+        a: u32,
+        d: u32,
+        m: f64,
+        asks_retreat: bool,
+        raw: &mut Raw,
+        over: &mut Map<(u8, u32, u32), f64>,
+    ) -> Result<bool, String> {
+        let c = self.check(a, d);
+        if c.removed != [0, 0] {
+            let x = self.without(Side::Attacker, a, c.removed[0]);
+            let y = self.without(Side::Defender, d, c.removed[1]);
+            raw.put(x, y, self.hp_of(x, y), m);
+            return Ok(false);
+        }
+        let ended = match c.outcome {
+            Some(o) => Some(o),
+            None if asks_retreat && c.may_retreat && self.retreats(a, u32::MAX)? => Some(Outcome::Retreated),
+            None => None,
+        };
+        if let Some(o) = ended {
+            *over.entry((super::outcome_key(o), a, d)).or_default() += m;
+        }
+        Ok(ended.is_none())
     }
 
     /// Whether a round is the standard one, `[surprise strike,] attacker fires, defender
@@ -1835,6 +1834,25 @@ impl Chain<'_> {
             End::Next(a, d, p) => *layer.entry((a, d)).or_default() += m * p,
         }
     }
+}
+
+/// The probability that a round from `(a, d)` leaves it where it is.
+pub(super) fn stay(ends: &[End], a: u32, d: u32) -> f64 {
+    ends.iter()
+        .map(|e| match e {
+            End::Next(x, y, p) if (*x, *y) == (a, d) => *p,
+            _ => 0.0,
+        })
+        .sum()
+}
+
+/// The rounds mass `m` fights at a pair a round leaves where it is with probability `stay`:
+/// such rounds repeat, and the mass leaves through the others.
+fn visits(m: f64, stay: f64) -> Result<f64, String> {
+    if stay >= 1.0 - 1e-12 {
+        return Err("a round that can never change anything".into());
+    }
+    Ok(m / (1.0 - stay))
 }
 
 /// Mass waiting at pairs of states a standard round reached, settled when taken, and per total

@@ -187,14 +187,7 @@ impl<'q> Sampler<'q> {
             return Ok(x.clone());
         }
         let ends = self.chain.round(a, d, false, round)?;
-        let stay: f64 = ends
-            .iter()
-            .map(|e| match e {
-                End::Next(x, y, p) if (*x, *y) == (a, d) => *p,
-                _ => 0.0,
-            })
-            .sum();
-        if stay >= 1.0 - 1e-12 {
+        if super::exact::stay(&ends, a, d) >= 1.0 - 1e-12 {
             return Err("a round that can never change anything".into());
         }
         let x = Rc::new(Draws::new(ends.iter().map(|e| (at(e), weight(e)))));

@@ -2,6 +2,8 @@
 //! commands that must pass or must be refused by a named rule.
 #![allow(dead_code)]
 
+pub mod odds;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use warroom_core::game::{Game, Rejection};
