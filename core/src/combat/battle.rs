@@ -45,7 +45,7 @@ pub enum Status {
     Retreated,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Combatant {
     /// The game's unit id.
     pub id: u32,
@@ -280,11 +280,20 @@ pub trait Observer {
     }
     fn after_step(&mut self, _b: &Battle, _step: Step) {}
     fn report(&mut self, _b: &Battle, _r: &Report) {}
+    /// Whether the observer wants the reports of dice rolled and casualties taken: a battle
+    /// fought for the calculator spares itself building them when nobody reads them.
+    fn listens(&self) -> bool {
+        true
+    }
 }
 
 /// An observer that watches nothing (simulations).
 pub struct Quiet;
-impl Observer for Quiet {}
+impl Observer for Quiet {
+    fn listens(&self) -> bool {
+        false
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Cursor {
@@ -294,7 +303,7 @@ struct Cursor {
     sub: u8,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Battle {
     pub space: SpaceId,
     pub sea: bool,
@@ -324,6 +333,122 @@ pub struct Battle {
     pub changed: Vec<ValueChange>,
     /// What is left to do of the script step in progress.
     scripted: Vec<ScriptAction>,
+    scratch: Scratch,
+}
+
+/// Room a battle reuses from step to step, so a battle fought for the calculator allocates
+/// nothing once warm. Not part of what the battle is: never compared, hashed or copied.
+#[derive(Debug, Default)]
+struct Scratch {
+    values: Vec<u8>,
+    raised: Vec<i16>,
+    supported: Vec<bool>,
+    pools: Vec<(TypeSet, i16, u32)>,
+    groups: Vec<FireGroup>,
+    /// Each side's units in their fixed order of loss (`casualties::ranked`), and what it was
+    /// worked out for: the units, the orders and the profiles (by address).
+    ranked: [casualties::Ranked; 2],
+    ranked_for: Option<RankedFor>,
+    /// Whether each side can hit the other, for the types the sides had (and the profiles, by
+    /// address): it changes only when a type leaves the battle.
+    hitting: Option<(usize, [TypeSet; 2], [bool; 2])>,
+}
+
+/// What `Scratch::ranked` was worked out for: each unit's (id, type, side), the orders, and the
+/// profiles' address.
+type RankedFor = (Vec<(u32, UnitTypeId, Side)>, [CasualtyOrder; 2], usize);
+
+impl Scratch {
+    /// `ranked`, worked out again unless the battle's units and orders are those it was
+    /// worked out for.
+    fn rank(&mut self, b: &Battle, p: &Profiles) {
+        let at = p as *const Profiles as usize;
+        if let Some((units, orders, of)) = &self.ranked_for {
+            if *of == at
+                && *orders == b.orders
+                && units.len() == b.units.len()
+                && units
+                    .iter()
+                    .zip(&b.units)
+                    .all(|(r, u)| r.0 == u.id && r.1 == u.kind && r.2 == u.side)
+            {
+                return;
+            }
+        }
+        for side in [Side::Attacker, Side::Defender] {
+            self.ranked[idx(side)] = casualties::Ranked::new(b, p, side, &b.orders[idx(side)]);
+        }
+        let units = b.units.iter().map(|u| (u.id, u.kind, u.side)).collect();
+        self.ranked_for = Some((units, b.orders.clone(), at));
+    }
+}
+
+impl PartialEq for Scratch {
+    fn eq(&self, _: &Scratch) -> bool {
+        true
+    }
+}
+
+impl Eq for Scratch {}
+
+impl std::hash::Hash for Scratch {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+// Written out for `clone_from`: the calculator refills one battle from its starting position
+// for every battle it fights, and the vectors keep their room. The destructuring makes a new
+// field a compile error here.
+impl Clone for Battle {
+    fn clone(&self) -> Battle {
+        let mut b = Battle::new(self.space, self.sea, self.attacker, Vec::new());
+        b.clone_from(self);
+        b
+    }
+
+    fn clone_from(&mut self, source: &Battle) {
+        let Battle {
+            space,
+            sea,
+            attacker,
+            units,
+            bombarding,
+            retreat_to,
+            round,
+            dice_drawn,
+            waiting,
+            outcome,
+            retreated_to,
+            orders,
+            cursor,
+            faces,
+            strikers,
+            struck,
+            changed,
+            scripted,
+            scratch: _,
+        } = source;
+        self.space = *space;
+        self.sea = *sea;
+        self.attacker = *attacker;
+        self.units.clone_from(units);
+        self.bombarding.clone_from(bombarding);
+        self.retreat_to.clone_from(retreat_to);
+        self.round = *round;
+        self.dice_drawn = *dice_drawn;
+        self.waiting.clone_from(waiting);
+        self.outcome = *outcome;
+        self.retreated_to = *retreated_to;
+        for (mine, theirs) in self.orders.iter_mut().zip(orders) {
+            mine.first.clone_from(&theirs.first);
+            mine.keep_capturer = theirs.keep_capturer;
+        }
+        self.cursor = *cursor;
+        self.faces.clone_from(faces);
+        self.strikers.clone_from(strikers);
+        self.struck.clone_from(struck);
+        self.changed.clone_from(changed);
+        self.scripted.clone_from(scripted);
+    }
 }
 
 enum Fired {
@@ -338,8 +463,24 @@ fn idx(side: Side) -> usize {
     }
 }
 
-/// A fire group: (value, targets, the units once per die, dice rolled for each die, best kept).
-pub(crate) type FireGroup = (u8, TypeSet, Vec<usize>, u8);
+/// A fire group: (value, targets, dice (a unit rolling several counts once per die), dice
+/// rolled for each die, the best kept).
+pub(crate) type FireGroup = (u8, TypeSet, u32, u8);
+
+/// The unit types a hit from a `shooter` can go to, when its side has the types `mine` in the
+/// battle (aircraft reach submarines only beside a destroyer of theirs).
+fn targets_of(p: &Profiles, shooter: UnitTypeId, mine: TypeSet) -> TypeSet {
+    let sp = p.of(shooter);
+    let mut set = p.hittable & !sp.cannot_target;
+    if sp.domain == Domain::Air {
+        for &(kind, need) in &p.evaders {
+            if mine & need == 0 {
+                set &= !(1 << kind.0);
+            }
+        }
+    }
+    set
+}
 
 /// What a die kept as the best of `best` counts for under low luck: the value whose chance is
 /// nearest the best of `best` dice hitting on `value` (`value` itself for one die).
@@ -382,6 +523,7 @@ impl Battle {
             struck: Vec::new(),
             changed: Vec::new(),
             scripted: Vec::new(),
+            scratch: Scratch::default(),
         }
     }
 
@@ -443,8 +585,23 @@ impl Battle {
         owners
     }
 
+    /// The types a side has in the battle (units fighting, or hit and about to go).
+    pub(crate) fn types(&self, side: Side) -> TypeSet {
+        self.both_types()[idx(side)]
+    }
+
+    /// `types` of both sides, in one pass without branches (every step asks).
+    fn both_types(&self) -> [TypeSet; 2] {
+        let mut t = [0; 2];
+        for u in &self.units {
+            let alive = u64::from(matches!(u.status, Status::Fighting | Status::Hit) && u.kind.0 < 64);
+            t[idx(u.side)] |= alive << (u.kind.0 & 63);
+        }
+        t
+    }
+
     fn present(&self, side: Side, set: TypeSet) -> bool {
-        self.alive(side).any(|(_, u)| has(set, u.kind))
+        self.types(side) & set != 0
     }
 
     /// A unit's special abilities are cancelled by an enemy type in the battle (a destroyer
@@ -456,69 +613,77 @@ impl Battle {
 
     /// The unit types a hit from this unit can go to.
     pub(crate) fn targets(&self, p: &Profiles, shooter: UnitTypeId, side: Side) -> TypeSet {
-        let sp = p.of(shooter);
-        let mut set: TypeSet = 0;
-        for t in &p.units {
-            if !t.takes_hits || has(sp.cannot_target, t.kind) {
-                continue;
-            }
-            if sp.domain == Domain::Air {
-                if let Some(need) = t.evades_air_unless {
-                    if !self.present(side, need) {
-                        continue;
-                    }
-                }
-            }
-            set |= 1 << t.kind.0;
+        if p.of(shooter).domain == Domain::Air && !p.evaders.is_empty() {
+            targets_of(p, shooter, self.types(side))
+        } else {
+            targets_of(p, shooter, 0)
         }
-        set
     }
 
-    /// Whether any unit of `side` can hit any unit of the other side.
-    fn can_hit(&self, p: &Profiles, side: Side) -> bool {
-        // The enemy's types that can take a hit, once; each shooting type's targets once.
-        let enemies: TypeSet = self
-            .alive(side.other())
-            .filter(|(_, e)| p.of(e.kind).takes_hits)
-            .fold(0, |a, (_, e)| a | (1 << e.kind.0));
+    /// Whether any unit of `side` can hit any unit of the other side, given the types each
+    /// side has (`types`).
+    fn can_hit(&self, p: &Profiles, side: Side, types: [TypeSet; 2]) -> bool {
+        let enemies = types[idx(side.other())] & p.hittable;
         if enemies == 0 {
             return false;
         }
-        let mut asked: TypeSet = 0;
-        self.alive(side).any(|(_, u)| {
-            if has(asked, u.kind) {
-                return false;
-            }
-            asked |= 1 << u.kind.0;
-            let pr = p.of(u.kind);
+        let mut mine = types[idx(side)];
+        while mine != 0 {
+            let kind = UnitTypeId(mine.trailing_zeros() as u16);
+            mine &= mine - 1;
+            let pr = p.of(kind);
             let value = if side == Side::Attacker {
                 pr.attack
             } else {
                 pr.defense
             };
-            value > 0 && self.targets(p, u.kind, side) & enemies != 0
-        })
+            if value > 0 && targets_of(p, kind, types[idx(side)]) & enemies != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// `can_hit` for both sides, remembered for the types last asked about.
+    fn hitting(&mut self, p: &Profiles, types: [TypeSet; 2]) -> [bool; 2] {
+        let at = p as *const Profiles as usize;
+        if let Some((of, t, hitting)) = self.scratch.hitting {
+            if of == at && t == types {
+                return hitting;
+            }
+        }
+        let hitting = [
+            self.can_hit(p, Side::Attacker, types),
+            self.can_hit(p, Side::Defender, types),
+        ];
+        self.scratch.hitting = Some((at, types, hitting));
+        hitting
     }
 
     fn has_units(&self, p: &Profiles, side: Side) -> bool {
-        self.alive(side).any(|(_, u)| p.of(u.kind).takes_hits)
+        self.types(side) & p.hittable != 0
     }
 
     /// Condition A of "press attack or retreat", and defenseless units: `Some` when the battle
     /// is over.
     pub(crate) fn check_over(&mut self, p: &Profiles, obs: &mut dyn Observer) -> Option<Outcome> {
+        let mut types = self.both_types();
         for side in [Side::Defender, Side::Attacker] {
             // Units that cannot fire at anything, alone with an enemy that can hit them, are
             // destroyed without dice. An attacker's are, only when it cannot retreat.
-            if self.has_units(p, side)
-                && !self.can_hit(p, side)
-                && self.can_hit(p, side.other())
+            let hitting = self.hitting(p, types);
+            if types[idx(side)] & p.hittable != 0
+                && !hitting[idx(side)]
+                && hitting[idx(side.other())]
                 && (side == Side::Defender || !self.may_retreat(p))
             {
-                let enemy_targets: TypeSet = self
-                    .alive(side.other())
-                    .map(|(_, u)| self.targets(p, u.kind, side.other()))
-                    .fold(0, |a, b| a | b);
+                let mut enemy_targets: TypeSet = 0;
+                let mut enemy = types[idx(side.other())];
+                while enemy != 0 {
+                    let kind = UnitTypeId(enemy.trailing_zeros() as u16);
+                    enemy &= enemy - 1;
+                    enemy_targets |= targets_of(p, kind, types[idx(side.other())]);
+                }
                 let doomed: Vec<usize> = self
                     .alive(side)
                     .filter(|(_, u)| p.of(u.kind).defenseless && has(enemy_targets, u.kind))
@@ -530,18 +695,17 @@ impl Battle {
                         self.units[i].hp = 0;
                     }
                     obs.report(self, &Report::Defenseless { side, units: doomed });
+                    types[idx(side)] = self.types(side);
                 }
             }
         }
-        let att = self.has_units(p, Side::Attacker);
-        let def = self.has_units(p, Side::Defender);
+        let att = types[0] & p.hittable != 0;
+        let def = types[1] & p.hittable != 0;
         let outcome = match (att, def) {
             (false, false) => Some(Outcome::BothDestroyed),
             (true, false) => Some(Outcome::AttackerWon),
             (false, true) => Some(Outcome::DefenderWon),
-            (true, true) if !self.can_hit(p, Side::Attacker) && !self.can_hit(p, Side::Defender) => {
-                Some(Outcome::Stalemate)
-            }
+            (true, true) if self.hitting(p, types) == [false, false] => Some(Outcome::Stalemate),
             _ => None,
         };
         if let Some(o) = outcome {
@@ -857,9 +1021,38 @@ impl Battle {
         who: impl Fn(&Combatant) -> bool,
         first_strike: bool,
     ) -> Fired {
-        let groups = self.fire_groups(p, side, who);
+        let mut scratch = std::mem::take(&mut self.scratch);
+        self.fire_groups_into(p, side, &who, &mut scratch);
+        let rolled = self.fire_groups_roll(step, side, p, dice, obs, &who, first_strike, &scratch);
+        self.scratch = scratch;
+        match rolled {
+            Err(need) => Fired::NeedDice(need),
+            Ok(None) => Fired::Done(None),
+            // The defender's hits are removed at once; the attacker's go behind the strip (a
+            // submarine's victims until the surprise strike ends) and fire back.
+            Ok(Some(hits)) => {
+                Fired::Done(self.call_casualties(step, side.other(), hits, side == Side::Defender, p, obs))
+            }
+        }
+    }
+
+    /// `fire`, the groups worked out (`scratch`): the dice still to come, or the hits scored
+    /// (none when nothing hit).
+    #[allow(clippy::too_many_arguments)]
+    fn fire_groups_roll(
+        &mut self,
+        step: Step,
+        side: Side,
+        p: &Profiles,
+        dice: &mut dyn Roller,
+        obs: &mut dyn Observer,
+        who: &dyn Fn(&Combatant) -> bool,
+        first_strike: bool,
+        scratch: &Scratch,
+    ) -> Result<Option<Vec<HitGroup>>, Need> {
+        let groups = &scratch.groups;
         if groups.is_empty() {
-            return Fired::Done(None);
+            return Ok(None);
         }
         let low_luck = p.rules.dice == DiceRule::LowLuck;
         let mut hit_groups: Vec<HitGroup> = Vec::new();
@@ -868,8 +1061,8 @@ impl Battle {
             // Per group of units that can hit the same targets: the sum of values; every 6 a
             // sure hit, the rest one die.
             let mut by_target: Vec<(TypeSet, u32)> = Vec::new();
-            for g in &groups {
-                let total = u32::from(low_luck_value(g.0, g.3)) * g.2.len() as u32;
+            for g in groups {
+                let total = u32::from(low_luck_value(g.0, g.3)) * g.2;
                 match by_target.iter_mut().find(|b| b.0 == g.1) {
                     Some(b) => b.1 += total,
                     None => by_target.push((g.1, total)),
@@ -877,7 +1070,7 @@ impl Battle {
             }
             let n = by_target.iter().filter(|b| b.1 % 6 != 0).count();
             if let Some(need) = self.roll(n, step, dice) {
-                return Fired::NeedDice(need);
+                return Err(need);
             }
             let faces = self.faces.clone();
             let mut k = 0;
@@ -899,23 +1092,27 @@ impl Battle {
                 });
             }
         } else {
-            let n: usize = groups.iter().map(|g| g.2.len() * usize::from(g.3)).sum();
+            let n: usize = groups.iter().map(|g| g.2 as usize * usize::from(g.3)).sum();
             if let Some(need) = self.roll(n, step, dice) {
-                return Fired::NeedDice(need);
+                return Err(need);
             }
-            let faces = self.faces.clone();
+            let listens = obs.listens();
+            let faces = &self.faces;
             let mut k = 0;
-            for (value, targets, members, best) in &groups {
+            for (value, targets, members, best) in groups {
                 let best = usize::from(*best);
-                let these = &faces[k..k + members.len() * best];
-                k += members.len() * best;
+                let these = &faces[k..k + *members as usize * best];
+                k += *members as usize * best;
                 // Each die the best (lowest) of `best` rolled: the faces that count are shown.
-                let kept: Vec<u8> = these
-                    .chunks(best)
-                    .map(|c| c.iter().copied().min().unwrap_or(6))
-                    .collect();
-                let hits = kept.iter().filter(|f| **f <= *value).count() as u32;
-                rolled.push((*value, kept));
+                let kept = these.chunks(best).map(|c| c.iter().copied().min().unwrap_or(6));
+                let hits = if listens {
+                    let kept: Vec<u8> = kept.collect();
+                    let hits = kept.iter().filter(|f| **f <= *value).count() as u32;
+                    rolled.push((*value, kept));
+                    hits
+                } else {
+                    kept.filter(|f| *f <= *value).count() as u32
+                };
                 match hit_groups.iter_mut().find(|h| h.targets == *targets) {
                     Some(h) => h.count += hits,
                     None => hit_groups.push(HitGroup {
@@ -926,33 +1123,29 @@ impl Battle {
                 }
             }
         }
-        for g in &groups {
-            for &i in &g.2 {
-                if first_strike {
+        if first_strike {
+            for i in 0..self.units.len() {
+                if self.shoots(i, side, scratch.values[i], who) {
                     self.units[i].fired = true;
                 }
             }
         }
         let hits: u32 = hit_groups.iter().map(|h| h.count).sum();
-        obs.report(
-            self,
-            &Report::Rolled {
-                side,
-                step,
-                groups: rolled,
-                hits,
-            },
-        );
-        if hits == 0 {
-            return Fired::Done(None);
+        if obs.listens() {
+            obs.report(
+                self,
+                &Report::Rolled {
+                    side,
+                    step,
+                    groups: rolled,
+                    hits,
+                },
+            );
         }
-        // The defender's hits are removed at once; the attacker's go behind the strip (a
-        // submarine's victims until the surprise strike ends) and fire back.
-        let remove_now = side == Side::Defender;
-        Fired::Done(self.call_casualties(step, side.other(), hit_groups, remove_now, p, obs))
+        Ok((hits > 0).then_some(hit_groups))
     }
 
-    /// Who fires: `(value, targets, units, best_of)` groups of the side's units matching `who`
+    /// Who fires: `(value, targets, dice, best_of)` groups of the side's units matching `who`
     /// that have a value and have not fired this round, a unit once per die it rolls; each die
     /// is the best of `best_of` rolled (an attacker's `best_of`, else 1).
     pub(crate) fn fire_groups(
@@ -961,45 +1154,55 @@ impl Battle {
         side: Side,
         who: impl Fn(&Combatant) -> bool,
     ) -> Vec<FireGroup> {
-        let values = self.values(p, side);
-        let mut groups: Vec<FireGroup> = Vec::new();
-        // A shooter's targets depend on its type only; the calculators ask this for
-        // thousands of unit combinations.
-        let mut targets: Vec<(UnitTypeId, TypeSet)> = Vec::new();
+        let mut scratch = Scratch::default();
+        self.fire_groups_into(p, side, &who, &mut scratch);
+        scratch.groups
+    }
+
+    /// Whether unit `i`, of value `value` this round, fires now for its `side`.
+    fn shoots(&self, i: usize, side: Side, value: u8, who: &dyn Fn(&Combatant) -> bool) -> bool {
+        let u = &self.units[i];
+        // Casualty-strip units fire back only on defense.
+        u.side == side
+            && u.in_battle()
+            && !u.fired
+            && value != 0
+            && !(u.status == Status::Hit && side == Side::Attacker)
+            && who(u)
+    }
+
+    /// `fire_groups`, into `scratch.groups` (with the side's values in `scratch.values`).
+    fn fire_groups_into(
+        &self,
+        p: &Profiles,
+        side: Side,
+        who: &dyn Fn(&Combatant) -> bool,
+        scratch: &mut Scratch,
+    ) {
+        self.values_into(p, side, scratch);
+        let mine = self.types(side);
+        let Scratch { values, groups, .. } = scratch;
+        groups.clear();
         for (i, u) in self.units.iter().enumerate() {
-            if u.side != side || !u.in_battle() || u.fired || !who(u) {
-                continue;
-            }
-            // Casualty-strip units fire back only on defense.
-            if u.status == Status::Hit && side == Side::Attacker {
-                continue;
-            }
             let v = values[i];
-            if v == 0 {
+            if !self.shoots(i, side, v, who) {
                 continue;
             }
-            let t = match targets.iter().find(|x| x.0 == u.kind) {
-                Some(x) => x.1,
-                None => {
-                    let t = self.targets(p, u.kind, side);
-                    targets.push((u.kind, t));
-                    t
-                }
-            };
+            let t = targets_of(p, u.kind, mine);
             // A unit rolling several dice (`attack_dice`) counts once per die.
             let (dice, best) = if side == Side::Attacker {
                 let pr = p.of(u.kind);
-                (usize::from(pr.attack_dice.max(1)), pr.best_of.max(1))
+                (u32::from(pr.attack_dice.max(1)), pr.best_of.max(1))
             } else {
                 (1, 1)
             };
             match groups.iter_mut().find(|g| g.0 == v && g.1 == t && g.3 == best) {
-                Some(g) => g.2.extend(std::iter::repeat_n(i, dice)),
-                None => groups.push((v, t, vec![i; dice], best)),
+                Some(g) => g.2 += dice,
+                None => groups.push((v, t, dice, best)),
             }
         }
-        groups.sort_by_key(|g| (g.0, g.1, g.3));
-        groups
+        // Keys are unique: units of one key share a group.
+        groups.sort_unstable_by_key(|g| (g.0, g.1, g.3));
     }
 
     /// A fire step: roll (sub 1), then done (sub 2) once the dice are in.
@@ -1033,11 +1236,16 @@ impl Battle {
         p: &Profiles,
         obs: &mut dyn Observer,
     ) -> Option<Need> {
-        let suggested = casualties::suggest(self, p, side, &hits, &self.orders[idx(side)]);
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.rank(self, p);
+        let ranked = &scratch.ranked[idx(side)];
+        let (suggested, choice) =
+            casualties::suggest_ranked(self, p, side, &hits, &self.orders[idx(side)], ranked);
+        self.scratch = scratch;
         if suggested.is_empty() {
             return None;
         }
-        if !casualties::has_choice(self, p, side, &hits, &suggested) {
+        if !choice {
             self.apply_casualties(step, side, &suggested, remove_now, obs);
             return None;
         }
@@ -1069,35 +1277,49 @@ impl Battle {
                 }
             }
         }
-        // A unit taking two hits (a battleship's both) is reported once.
-        let mut units = chosen.to_vec();
-        units.sort_unstable();
-        units.dedup();
-        obs.report(self, &Report::Casualties { side, step, units });
+        if obs.listens() {
+            // A unit taking two hits (a battleship's both) is reported once.
+            let mut units = chosen.to_vec();
+            units.sort_unstable();
+            units.dedup();
+            obs.report(self, &Report::Casualties { side, step, units });
+        }
     }
 
-    /// Each unit's value this round: attack or defense, raised by supporting units.
-    pub(crate) fn values(&self, p: &Profiles, side: Side) -> Vec<u8> {
-        let mut values: Vec<i16> = self
-            .units
-            .iter()
-            .map(|u| {
-                let pr = p.of(u.kind);
-                let base = if side == Side::Attacker {
-                    pr.attack
-                } else {
-                    pr.defense
-                };
-                if let Some((v, _)) = u.set_value {
-                    return i16::from(v);
-                }
-                let changed = self.changed.iter().find(|c| c.side == side && c.kind == u.kind);
-                i16::from(changed.map_or(base, |c| c.value))
-            })
-            .collect();
+    /// Each unit's value this round, into `scratch.values`: attack or defense, raised by
+    /// supporting units.
+    fn values_into(&self, p: &Profiles, side: Side, scratch: &mut Scratch) {
+        let Scratch {
+            values,
+            raised,
+            supported,
+            pools,
+            ..
+        } = scratch;
+        raised.clear();
+        let supporters = p.supporters[idx(side)];
+        let mut supported_here = false;
+        raised.extend(self.units.iter().map(|u| {
+            // The other side's values are never read.
+            if u.side != side {
+                return 0;
+            }
+            supported_here |= u.in_battle() && has(supporters, u.kind);
+            let pr = p.of(u.kind);
+            let base = if side == Side::Attacker {
+                pr.attack
+            } else {
+                pr.defense
+            };
+            if let Some((v, _)) = u.set_value {
+                return i16::from(v);
+            }
+            let changed = self.changed.iter().find(|c| c.side == side && c.kind == u.kind);
+            i16::from(changed.map_or(base, |c| c.value))
+        }));
         // Supporters present: (targets, delta, count) pools, filled one supported unit each.
-        let mut pools: Vec<(TypeSet, i16, u32)> = Vec::new();
-        for (_, u) in self.alive(side) {
+        pools.clear();
+        for (_, u) in self.alive(side).filter(|_| supported_here) {
             for s in &p.of(u.kind).support {
                 let delta = i16::from(if side == Side::Attacker {
                     s.attack
@@ -1113,21 +1335,23 @@ impl Battle {
             }
         }
         if !pools.is_empty() {
-            let mut supported = vec![false; self.units.len()];
-            for (targets, delta, mut count) in pools {
+            supported.clear();
+            supported.resize(self.units.len(), false);
+            for &(targets, delta, mut count) in pools.iter() {
                 for (i, u) in self.units.iter().enumerate() {
                     if count == 0 {
                         break;
                     }
                     if u.side == side && u.in_battle() && !supported[i] && has(targets, u.kind) {
                         supported[i] = true;
-                        values[i] += delta;
+                        raised[i] += delta;
                         count -= 1;
                     }
                 }
             }
         }
-        values.into_iter().map(|v| v.clamp(0, 6) as u8).collect()
+        values.clear();
+        values.extend(raised.iter().map(|v| (*v).clamp(0, 6) as u8));
     }
 
     fn anti_air(&mut self, p: &Profiles, dice: &mut dyn Roller, obs: &mut dyn Observer) -> Option<Need> {
@@ -1268,6 +1492,9 @@ impl Battle {
 
     /// Submarines whose abilities are not cancelled, of one side.
     pub(crate) fn strikers(&self, p: &Profiles, side: Side) -> Vec<usize> {
+        if self.types(side) & p.first_strikers == 0 {
+            return Vec::new();
+        }
         self.alive(side)
             .filter(|(_, u)| u.status == Status::Fighting && p.of(u.kind).first_strike && !self.negated(p, u))
             .map(|(i, _)| i)
@@ -1275,6 +1502,9 @@ impl Battle {
     }
 
     pub(crate) fn may_submerge(&self, p: &Profiles, side: Side) -> bool {
+        if self.types(side) & p.submergers == 0 {
+            return false;
+        }
         self.alive(side)
             .any(|(_, u)| u.status == Status::Fighting && p.of(u.kind).submerge && !self.negated(p, u))
     }
@@ -1292,6 +1522,12 @@ impl Battle {
         loop {
             match self.cursor.sub {
                 1 => {
+                    // Nothing in the battle strikes first or submerges: straight to the end.
+                    let [a, d] = self.both_types();
+                    if (a | d) & (p.first_strikers | p.submergers) == 0 {
+                        self.cursor.sub = 6;
+                        continue;
+                    }
                     self.cursor.sub = 2;
                     if self.may_submerge(p, Side::Attacker) {
                         return Some(Need::Submerge { side: Side::Attacker });
@@ -1308,8 +1544,9 @@ impl Battle {
                     for side in [Side::Attacker, Side::Defender] {
                         ids.extend(self.strikers(p, side).into_iter().map(|i| self.units[i].id));
                     }
+                    // Without strikers nobody fires in this step: on to its end.
+                    self.cursor.sub = if ids.is_empty() { 6 } else { 4 };
                     self.strikers = ids;
-                    self.cursor.sub = 4;
                 }
                 4 | 5 => {
                     let side = if self.cursor.sub == 4 {
@@ -1361,18 +1598,17 @@ impl Battle {
         chosen: Option<&[usize]>,
         obs: &mut dyn Observer,
     ) -> Result<(), String> {
-        let Some(Need::Casualties(call)) = self.waiting.clone() else {
+        let Some(Need::Casualties(call)) = &self.waiting else {
             return Err("no casualties are waiting to be chosen".into());
         };
-        let chosen = match chosen {
-            Some(c) => {
-                casualties::check(self, p, call.side, &call.hits, c)?;
-                c.to_vec()
-            }
-            None => call.suggested.clone(),
+        if let Some(c) = chosen {
+            casualties::check(self, p, call.side, &call.hits, c)?;
+        }
+        let Some(Need::Casualties(call)) = self.waiting.take() else {
+            unreachable!("casualties are waiting")
         };
-        self.waiting = None;
-        self.apply_casualties(call.step, call.side, &chosen, call.remove_now, obs);
+        let chosen = chosen.unwrap_or(&call.suggested);
+        self.apply_casualties(call.step, call.side, chosen, call.remove_now, obs);
         Ok(())
     }
 

@@ -52,48 +52,92 @@ pub struct CasualtyOrder {
 /// Slots of one side's units that can take a hit now, each as the unit's index in the battle,
 /// in the order the owner would give them up.
 pub(crate) fn slots(b: &Battle, p: &Profiles, side: Side, order: &CasualtyOrder) -> Vec<usize> {
-    let units: Vec<usize> = (0..b.units.len())
-        .filter(|&i| {
-            let u = &b.units[i];
-            u.side == side && u.status == Status::Fighting && p.of(u.kind).takes_hits && u.hp > 0
-        })
-        .collect();
-    let keep = if order.keep_capturer && side == Side::Attacker && !b.sea {
-        units
-            .iter()
-            .copied()
-            .filter(|&i| {
+    slots_ranked(b, side, order, &Ranked::new(b, p, side, order))
+}
+
+/// A side's units that can take hits, whatever their state, in the order of loss of units
+/// alike in everything but the state: (goes last, rank, id). Fixed for a battle: the battle
+/// keeps it from one casualty call to the next.
+#[derive(Debug, Default)]
+pub(crate) struct Ranked {
+    /// Unit indices, in that order.
+    order: Vec<usize>,
+    /// Where those that go last begin in `order`.
+    split: usize,
+    /// Per unit index: its rank, and whether it is a land unit able to capture.
+    rank: Vec<((usize, u32, u8), bool)>,
+}
+
+impl Ranked {
+    pub(crate) fn new(b: &Battle, p: &Profiles, side: Side, order: &CasualtyOrder) -> Ranked {
+        let rank: Vec<((usize, u32, u8), bool)> = (0..b.units.len())
+            .map(|i| {
                 let pr = p.of(b.units[i].kind);
-                pr.can_capture && pr.domain == crate::rules::Domain::Land
+                (
+                    rank(b, p, order, i),
+                    pr.can_capture && pr.domain == crate::rules::Domain::Land,
+                )
             })
-            .max_by_key(|&i| (rank(b, p, order, i), std::cmp::Reverse(b.units[i].id)))
+            .collect();
+        // ((goes last, rank, id), unit index)
+        type Keyed = ((bool, (usize, u32, u8), u32), usize);
+        let mut keyed: Vec<Keyed> = (0..b.units.len())
+            .filter(|&i| b.units[i].side == side && p.of(b.units[i].kind).takes_hits)
+            .map(|i| ((p.of(b.units[i].kind).casualty_last, rank[i].0, b.units[i].id), i))
+            .collect();
+        keyed.sort_unstable();
+        let split = keyed.partition_point(|k| !k.0 .0);
+        Ranked {
+            order: keyed.into_iter().map(|(_, i)| i).collect(),
+            split,
+            rank,
+        }
+    }
+}
+
+/// `slots`, from the side's units in their fixed order (`Ranked`).
+pub(crate) fn slots_ranked(b: &Battle, side: Side, order: &CasualtyOrder, ranked: &Ranked) -> Vec<usize> {
+    let standing = |i: usize| b.units[i].status == Status::Fighting && b.units[i].hp > 0;
+    let mut out = Vec::with_capacity(ranked.order.len() + 4);
+    let keep = if order.keep_capturer && side == Side::Attacker && !b.sea {
+        let mut keep: Option<usize> = None;
+        for &i in &ranked.order {
+            if standing(i) && ranked.rank[i].1 {
+                // The last of equals, as `max_by_key` keeps.
+                let better = keep.is_none_or(|k| {
+                    (ranked.rank[i].0, std::cmp::Reverse(b.units[i].id))
+                        >= (ranked.rank[k].0, std::cmp::Reverse(b.units[k].id))
+                });
+                if better {
+                    keep = Some(i);
+                }
+            }
+        }
+        keep
     } else {
         None
     };
-    // (casualty_last, lethal, kept, rank) — a hit that does not destroy (a battleship's
-    // first) is given up before any unit is lost.
-    type Key = (bool, bool, bool, (usize, u32, u8), u32);
-    let mut out: Vec<(Key, usize)> =
-        Vec::with_capacity(units.iter().map(|&i| usize::from(b.units[i].hp)).sum());
-    for &i in &units {
-        let u = &b.units[i];
-        let pr = p.of(u.kind);
-        for k in 0..u.hp {
-            let lethal = k + 1 == u.hp;
-            out.push((
-                (
-                    pr.casualty_last,
-                    lethal,
-                    Some(i) == keep,
-                    rank(b, p, order, i),
-                    u.id,
-                ),
-                i,
-            ));
+    // A slot's place is (casualty_last, lethal, kept, rank, id): a hit that does not destroy (a
+    // battleship's first) is given up before any unit is lost, and the capturer kept goes
+    // last of its class. Per `casualty_last` class, two passes over the units in their fixed
+    // order: the hits that do not destroy, then those that do.
+    for class in [&ranked.order[..ranked.split], &ranked.order[ranked.split..]] {
+        let kept = keep.filter(|k| class.contains(k));
+        for lethal in [false, true] {
+            // Units of one hit point (a land battle's all) have no hit that does not destroy.
+            if !lethal && !class.iter().any(|&i| standing(i) && b.units[i].hp > 1) {
+                continue;
+            }
+            for &i in class.iter().filter(|&&i| Some(i) != kept).chain(kept.iter()) {
+                if !standing(i) {
+                    continue;
+                }
+                let n = if lethal { 1 } else { b.units[i].hp - 1 };
+                out.extend(std::iter::repeat_n(i, usize::from(n)));
+            }
         }
     }
-    out.sort();
-    out.into_iter().map(|(_, i)| i).collect()
+    out
 }
 
 fn rank(b: &Battle, p: &Profiles, order: &CasualtyOrder, i: usize) -> (usize, u32, u8) {
@@ -192,45 +236,126 @@ impl<'a> Matching<'a> {
 /// several hit points may appear more than once). Hits that can go nowhere are lost.
 pub fn suggest(b: &Battle, p: &Profiles, side: Side, hits: &[HitGroup], order: &CasualtyOrder) -> Vec<usize> {
     let slots = slots(b, p, side, order);
+    match as_one(b, &slots, hits) {
+        Some((reach, count)) => first_reached(b, slots, reach, count).0,
+        None => matched(b, p, hits, &slots),
+    }
+}
+
+/// `suggest`, from the side's units in their fixed order (`ranked`), and whether the owner
+/// has a choice (`has_choice`).
+pub(crate) fn suggest_ranked(
+    b: &Battle,
+    p: &Profiles,
+    side: Side,
+    hits: &[HitGroup],
+    order: &CasualtyOrder,
+    ranked: &Ranked,
+) -> (Vec<usize>, bool) {
+    let slots = slots_ranked(b, side, order, ranked);
+    if let Some((reach, count)) = as_one(b, &slots, hits) {
+        return first_reached(b, slots, reach, count);
+    }
+    let chosen = matched(b, p, hits, &slots);
+    let choice = has_choice(b, p, side, hits, &chosen);
+    (chosen, choice)
+}
+
+/// Hits that all reach the same units: the matching takes the first `count` slots they reach,
+/// in slot order (those that go last come last in it). With whether the owner has a choice:
+/// some slot reached is left, and the units reached are not all alike.
+fn first_reached(b: &Battle, mut slots: Vec<usize>, reach: Reach, count: usize) -> (Vec<usize>, bool) {
+    let mut n = count;
+    let mut reachable = 0;
+    let mut first: Option<usize> = None;
+    let mut alike = true;
+    slots.retain(|&i| {
+        let u = &b.units[i];
+        if !reaches(reach, u) {
+            return false;
+        }
+        reachable += 1;
+        match first {
+            None => first = Some(i),
+            Some(f) => alike &= same_choice(&b.units[f], u),
+        }
+        let take = n > 0;
+        n -= usize::from(take);
+        take
+    });
+    let choice = reachable != slots.len() && !alike;
+    (slots, choice)
+}
+
+/// Two units the owner would not tell apart as casualties.
+fn same_choice(a: &super::battle::Combatant, u: &super::battle::Combatant) -> bool {
+    u.kind == a.kind && u.owner == a.owner && u.hp == a.hp && u.held() == a.held() && u.airborne == a.airborne
+}
+
+/// The matching of hits to slots: one unit index per hit taken.
+fn matched(b: &Battle, p: &Profiles, hits: &[HitGroup], slots: &[usize]) -> Vec<usize> {
     let hits = expand(b, hits);
     let last: Vec<bool> = slots
         .iter()
         .map(|&i| p.of(b.units[i].kind).casualty_last)
         .collect();
-    let mut m = Matching::new(b, &hits, &slots);
+    let mut m = Matching::new(b, &hits, slots);
     m.run(&|s| !last[s]);
     m.run(&|_| true);
     // The slots taken, in slot order: a unit's non-lethal slots come first, so two hits on a
     // battleship read as "damaged, then sunk".
-    let mut taken: Vec<usize> = (0..slots.len()).filter(|&s| m.hit_of_slot[s].is_some()).collect();
-    taken.sort();
-    taken.into_iter().map(|s| slots[s]).collect()
+    (0..slots.len())
+        .filter(|&s| m.hit_of_slot[s].is_some())
+        .map(|s| slots[s])
+        .collect()
+}
+
+/// The hits as one group, when every group reaches the same units among those that can take
+/// them (their type sets differing only in types not in the battle): what a group reaches, and
+/// the hits in all.
+fn as_one(b: &Battle, slots: &[usize], hits: &[HitGroup]) -> Option<(Reach, usize)> {
+    let mut live = hits.iter().filter(|h| h.count > 0);
+    let first = live.next()?;
+    let reach = (first.targets, first.airborne);
+    let mut count = first.count as usize;
+    for h in live {
+        let other = (h.targets, h.airborne);
+        if slots
+            .iter()
+            .any(|&i| reaches(reach, &b.units[i]) != reaches(other, &b.units[i]))
+        {
+            return None;
+        }
+        count += h.count as usize;
+    }
+    Some((reach, count))
 }
 
 /// Whether the owner had any choice: `false` when every unit that could be hit is hit, or all
 /// candidates are alike.
 pub fn has_choice(b: &Battle, p: &Profiles, side: Side, hits: &[HitGroup], suggested: &[usize]) -> bool {
-    let slots = slots(b, p, side, &CasualtyOrder::default());
-    let reachable: Vec<usize> = slots
-        .iter()
-        .copied()
-        .filter(|&i| {
-            hits.iter()
-                .any(|h| h.count > 0 && reaches((h.targets, h.airborne), &b.units[i]))
-        })
-        .collect();
-    if reachable.len() == suggested.len() {
-        return false;
+    // Slots that some hit reaches, counted, and whether their units are all alike (the order
+    // of the slots does not matter here).
+    let mut reachable = 0;
+    let mut first: Option<&super::battle::Combatant> = None;
+    let mut alike = true;
+    for u in &b.units {
+        if u.side != side || u.status != Status::Fighting || !p.of(u.kind).takes_hits || u.hp == 0 {
+            continue;
+        }
+        if !hits
+            .iter()
+            .any(|h| h.count > 0 && reaches((h.targets, h.airborne), u))
+        {
+            continue;
+        }
+        reachable += usize::from(u.hp);
+        match first {
+            None => first = Some(u),
+            Some(f) => alike &= same_choice(f, u),
+        }
     }
-    let first = &b.units[reachable[0]];
-    !reachable.iter().all(|&i| {
-        let u = &b.units[i];
-        u.kind == first.kind
-            && u.owner == first.owner
-            && u.hp == first.hp
-            && u.held() == first.held()
-            && u.airborne == first.airborne
-    })
+    reachable != suggested.len() && !alike
 }
 
 /// Check casualties the owner chose (one unit index per hit): every hit that can be taken is

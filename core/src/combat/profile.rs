@@ -74,6 +74,15 @@ pub struct Profile {
 pub struct Profiles {
     pub units: Vec<Profile>,
     pub rules: CombatRules,
+    /// The types that can take hits, and those that evade aircraft unless the aircraft's side
+    /// has one of a set of types: worked out once, asked in every step of every battle.
+    pub(crate) hittable: TypeSet,
+    pub(crate) evaders: Vec<(UnitTypeId, TypeSet)>,
+    /// The types with a surprise strike, and those that may submerge.
+    pub(crate) first_strikers: TypeSet,
+    pub(crate) submergers: TypeSet,
+    /// The types that raise others' values, attacking and defending.
+    pub(crate) supporters: [TypeSet; 2],
 }
 
 impl Profiles {
@@ -140,10 +149,35 @@ impl Profiles {
                 cost: u.cost,
                 carrier_capacity: u.carrier_capacity,
             })
+            .collect::<Vec<Profile>>();
+        let hittable = units
+            .iter()
+            .filter(|u| u.takes_hits && u.kind.0 < 64)
+            .fold(0, |a, u| a | (1 << u.kind.0));
+        let evaders = units
+            .iter()
+            .filter(|u| u.takes_hits && u.kind.0 < 64)
+            .filter_map(|u| u.evades_air_unless.map(|need| (u.kind, need)))
             .collect();
+        let set_of = |f: fn(&Profile) -> bool| {
+            units
+                .iter()
+                .filter(|u| f(u) && u.kind.0 < 64)
+                .fold(0, |a, u| a | (1 << u.kind.0))
+        };
+        let (first_strikers, submergers) = (set_of(|u| u.first_strike), set_of(|u| u.submerge));
+        let supporters = [
+            set_of(|u| u.support.iter().any(|s| s.attack != 0 && s.count > 0)),
+            set_of(|u| u.support.iter().any(|s| s.defense != 0 && s.count > 0)),
+        ];
         Profiles {
             units,
             rules: rules.combat.clone(),
+            hittable,
+            evaders,
+            first_strikers,
+            submergers,
+            supporters,
         }
     }
 

@@ -1293,6 +1293,11 @@ impl CombatEvents<'_> {
 }
 
 impl Observer for CombatEvents<'_> {
+    // Only casualties reach scripts; rolls are not an event.
+    fn listens(&self) -> bool {
+        self.hooks.host.listens(EventKind::Casualties)
+    }
+
     fn changes(&mut self) -> Vec<ValueChange> {
         std::mem::take(&mut self.changes)
     }

@@ -580,7 +580,7 @@ impl<'q> Chain<'q> {
         // fire, so what it does to a side is worked out once: the groups say how it fires.
         let signature: Vec<(u8, TypeSet, u32, u8)> = groups
             .iter()
-            .map(|(v, t, members, best)| (*v, t & self.here, members.len() as u32, *best))
+            .map(|(v, t, dice, best)| (*v, t & self.here, *dice, *best))
             .collect();
         if let Some(&id) = self.fire_ids.get(&signature) {
             self.fire_memo.insert(key, id);
@@ -601,13 +601,13 @@ impl<'q> Chain<'q> {
                 }
             };
             if self.low_luck {
-                totals[i] += u32::from(crate::combat::low_luck_value(*value, *best)) * members.len() as u32;
+                totals[i] += u32::from(crate::combat::low_luck_value(*value, *best)) * *members;
             } else if *best > 1 {
                 // The best of `best` dice: a hit unless all miss.
                 let miss = (1.0 - f64::from((*value).min(6)) / 6.0).powi(i32::from(*best));
-                dists[i] = convolve(&dists[i], &binomial_p(members.len(), 1.0 - miss));
+                dists[i] = convolve(&dists[i], &binomial_p(*members as usize, 1.0 - miss));
             } else {
-                dists[i] = convolve(&dists[i], self.binomial(members.len(), *value));
+                dists[i] = convolve(&dists[i], self.binomial(*members as usize, *value));
             }
         }
         if self.low_luck {

@@ -276,7 +276,7 @@ pub(crate) fn outcome_key(o: Outcome) -> OutcomeKey {
     }
 }
 
-fn outcome_of(k: OutcomeKey) -> Outcome {
+pub(crate) fn outcome_of(k: OutcomeKey) -> Outcome {
     match k {
         0 => Outcome::AttackerWon,
         1 => Outcome::DefenderWon,

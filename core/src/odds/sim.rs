@@ -9,9 +9,10 @@
 //! threads take chunks: the answer depends on the seed and the number of runs, never on the
 //! number of threads.
 
-use super::{left_per_type, Method, Odds, Question, Tally};
-use crate::combat::{Battle, Need, Observer, Outcome, Progress, Quiet, Side};
+use super::{outcome_key, outcome_of, Method, Odds, Question, Tally};
+use crate::combat::{Battle, Need, Observer, Outcome, Progress, Quiet, Side, Status};
 use crate::game::dice::Dice;
+use std::collections::HashMap;
 
 const CHUNK: u64 = 4096;
 
@@ -34,11 +35,16 @@ pub fn monte_carlo(
 
 fn chunk(q: &Question, n: u64, seed: u64) -> Result<Tally, String> {
     let mut dice = Dice::seeded(seed);
-    let mut t = Tally::default();
     let types = q.profiles.units.len();
     let mut scripts = q.scripts.as_ref().map(|s| s.host()).transpose()?;
+    // One battle value, refilled from the question each run (its vectors keep their room),
+    // and endings counted under a borrowed key: no allocation per battle once warm.
+    let mut b = q.battle.clone();
+    let mut key: Vec<u32> = Vec::with_capacity(1 + 2 * types);
+    let mut counts: HashMap<Vec<u32>, u64> = HashMap::new();
+    let (mut rounds, mut rounds_sq) = (0.0, 0.0);
     for _ in 0..n {
-        let mut b = q.battle.clone();
+        b.clone_from(&q.battle);
         let outcome = match &mut scripts {
             Some(host) => host
                 .fight(|obs| fight(q, &mut b, &mut dice, obs))
@@ -46,15 +52,32 @@ fn chunk(q: &Question, n: u64, seed: u64) -> Result<Tally, String> {
             None => fight(q, &mut b, &mut dice, &mut Quiet),
         };
         let r = f64::from(b.round);
-        t.rounds += r;
-        t.rounds_sq += r * r;
-        t.add(
-            outcome,
-            left_per_type(&b, Side::Attacker, types),
-            left_per_type(&b, Side::Defender, types),
-            1.0,
-        );
+        rounds += r;
+        rounds_sq += r * r;
+        key.clear();
+        key.push(u32::from(outcome_key(outcome)));
+        key.resize(1 + 2 * types, 0);
+        for u in &b.units {
+            if matches!(u.status, Status::Fighting | Status::Submerged | Status::Retreated) {
+                let side = usize::from(u.side == Side::Defender);
+                key[1 + side * types + u.kind.index()] += 1;
+            }
+        }
+        match counts.get_mut(&key[..]) {
+            Some(c) => *c += 1,
+            None => {
+                counts.insert(key.clone(), 1);
+            }
+        }
     }
+    // Whole counts: the sums are exact, so the map's order cannot change the answer.
+    let mut t = Tally::default();
+    for (k, c) in counts {
+        let (a, d) = k[1..].split_at(types);
+        t.add(outcome_of(k[0] as u8), a.to_vec(), d.to_vec(), c as f64);
+    }
+    t.rounds = rounds;
+    t.rounds_sq = rounds_sq;
     Ok(t)
 }
 
@@ -66,12 +89,12 @@ pub(crate) fn fight(q: &Question, b: &mut Battle, dice: &mut Dice, obs: &mut dyn
             Progress::Over(o) => return o,
             // A failing script: the observer keeps the error, which the caller reports.
             Progress::Aborted => return Outcome::Stalemate,
-            Progress::Need => match b.waiting.clone() {
+            Progress::Need => match &b.waiting {
                 Some(Need::Casualties(_)) => {
                     b.choose_casualties(p, None, obs)
                         .expect("suggested casualties are valid");
                 }
-                Some(Need::Submerge { side }) => {
+                &Some(Need::Submerge { side }) => {
                     b.submerge(p, side, &[], obs)
                         .expect("not submerging is always allowed");
                 }
