@@ -23,7 +23,13 @@ fn cases() -> Vec<(String, Question)> {
     let mut out = Vec::new();
     for b in data["battle"].as_array().expect("[[battle]] tables") {
         let edition = b["edition"].as_str().expect("edition");
-        let rules = rules::load(&LoadRequest::new(root().join("editions"), edition))
+        let mut req = LoadRequest::new(root().join("editions"), edition);
+        // Layers by path from the project's root (`with = ["tests/bench/idle-hooks"]`).
+        for layer in b.get("with").and_then(|w| w.as_array()).into_iter().flatten() {
+            let path = root().join(layer.as_str().expect("a layer's path"));
+            req = req.with(path.to_string_lossy());
+        }
+        let rules = rules::load(&req)
             .map(std::sync::Arc::new)
             .unwrap_or_else(|e| panic!("{edition}: {:#?}", e.problems));
         let (att, def) = b["battle"]

@@ -3,6 +3,8 @@
 //! `cargo bench -p warroom-core --bench odds`).
 //!
 //! `cargo run --release -p warroom-core --example oddsprobe -- EDITION "ATTACKERS vs DEFENDERS" RUNS`
+//! (`FOUGHT=1`: Monte Carlo fought by the battle code instead; `WITH=tests/bench/idle-hooks`: a
+//! layer on top of the edition).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -18,7 +20,12 @@ fn main() {
     };
     let runs: usize = runs.parse().expect("RUNS is a number");
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
-    let rules = rules::load(&LoadRequest::new(root.join("editions"), edition.as_str()))
+    let mut req = LoadRequest::new(root.join("editions"), edition.as_str());
+    // WITH=path/to/layer (from the project's root) adds a layer.
+    if let Some(layer) = std::env::var_os("WITH") {
+        req = req.with(root.join(layer).to_string_lossy());
+    }
+    let rules = rules::load(&req)
         .map(Arc::new)
         .unwrap_or_else(|e| panic!("{edition}: {:#?}", e.problems));
     let (a, d) = battle.split_once(" vs ").expect("ATTACKERS vs DEFENDERS");
