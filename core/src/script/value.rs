@@ -152,37 +152,61 @@ fn verr(path: &str, message: impl Into<String>) -> ValueError {
 /// Builds a fresh Lua value from plain data. `Nil` inside a map leaves the key absent; `Nil`
 /// inside a list is refused because a Lua sequence cannot hold holes.
 pub(crate) fn to_lua(lua: &mlua::Lua, v: &Value, path: &str) -> Result<mlua::Value, ValueError> {
-    let lua_err = |e: mlua::Error| verr(path, e.to_string());
+    to_lua_at(lua, v, &At::Root(path))
+}
+
+/// Where a value sits in what is handed to Lua (`payload.combatants[3].tags`), made into text
+/// only when something fails: every event hands over hundreds of entries.
+enum At<'a> {
+    Root(&'a str),
+    Key(&'a At<'a>, &'a str),
+    Index(&'a At<'a>, usize),
+}
+
+impl std::fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            At::Root(s) => write!(f, "{s}"),
+            At::Key(p, k) => write!(f, "{p}.{k}"),
+            At::Index(p, i) => write!(f, "{p}[{i}]"),
+        }
+    }
+}
+
+fn to_lua_at(lua: &mlua::Lua, v: &Value, at: &At) -> Result<mlua::Value, ValueError> {
+    let lua_err = |e: mlua::Error| verr(&at.to_string(), e.to_string());
     Ok(match v {
         Value::Nil => mlua::Value::Nil,
         Value::Bool(b) => mlua::Value::Boolean(*b),
         // Luau numbers are f64: whole numbers are exact up to 2^53 and refused beyond.
         Value::Int(i) if i.unsigned_abs() <= MAX_EXACT_INT as u64 => mlua::Value::Number(*i as f64),
         Value::Int(i) => {
-            return Err(verr(path, format!("integer {i} is too large for a Lua number")));
+            return Err(verr(
+                &at.to_string(),
+                format!("integer {i} is too large for a Lua number"),
+            ));
         }
         Value::Float(f) => mlua::Value::Number(*f),
         Value::Str(s) => mlua::Value::String(lua.create_string(s).map_err(lua_err)?),
         Value::List(items) => {
             let t = lua.create_table_with_capacity(items.len(), 0).map_err(lua_err)?;
             for (i, item) in items.iter().enumerate() {
-                let p = format!("{path}[{}]", i + 1);
+                let p = At::Index(at, i + 1);
                 if matches!(item, Value::Nil) {
-                    return Err(verr(&p, "a list cannot hold nil"));
+                    return Err(verr(&p.to_string(), "a list cannot hold nil"));
                 }
-                t.raw_set(i + 1, to_lua(lua, item, &p)?).map_err(lua_err)?;
+                t.raw_set(i + 1, to_lua_at(lua, item, &p)?).map_err(lua_err)?;
             }
             mlua::Value::Table(t)
         }
         Value::Map(m) => {
             let t = lua.create_table_with_capacity(0, m.len()).map_err(lua_err)?;
-            fill_table(lua, &t, m, path)?;
+            fill_at(lua, &t, m, at)?;
             mlua::Value::Table(t)
         }
     })
 }
 
-/// A fresh Lua table holding `m`.
 pub(crate) fn map_to_lua(
     lua: &mlua::Lua,
     m: &IndexMap<String, Value>,
@@ -195,20 +219,24 @@ pub(crate) fn map_to_lua(
     Ok(t)
 }
 
-/// Sets every entry of `m` on `t` (used to refill a store table in place).
 pub(crate) fn fill_table(
     lua: &mlua::Lua,
     t: &mlua::Table,
     m: &IndexMap<String, Value>,
     path: &str,
 ) -> Result<(), ValueError> {
+    fill_at(lua, t, m, &At::Root(path))
+}
+
+fn fill_at(lua: &mlua::Lua, t: &mlua::Table, m: &IndexMap<String, Value>, at: &At) -> Result<(), ValueError> {
     for (k, item) in m {
         if matches!(item, Value::Nil) {
             continue;
         }
-        let p = format!("{path}.{k}");
-        let lv = to_lua(lua, item, &p)?;
-        t.raw_set(k.as_str(), lv).map_err(|e| verr(&p, e.to_string()))?;
+        let p = At::Key(at, k);
+        let lv = to_lua_at(lua, item, &p)?;
+        t.raw_set(k.as_str(), lv)
+            .map_err(|e| verr(&p.to_string(), e.to_string()))?;
     }
     Ok(())
 }
