@@ -70,21 +70,27 @@ pub(crate) struct Ranked {
 
 impl Ranked {
     pub(crate) fn new(b: &Battle, p: &Profiles, side: Side, order: &CasualtyOrder) -> Ranked {
-        let rank: Vec<((usize, u32, u8), bool)> = (0..b.units.len())
-            .map(|i| {
-                let pr = p.of(b.units[i].kind);
+        // A unit's rank and whether it captures depend on its type (and side) alone: worked
+        // out once per type present.
+        let mut by_kind: Vec<Option<(Rank, bool)>> = vec![None; p.units.len()];
+        let mut rank = vec![((0, 0, 0), false); b.units.len()];
+        let mut keyed: Vec<Keyed> = Vec::with_capacity(b.units.len());
+        for (i, u) in b.units.iter().enumerate() {
+            if u.side != side {
+                continue;
+            }
+            let pr = p.of(u.kind);
+            let r = *by_kind[u.kind.index()].get_or_insert_with(|| {
                 (
-                    rank(b, p, order, i),
+                    kind_rank(p, order, u.kind, side),
                     pr.can_capture && pr.domain == crate::rules::Domain::Land,
                 )
-            })
-            .collect();
-        // ((goes last, rank, id), unit index)
-        type Keyed = ((bool, (usize, u32, u8), u32), usize);
-        let mut keyed: Vec<Keyed> = (0..b.units.len())
-            .filter(|&i| b.units[i].side == side && p.of(b.units[i].kind).takes_hits)
-            .map(|i| ((p.of(b.units[i].kind).casualty_last, rank[i].0, b.units[i].id), i))
-            .collect();
+            });
+            rank[i] = r;
+            if pr.takes_hits {
+                keyed.push(((pr.casualty_last, r.0, u.id), i));
+            }
+        }
         keyed.sort_unstable();
         let split = keyed.partition_point(|k| !k.0 .0);
         Ranked {
@@ -94,6 +100,12 @@ impl Ranked {
         }
     }
 }
+
+/// (listed first, cost, value): see `kind_rank`.
+type Rank = (usize, u32, u8);
+
+/// ((goes last, rank, id), unit index)
+type Keyed = ((bool, Rank, u32), usize);
 
 /// `slots`, from the side's units in their fixed order (`Ranked`).
 pub(crate) fn slots_ranked(b: &Battle, side: Side, order: &CasualtyOrder, ranked: &Ranked) -> Vec<usize> {
@@ -140,15 +152,16 @@ pub(crate) fn slots_ranked(b: &Battle, side: Side, order: &CasualtyOrder, ranked
     out
 }
 
-fn rank(b: &Battle, p: &Profiles, order: &CasualtyOrder, i: usize) -> (usize, u32, u8) {
-    let u = &b.units[i];
-    let pr = p.of(u.kind);
+/// Where units of a type stand in the owner's order of loss, before their state: listed
+/// first, then cheapest, then weakest.
+fn kind_rank(p: &Profiles, order: &CasualtyOrder, kind: UnitTypeId, side: Side) -> (usize, u32, u8) {
+    let pr = p.of(kind);
     let listed = order
         .first
         .iter()
-        .position(|k| *k == u.kind)
+        .position(|k| *k == kind)
         .unwrap_or(order.first.len());
-    let value = if u.side == Side::Attacker {
+    let value = if side == Side::Attacker {
         pr.attack
     } else {
         pr.defense
