@@ -154,7 +154,12 @@ pub(crate) fn slots_ranked(b: &Battle, side: Side, order: &CasualtyOrder, ranked
 
 /// Where units of a type stand in the owner's order of loss, before their state: listed
 /// first, then cheapest, then weakest.
-fn kind_rank(p: &Profiles, order: &CasualtyOrder, kind: UnitTypeId, side: Side) -> (usize, u32, u8) {
+pub(crate) fn kind_rank(
+    p: &Profiles,
+    order: &CasualtyOrder,
+    kind: UnitTypeId,
+    side: Side,
+) -> (usize, u32, u8) {
     let pr = p.of(kind);
     let listed = order
         .first
@@ -188,7 +193,6 @@ fn expand(b: &Battle, hits: &[HitGroup]) -> Vec<Reach> {
 /// matched while later hits augment, so a first pass over some slots keeps them all.
 struct Matching<'a> {
     hits: &'a [Reach],
-    slots: &'a [usize],
     /// Each slot's unit: (type, flown in as a paratrooper).
     kinds: Vec<(UnitTypeId, bool)>,
     slot_of_hit: Vec<Option<usize>>,
@@ -197,20 +201,26 @@ struct Matching<'a> {
 
 impl<'a> Matching<'a> {
     fn new(b: &Battle, hits: &'a [Reach], slots: &'a [usize]) -> Self {
-        Matching {
+        Matching::of_kinds(
             hits,
-            slots,
-            kinds: slots
+            slots
                 .iter()
                 .map(|&i| (b.units[i].kind, b.units[i].airborne))
                 .collect(),
+        )
+    }
+
+    fn of_kinds(hits: &'a [Reach], kinds: Vec<(UnitTypeId, bool)>) -> Self {
+        Matching {
+            hits,
             slot_of_hit: vec![None; hits.len()],
-            hit_of_slot: vec![None; slots.len()],
+            hit_of_slot: vec![None; kinds.len()],
+            kinds,
         }
     }
 
     fn augment(&mut self, h: usize, allowed: &dyn Fn(usize) -> bool, seen: &mut [bool]) -> bool {
-        for s in 0..self.slots.len() {
+        for s in 0..self.kinds.len() {
             let (kind, airborne) = self.kinds[s];
             let (types, to_airborne) = self.hits[h];
             if seen[s] || !allowed(s) || !(has(types, kind) || (to_airborne && airborne)) {
@@ -231,7 +241,7 @@ impl<'a> Matching<'a> {
     }
 
     fn run(&mut self, allowed: &dyn Fn(usize) -> bool) {
-        let mut seen = vec![false; self.slots.len()];
+        let mut seen = vec![false; self.kinds.len()];
         for h in 0..self.hits.len() {
             if self.slot_of_hit[h].is_none() {
                 seen.fill(false);
@@ -321,6 +331,18 @@ fn matched(b: &Battle, p: &Profiles, hits: &[HitGroup], slots: &[usize]) -> Vec<
         .filter(|&s| m.hit_of_slot[s].is_some())
         .map(|s| slots[s])
         .collect()
+}
+
+/// `suggest`'s matching over slots described without a battle (the calculator's chain, from
+/// counts): each slot's unit type and whether it goes last, in the order of loss, and the hits'
+/// target sets one per hit, most constrained group first (as `expand` orders them). The slots
+/// taken, in slot order.
+pub(crate) fn match_kinds(kinds: &[UnitTypeId], last: &[bool], hits: &[TypeSet]) -> Vec<usize> {
+    let reach: Vec<Reach> = hits.iter().map(|&t| (t, false)).collect();
+    let mut m = Matching::of_kinds(&reach, kinds.iter().map(|&k| (k, false)).collect());
+    m.run(&|s| !last[s]);
+    m.run(&|_| true);
+    (0..kinds.len()).filter(|&s| m.hit_of_slot[s].is_some()).collect()
 }
 
 /// The hits as one group, when every group reaches the same units among those that can take

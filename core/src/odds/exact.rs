@@ -21,7 +21,7 @@
 
 use super::plan::Plans;
 use super::{Method, Odds, Question, Tally};
-use crate::combat::casualties::{self, HitGroup};
+use crate::combat::casualties;
 use crate::combat::profile::{has, TypeSet};
 use crate::combat::{Battle, Combatant, Outcome, Profiles, Quiet, ScriptAction, Side, Status, ValueChange};
 use crate::rules::{DiceRule, Domain, PowerId, Step, UnitTypeId};
@@ -240,6 +240,8 @@ pub(super) struct Chain<'q> {
     template_kinds: Vec<(Side, UnitTypeId)>,
     /// The same, counted: units of each (side, type) at the start.
     template_counts: Vec<((Side, UnitTypeId), u32)>,
+    /// Each side's classes in their order of loss (`loss_order`), once worked out.
+    loss_orders: [Option<std::rc::Rc<Vec<usize>>>; 2],
     /// Each side state's fire, by (side, state, who fires, values changed): an index into
     /// `fires`.
     fire_memo: Map<(u8, u32, Who, u32), u32>,
@@ -425,6 +427,7 @@ impl<'q> Chain<'q> {
                 }
                 c
             },
+            loss_orders: [None, None],
             fire_memo: Map::default(),
             fires: Vec::new(),
             fire_ids: Map::default(),
@@ -504,6 +507,7 @@ impl<'q> Chain<'q> {
     }
 
     /// Counts of a side's units in a battle, by status.
+    #[cfg(test)]
     fn counts_of(&self, b: &Battle, side: Side, status: Status) -> Vec<u16> {
         let s = &self.sides[si(side)];
         let mut counts = vec![0u16; s.classes.len()];
@@ -810,6 +814,139 @@ impl<'q> Chain<'q> {
                 return (after, dead);
             }
         }
+        self.casualties_counted(side, st, hits)
+    }
+
+    /// `casualties::suggest` worked out on counts, as it would choose on the battle `battle`
+    /// makes of the state (with `fill`): that battle lays the state's units out class by
+    /// class, so their order of loss is the classes' in `loss_order`, unit by unit, and every
+    /// type stands in it as numerous as at the start, which is what orders the hit groups.
+    /// `suggest_on_battle` is the same answer the long way (the tests compare them).
+    fn casualties_counted(&mut self, side: Side, st: u32, hits: &[(u32, TypeSet)]) -> (u32, u32) {
+        let order = self.loss_order(side);
+        let t = &self.q.battle;
+        let p = self.p;
+        let s = &self.sides[si(side)];
+        let counts = &s.counts[st as usize];
+        let last_of = |k: usize| p.of(s.classes[k].kind).casualty_last;
+        // The capturer kept: the first unit of the first class of the highest rank.
+        let keep = if t.orders[si(side)].keep_capturer && side == Side::Attacker && !t.sea {
+            let mut best: Option<((usize, u32, u8), usize)> = None;
+            for (k, c) in s.classes.iter().enumerate() {
+                let pr = p.of(c.kind);
+                if counts[k] == 0 || !pr.can_capture || pr.domain != Domain::Land {
+                    continue;
+                }
+                let r = casualties::kind_rank(p, &t.orders[si(side)], c.kind, side);
+                if best.is_none_or(|(b, _)| r > b) {
+                    best = Some((r, k));
+                }
+            }
+            best.map(|(_, k)| k)
+        } else {
+            None
+        };
+        // Each unit: its class and its first hit's place in `taken`.
+        let mut first_unit = vec![0usize; counts.len()];
+        let mut units = 0;
+        for (k, n) in counts.iter().enumerate() {
+            first_unit[k] = units;
+            units += usize::from(*n);
+        }
+        let mut kinds: Vec<UnitTypeId> = Vec::new();
+        let mut last: Vec<bool> = Vec::new();
+        let mut unit_of: Vec<usize> = Vec::new();
+        for goes_last in [false, true] {
+            let class: Vec<usize> = order
+                .iter()
+                .copied()
+                .filter(|&k| last_of(k) == goes_last)
+                .collect();
+            let kept = keep.filter(|k| class.contains(k));
+            for lethal in [false, true] {
+                let mut put = |k: usize, j: usize| {
+                    let hp = s.classes[k].hp;
+                    let n = if lethal { 1 } else { hp.saturating_sub(1) };
+                    for _ in 0..n {
+                        kinds.push(s.classes[k].kind);
+                        last.push(goes_last);
+                        unit_of.push(first_unit[k] + j);
+                    }
+                };
+                for &k in &class {
+                    let skip = usize::from(Some(k) == kept);
+                    for j in skip..usize::from(counts[k]) {
+                        put(k, j);
+                    }
+                }
+                if let Some(k) = kept {
+                    put(k, 0);
+                }
+            }
+        }
+        // Most constrained groups first: by the units each reaches in that battle, both sides
+        // at their starting numbers (a stable sort, as `expand`'s).
+        let mut groups: Vec<(u32, TypeSet)> = hits.iter().copied().filter(|h| h.0 > 0).collect();
+        groups.sort_by_key(|(_, targets)| {
+            self.template_counts
+                .iter()
+                .filter(|((_, kind), _)| has(*targets, *kind))
+                .map(|(_, n)| *n)
+                .sum::<u32>()
+        });
+        let expanded: Vec<TypeSet> = groups
+            .iter()
+            .flat_map(|&(n, targets)| std::iter::repeat_n(targets, n as usize))
+            .collect();
+        let mut taken = vec![0u8; units];
+        for slot in casualties::match_kinds(&kinds, &last, &expanded) {
+            taken[unit_of[slot]] += 1;
+        }
+        let mut after = vec![0u16; counts.len()];
+        let mut killed = vec![0u16; counts.len()];
+        for (k, n) in counts.iter().enumerate() {
+            let c = s.classes[k];
+            for j in 0..usize::from(*n) {
+                let left = c.hp - taken[first_unit[k] + j];
+                if left == 0 {
+                    killed[s.class_of(Class { hp: 1, ..c })] += 1;
+                } else {
+                    after[s.class_of(Class { hp: left, ..c })] += 1;
+                }
+            }
+        }
+        let s = &mut self.sides[si(side)];
+        (s.intern(&after), s.intern(&killed))
+    }
+
+    /// A side's classes in their order of loss as units alike but for their state: (goes
+    /// last, rank, class), worked out once.
+    fn loss_order(&mut self, side: Side) -> std::rc::Rc<Vec<usize>> {
+        if let Some(o) = &self.loss_orders[si(side)] {
+            return o.clone();
+        }
+        let p = self.p;
+        let order = &self.q.battle.orders[si(side)];
+        let classes = &self.sides[si(side)].classes;
+        let mut ks: Vec<usize> = (0..classes.len())
+            .filter(|&k| p.of(classes[k].kind).takes_hits)
+            .collect();
+        ks.sort_by_key(|&k| {
+            let kind = classes[k].kind;
+            (
+                p.of(kind).casualty_last,
+                casualties::kind_rank(p, order, kind, side),
+                k,
+            )
+        });
+        let o = std::rc::Rc::new(ks);
+        self.loss_orders[si(side)] = Some(o.clone());
+        o
+    }
+
+    /// [`Chain::casualties_counted`] the long way: on the battle `battle` makes of the state.
+    #[cfg(test)]
+    fn suggest_on_battle(&mut self, side: Side, st: u32, hits: &[(u32, TypeSet)]) -> (u32, u32) {
         // The enemy's units take no part in choosing casualties: its types count only in
         // ordering the hit groups, and `fill` keeps every type as numerous as at the start.
         let other = self.empty[si(side.other())];
@@ -817,9 +954,9 @@ impl<'q> Chain<'q> {
             Side::Attacker => self.battle(Some(st), Some(other), true),
             Side::Defender => self.battle(Some(other), Some(st), true),
         };
-        let groups: Vec<HitGroup> = hits
+        let groups: Vec<casualties::HitGroup> = hits
             .iter()
-            .map(|(count, targets)| HitGroup {
+            .map(|(count, targets)| casualties::HitGroup {
                 count: *count,
                 targets: *targets,
                 airborne: false,
@@ -2040,5 +2177,103 @@ impl Chain<'_> {
             return Err("units that came ashore fight on when the others retreat".into());
         }
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layers::LoadRequest;
+    use crate::odds::{parse_noted_units, Spec};
+    use std::path::Path;
+
+    fn question(edition: &str, battle: &str) -> Question {
+        let editions = Path::new(env!("CARGO_MANIFEST_DIR")).join("../editions");
+        let rules = std::sync::Arc::new(
+            crate::rules::load(&LoadRequest::new(editions, edition)).expect("the edition loads"),
+        );
+        let (a, d) = battle.split_once(" vs ").expect("A vs D");
+        let mut spec = Spec::new();
+        let (attackers, notes) = parse_noted_units(&rules, a).expect("attackers");
+        spec.attackers = attackers;
+        spec.notes.extend(notes.into_iter().map(|n| (Side::Attacker, n)));
+        let (defenders, notes) = parse_noted_units(&rules, d).expect("defenders");
+        spec.defenders = defenders;
+        spec.notes.extend(notes.into_iter().map(|n| (Side::Defender, n)));
+        spec.question(&rules).expect("a battle")
+    }
+
+    /// Casualties worked out on counts are those `casualties::suggest` chooses on the battle,
+    /// for every state reached from the start by hits of the target sets the battle's units
+    /// fire at, one and two groups at a time.
+    #[test]
+    fn casualties_on_counts_are_those_suggested_on_the_battle() {
+        let battles = [
+            (
+                "anniversary",
+                "1 bb, 2 cru, 2 dd, 2 sub, 2 ftr, 1 bmb vs 1 bb, 1 cv, 2 ftr, 2 dd, 2 sub, 1 cru",
+            ),
+            (
+                "anniversary",
+                "2 sub, 2 ftr, 1 bmb vs 2 bb, 1 cv, 2 ftr, 2 sub, 1 trn",
+            ),
+            (
+                "anniversary",
+                "3 inf, 2 art, 2 tank, 2 ftr, 1 bmb vs 4 inf, 1 art, 1 tank, 1 ftr, 1 aa",
+            ),
+            (
+                "global1940",
+                "1 bb, 1 cru, 2 dd, 2 tac, 1 ftr vs 1 cv [damaged], 2 ftr, 1 dd, 1 sub",
+            ),
+            (
+                "global1940",
+                "3 inf, 1 art, 1 mech, 2 tank, 2 tac, 1 ftr vs 5 inf, 1 art, 1 ftr, 2 aaa",
+            ),
+        ];
+        let mut compared = 0;
+        for (edition, text) in battles {
+            let q = question(edition, text);
+            let mut c = Chain::new(&q).expect("a chain");
+            for side in [Side::Attacker, Side::Defender] {
+                // What the other side's units can reach, and every type that takes hits.
+                let enemy = q
+                    .battle
+                    .alive(side.other())
+                    .map(|(_, u)| u.kind)
+                    .collect::<Vec<_>>();
+                let mut sets: Vec<TypeSet> = enemy
+                    .iter()
+                    .map(|&k| q.battle.targets(&q.profiles, k, side.other()))
+                    .collect();
+                sets.push(q.profiles.hittable);
+                sets.sort();
+                sets.dedup();
+                let mut hits: Vec<Vec<(u32, TypeSet)>> = Vec::new();
+                for &a in &sets {
+                    for n in 1..=3 {
+                        hits.push(vec![(n, a)]);
+                        for &b in sets.iter().filter(|&&b| b != a) {
+                            hits.push(vec![(n, a), (1, b)]);
+                            hits.push(vec![(1, b), (n, a)]);
+                        }
+                    }
+                }
+                let mut todo = vec![c.start(side)];
+                let mut seen = std::collections::HashSet::new();
+                while let Some(st) = todo.pop() {
+                    if !seen.insert(st) || seen.len() > 60 {
+                        continue;
+                    }
+                    for h in &hits {
+                        let counted = c.casualties_counted(side, st, h);
+                        let long = c.suggest_on_battle(side, st, h);
+                        assert_eq!(counted, long, "{text}: {side:?} state {st} takes {h:?}");
+                        compared += 1;
+                        todo.push(counted.0);
+                    }
+                }
+            }
+        }
+        assert!(compared > 1000, "only {compared} cases compared");
     }
 }
