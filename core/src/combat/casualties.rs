@@ -197,6 +197,7 @@ struct Matching<'a> {
     kinds: Vec<(UnitTypeId, bool)>,
     slot_of_hit: Vec<Option<usize>>,
     hit_of_slot: Vec<Option<usize>>,
+    seen: Vec<bool>,
 }
 
 impl<'a> Matching<'a> {
@@ -211,11 +212,27 @@ impl<'a> Matching<'a> {
     }
 
     fn of_kinds(hits: &'a [Reach], kinds: Vec<(UnitTypeId, bool)>) -> Self {
+        Matching::in_room(hits, kinds, MatchRoom::default())
+    }
+
+    /// A matching using the room's vectors (`kinds` already in `room.kinds`'s place).
+    fn in_room(hits: &'a [Reach], kinds: Vec<(UnitTypeId, bool)>, room: MatchRoom) -> Self {
+        let MatchRoom {
+            mut slot_of_hit,
+            mut hit_of_slot,
+            seen,
+            ..
+        } = room;
+        slot_of_hit.clear();
+        slot_of_hit.resize(hits.len(), None);
+        hit_of_slot.clear();
+        hit_of_slot.resize(kinds.len(), None);
         Matching {
             hits,
-            slot_of_hit: vec![None; hits.len()],
-            hit_of_slot: vec![None; kinds.len()],
+            slot_of_hit,
+            hit_of_slot,
             kinds,
+            seen,
         }
     }
 
@@ -241,13 +258,16 @@ impl<'a> Matching<'a> {
     }
 
     fn run(&mut self, allowed: &dyn Fn(usize) -> bool) {
-        let mut seen = vec![false; self.kinds.len()];
+        let mut seen = std::mem::take(&mut self.seen);
+        seen.clear();
+        seen.resize(self.kinds.len(), false);
         for h in 0..self.hits.len() {
             if self.slot_of_hit[h].is_none() {
                 seen.fill(false);
                 self.augment(h, allowed, &mut seen);
             }
         }
+        self.seen = seen;
     }
 
     fn size(&self) -> usize {
@@ -337,12 +357,49 @@ fn matched(b: &Battle, p: &Profiles, hits: &[HitGroup], slots: &[usize]) -> Vec<
 /// counts): each slot's unit type and whether it goes last, in the order of loss, and the hits'
 /// target sets one per hit, most constrained group first (as `expand` orders them). The slots
 /// taken, in slot order.
-pub(crate) fn match_kinds(kinds: &[UnitTypeId], last: &[bool], hits: &[TypeSet]) -> Vec<usize> {
-    let reach: Vec<Reach> = hits.iter().map(|&t| (t, false)).collect();
-    let mut m = Matching::of_kinds(&reach, kinds.iter().map(|&k| (k, false)).collect());
+pub(crate) fn match_kinds(
+    kinds: &[UnitTypeId],
+    last: &[bool],
+    hits: &[TypeSet],
+    room: &mut MatchRoom,
+    taken: &mut Vec<usize>,
+) {
+    let mut reach = std::mem::take(&mut room.reach);
+    reach.clear();
+    reach.extend(hits.iter().map(|&t| (t, false)));
+    let mut slot_kinds = std::mem::take(&mut room.kinds);
+    slot_kinds.clear();
+    slot_kinds.extend(kinds.iter().map(|&k| (k, false)));
+    let mut m = Matching::in_room(&reach, slot_kinds, std::mem::take(room));
     m.run(&|s| !last[s]);
     m.run(&|_| true);
-    (0..kinds.len()).filter(|&s| m.hit_of_slot[s].is_some()).collect()
+    taken.clear();
+    taken.extend((0..kinds.len()).filter(|&s| m.hit_of_slot[s].is_some()));
+    let Matching {
+        kinds: slot_kinds,
+        slot_of_hit,
+        hit_of_slot,
+        seen,
+        ..
+    } = m;
+    *room = MatchRoom {
+        reach,
+        kinds: slot_kinds,
+        slot_of_hit,
+        hit_of_slot,
+        seen,
+    };
+}
+
+/// Vectors `match_kinds` reuses from one call to the next (the chain calls it about a
+/// thousand times an answer).
+#[derive(Default)]
+pub(crate) struct MatchRoom {
+    reach: Vec<Reach>,
+    kinds: Vec<(UnitTypeId, bool)>,
+    slot_of_hit: Vec<Option<usize>>,
+    hit_of_slot: Vec<Option<usize>>,
+    seen: Vec<bool>,
 }
 
 /// The hits as one group, when every group reaches the same units among those that can take

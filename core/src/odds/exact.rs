@@ -99,6 +99,22 @@ impl Class {
     }
 }
 
+/// Room `Chain::casualties_counted` reuses: it runs about a thousand times an answer.
+#[derive(Default)]
+struct CountRoom {
+    first_unit: Vec<usize>,
+    kinds: Vec<UnitTypeId>,
+    last: Vec<bool>,
+    unit_of: Vec<usize>,
+    groups: Vec<(u32, TypeSet)>,
+    expanded: Vec<TypeSet>,
+    taken: Vec<u8>,
+    slots_taken: Vec<usize>,
+    after: Vec<u16>,
+    killed: Vec<u16>,
+    matching: casualties::MatchRoom,
+}
+
 /// The states of one side, interned.
 pub(super) struct Sides {
     classes: Vec<Class>,
@@ -242,6 +258,8 @@ pub(super) struct Chain<'q> {
     template_counts: Vec<((Side, UnitTypeId), u32)>,
     /// Each side's classes in their order of loss (`loss_order`), once worked out.
     loss_orders: [Option<std::rc::Rc<Vec<usize>>>; 2],
+    /// Vectors `casualties_counted` reuses from one call to the next.
+    count_room: CountRoom,
     /// Each side state's fire, by (side, state, who fires, values changed): an index into
     /// `fires`.
     fire_memo: Map<(u8, u32, Who, u32), u32>,
@@ -428,6 +446,7 @@ impl<'q> Chain<'q> {
                 c
             },
             loss_orders: [None, None],
+            count_room: CountRoom::default(),
             fire_memo: Map::default(),
             fires: Vec::new(),
             fire_ids: Map::default(),
@@ -824,6 +843,20 @@ impl<'q> Chain<'q> {
     /// `suggest_on_battle` is the same answer the long way (the tests compare them).
     fn casualties_counted(&mut self, side: Side, st: u32, hits: &[(u32, TypeSet)]) -> (u32, u32) {
         let order = self.loss_order(side);
+        let mut room = std::mem::take(&mut self.count_room);
+        let CountRoom {
+            first_unit,
+            kinds,
+            last,
+            unit_of,
+            groups,
+            expanded,
+            taken,
+            slots_taken,
+            after,
+            killed,
+            matching,
+        } = &mut room;
         let t = &self.q.battle;
         let p = self.p;
         let s = &self.sides[si(side)];
@@ -834,7 +867,7 @@ impl<'q> Chain<'q> {
             let mut best: Option<((usize, u32, u8), usize)> = None;
             for (k, c) in s.classes.iter().enumerate() {
                 let pr = p.of(c.kind);
-                if counts[k] == 0 || !pr.can_capture || pr.domain != Domain::Land {
+                if counts[k] == 0 || !pr.takes_hits || !pr.can_capture || pr.domain != Domain::Land {
                     continue;
                 }
                 let r = casualties::kind_rank(p, &t.orders[si(side)], c.kind, side);
@@ -847,22 +880,18 @@ impl<'q> Chain<'q> {
             None
         };
         // Each unit: its class and its first hit's place in `taken`.
-        let mut first_unit = vec![0usize; counts.len()];
+        first_unit.clear();
         let mut units = 0;
-        for (k, n) in counts.iter().enumerate() {
-            first_unit[k] = units;
+        for n in counts.iter() {
+            first_unit.push(units);
             units += usize::from(*n);
         }
-        let mut kinds: Vec<UnitTypeId> = Vec::new();
-        let mut last: Vec<bool> = Vec::new();
-        let mut unit_of: Vec<usize> = Vec::new();
+        kinds.clear();
+        last.clear();
+        unit_of.clear();
         for goes_last in [false, true] {
-            let class: Vec<usize> = order
-                .iter()
-                .copied()
-                .filter(|&k| last_of(k) == goes_last)
-                .collect();
-            let kept = keep.filter(|k| class.contains(k));
+            let class = || order.iter().copied().filter(|&k| last_of(k) == goes_last);
+            let kept = keep.filter(|&k| last_of(k) == goes_last);
             for lethal in [false, true] {
                 let mut put = |k: usize, j: usize| {
                     let hp = s.classes[k].hp;
@@ -873,7 +902,7 @@ impl<'q> Chain<'q> {
                         unit_of.push(first_unit[k] + j);
                     }
                 };
-                for &k in &class {
+                for k in class() {
                     let skip = usize::from(Some(k) == kept);
                     for j in skip..usize::from(counts[k]) {
                         put(k, j);
@@ -886,7 +915,8 @@ impl<'q> Chain<'q> {
         }
         // Most constrained groups first: by the units each reaches in that battle, both sides
         // at their starting numbers (a stable sort, as `expand`'s).
-        let mut groups: Vec<(u32, TypeSet)> = hits.iter().copied().filter(|h| h.0 > 0).collect();
+        groups.clear();
+        groups.extend(hits.iter().copied().filter(|h| h.0 > 0));
         groups.sort_by_key(|(_, targets)| {
             self.template_counts
                 .iter()
@@ -894,16 +924,22 @@ impl<'q> Chain<'q> {
                 .map(|(_, n)| *n)
                 .sum::<u32>()
         });
-        let expanded: Vec<TypeSet> = groups
-            .iter()
-            .flat_map(|&(n, targets)| std::iter::repeat_n(targets, n as usize))
-            .collect();
-        let mut taken = vec![0u8; units];
-        for slot in casualties::match_kinds(&kinds, &last, &expanded) {
+        expanded.clear();
+        expanded.extend(
+            groups
+                .iter()
+                .flat_map(|&(n, targets)| std::iter::repeat_n(targets, n as usize)),
+        );
+        taken.clear();
+        taken.resize(units, 0);
+        casualties::match_kinds(kinds, last, expanded, matching, slots_taken);
+        for &slot in slots_taken.iter() {
             taken[unit_of[slot]] += 1;
         }
-        let mut after = vec![0u16; counts.len()];
-        let mut killed = vec![0u16; counts.len()];
+        after.clear();
+        after.resize(counts.len(), 0);
+        killed.clear();
+        killed.resize(counts.len(), 0);
         for (k, n) in counts.iter().enumerate() {
             let c = s.classes[k];
             for j in 0..usize::from(*n) {
@@ -916,7 +952,9 @@ impl<'q> Chain<'q> {
             }
         }
         let s = &mut self.sides[si(side)];
-        (s.intern(&after), s.intern(&killed))
+        let states = (s.intern(after), s.intern(killed));
+        self.count_room = room;
+        states
     }
 
     /// A side's classes in their order of loss as units alike but for their state: (goes
