@@ -8,9 +8,8 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use warroom_core::combat::Side;
 use warroom_core::layers::LoadRequest;
-use warroom_core::odds::{self, parse_noted_units, Question, Spec};
+use warroom_core::odds::{self, Question, Spec};
 use warroom_core::rules;
 
 fn root() -> &'static Path {
@@ -36,13 +35,7 @@ fn cases() -> Vec<(String, Question)> {
             .as_str()
             .and_then(|s| s.split_once(" vs "))
             .expect("\"ATTACKERS vs DEFENDERS\"");
-        let mut spec = Spec::new();
-        let (attackers, notes) = parse_noted_units(&rules, att).expect("attackers");
-        spec.attackers = attackers;
-        spec.notes.extend(notes.into_iter().map(|n| (Side::Attacker, n)));
-        let (defenders, notes) = parse_noted_units(&rules, def).expect("defenders");
-        spec.defenders = defenders;
-        spec.notes.extend(notes.into_iter().map(|n| (Side::Defender, n)));
+        let spec = Spec::of_forces(&rules, att, def).expect("the battle's units");
         let q = spec.question(&rules).expect("a battle");
         out.push((b["name"].as_str().expect("name").to_string(), q));
     }

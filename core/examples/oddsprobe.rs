@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::sync::Arc;
 use warroom_core::layers::LoadRequest;
-use warroom_core::odds::{self, parse_units, Spec};
+use warroom_core::odds::{self, Spec};
 use warroom_core::rules;
 
 fn main() {
@@ -29,9 +29,7 @@ fn main() {
         .map(Arc::new)
         .unwrap_or_else(|e| panic!("{edition}: {:#?}", e.problems));
     let (a, d) = battle.split_once(" vs ").expect("ATTACKERS vs DEFENDERS");
-    let mut spec = Spec::new();
-    spec.attackers = parse_units(&rules, a).expect("attackers");
-    spec.defenders = parse_units(&rules, d).expect("defenders");
+    let spec = Spec::of_forces(&rules, a, d).expect("the battle's units");
     let q = spec.question(&rules).expect("a battle");
     if std::env::var_os("FOUGHT").is_some() {
         let start = std::time::Instant::now();

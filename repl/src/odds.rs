@@ -3,9 +3,8 @@
 use std::process::ExitCode;
 
 use warroom_core::combat::Outcome;
-use warroom_core::combat::Side;
 use warroom_core::layers::LoadRequest;
-use warroom_core::odds::{self, parse_noted_units, parse_units, Estimate, Method, Odds, Options, Spec};
+use warroom_core::odds::{self, parse_units, Estimate, Method, Odds, Options, Spec};
 use warroom_core::rules::{self, RuleSet, UnitTypeId};
 
 /// `warroom odds`'s arguments.
@@ -98,13 +97,7 @@ pub fn run(editions: &std::path::Path, a: Args) -> ExitCode {
 fn answer(rules: &std::sync::Arc<RuleSet>, a: &Args) -> Result<String, String> {
     let text = a.battle.join(" ");
     let (att, def) = split_vs(&text)?;
-    let mut spec = Spec::new();
-    let (attackers, noted) = parse_noted_units(rules, att).map_err(|e| format!("attackers: {e}"))?;
-    spec.attackers = attackers;
-    spec.notes.extend(noted.into_iter().map(|n| (Side::Attacker, n)));
-    let (defenders, noted) = parse_noted_units(rules, def).map_err(|e| format!("defenders: {e}"))?;
-    spec.defenders = defenders;
-    spec.notes.extend(noted.into_iter().map(|n| (Side::Defender, n)));
+    let mut spec = Spec::of_forces(rules, att, def)?;
     let units = |flag: &str, v: &Option<String>| -> Result<Vec<(UnitTypeId, u32)>, String> {
         v.as_deref().map_or(Ok(Vec::new()), |t| {
             parse_units(rules, t).map_err(|e| format!("--{flag}: {e}"))

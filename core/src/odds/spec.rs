@@ -176,6 +176,19 @@ pub fn parse_units(rules: &RuleSet, text: &str) -> Result<Vec<(UnitTypeId, u32)>
 }
 
 impl Spec {
+    /// A battle between two unit lists with their notes (`"3 inf, 1 tank"` against
+    /// `"2 inf, 1 cv [damaged]"`), everything else as `Spec::new` leaves it.
+    pub fn of_forces(rules: &RuleSet, attackers: &str, defenders: &str) -> Result<Spec, String> {
+        let mut spec = Spec::new();
+        let (units, noted) = parse_noted_units(rules, attackers).map_err(|e| format!("attackers: {e}"))?;
+        spec.attackers = units;
+        spec.notes.extend(noted.into_iter().map(|n| (Side::Attacker, n)));
+        let (units, noted) = parse_noted_units(rules, defenders).map_err(|e| format!("defenders: {e}"))?;
+        spec.defenders = units;
+        spec.notes.extend(noted.into_iter().map(|n| (Side::Defender, n)));
+        Ok(spec)
+    }
+
     /// The battle's units as the scripts' board holds them, with their notes.
     fn board_units(&self, rules: &RuleSet, b: &Battle) -> Result<Vec<crate::game::state::Unit>, String> {
         let mut units: Vec<crate::game::state::Unit> = b

@@ -3,9 +3,8 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use warroom_core::combat::Side;
 use warroom_core::layers::LoadRequest;
-use warroom_core::odds::{self, parse_noted_units, Question, Spec};
+use warroom_core::odds::{self, Question, Spec};
 use warroom_core::rules::{self, RuleSet};
 
 /// Battles of every kind: edition, layers, battle (`ATTACKERS vs DEFENDERS; OPTION; ...`).
@@ -59,14 +58,7 @@ pub fn question(rules: &Arc<RuleSet>, text: &str) -> Question {
         .unwrap()
         .split_once(" vs ")
         .expect("ATTACKERS vs DEFENDERS");
-    let mut spec = Spec::new();
-    let noted = |list: &str| parse_noted_units(rules, list).unwrap_or_else(|e| panic!("{list}: {e}"));
-    let (attackers, notes) = noted(att);
-    spec.attackers = attackers;
-    spec.notes.extend(notes.into_iter().map(|n| (Side::Attacker, n)));
-    let (defenders, notes) = noted(def);
-    spec.defenders = defenders;
-    spec.notes.extend(notes.into_iter().map(|n| (Side::Defender, n)));
+    let mut spec = Spec::of_forces(rules, att, def).unwrap_or_else(|e| panic!("{text}: {e}"));
     for extra in parts {
         let extra = extra.trim();
         let (what, rest) = extra.split_once(' ').unwrap_or((extra, ""));
