@@ -4,7 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use warroom_core::script::{
-    Event, EventKind, GameView, Outcome, ScriptError, ScriptErrorKind, ScriptHost, ScriptLimits, Value,
+    Event, EventKind, GameView, LazyFields, Outcome, ScriptError, ScriptErrorKind, ScriptHost, ScriptLimits,
+    Value,
 };
 
 fn root() -> PathBuf {
@@ -376,6 +377,29 @@ fn the_game_view_is_readable_from_lua() {
 }
 
 #[test]
+fn misusing_the_game_handle_says_how_to_use_it() {
+    let mut host = ScriptHost::new(ScriptLimits::default()).unwrap();
+    load_layer(&mut host, "handle", &["handle.lua"]).unwrap();
+    let d = host
+        .dispatch(&Event::new(EventKind::TurnBegin).with("power", "China"), &Game)
+        .unwrap();
+    let lines = messages(&d);
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert!(
+        lines[0].contains("game has no member 'ownr' (did you mean 'owner'?)"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].contains("call it as game:owner(...), with a colon"),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2].contains("bad arguments to game:owner"), "{}", lines[2]);
+    assert_eq!(lines[3], "Japan 3");
+}
+
+#[test]
 fn an_event_nobody_handles_returns_an_empty_dispatch() {
     let mut host = base_only();
     let d = host
@@ -474,6 +498,76 @@ fn each_handler_gets_a_fresh_payload() {
         .with("step", "fire");
     let d = host.dispatch(&ev, &Game).unwrap();
     assert_eq!(messages(&d), ["Egypt fire 2 United States"]);
+}
+
+/// `combatants` of a battle, counting how often it is worked out.
+struct Combatants(std::cell::Cell<u32>);
+
+impl LazyFields for Combatants {
+    fn names(&self) -> &'static [&'static str] {
+        &["combatants"]
+    }
+    fn build(&self, _: usize) -> Value {
+        self.0.set(self.0.get() + 1);
+        let unit = |id: i64, unit: &str| {
+            Value::map([
+                ("id", Value::from(id)),
+                ("unit", unit.into()),
+                ("owner", "Germany".into()),
+                ("side", "attacker".into()),
+                ("status", "fighting".into()),
+                ("tags", Value::Map(Default::default())),
+                ("did", Value::list(Vec::<Value>::new())),
+                ("started", "".into()),
+            ])
+        };
+        Value::list([unit(4, "armour"), unit(7, "infantry")])
+    }
+}
+
+fn battle_end() -> Event {
+    Event::new(EventKind::BattleEnd)
+        .with("space", "Egypt")
+        .with("attacker", "Germany")
+        .with("defenders", Value::list(["United Kingdom"]))
+        .with("combat_round", 2i64)
+        .with("outcome", "attacker_won")
+}
+
+#[test]
+fn a_lazy_payload_field_is_worked_out_once_and_only_when_read() {
+    let mut host = ScriptHost::new(ScriptLimits::default()).unwrap();
+    load_layer(&mut host, "lazy", &["lazy.lua"]).unwrap();
+    let lazy = Combatants(Default::default());
+    let d = host.dispatch_with(&battle_end(), &lazy, &Game).unwrap();
+    assert_eq!(
+        messages(&d),
+        [
+            "read 2 armour",
+            "keys attacker,combat_round,combatants,defenders,outcome,space armour",
+            // `pairs` sees what is in the table: combatants only once read.
+            "pairs 5 missing nil",
+        ]
+    );
+    assert_eq!(lazy.0.get(), 1, "worked out once for all handlers");
+    let kept = host.store_snapshot();
+    let kept = kept
+        .get("lazy")
+        .and_then(|s| s.get("kept"))
+        .expect("kept in the store");
+    assert_eq!(kept.get("space"), Some(&Value::from("Egypt")));
+    assert_eq!(
+        kept.get("combatants"),
+        None,
+        "not read by that handler, so not in its table"
+    );
+
+    let mut host = ScriptHost::new(ScriptLimits::default()).unwrap();
+    load_layer(&mut host, "lazy", &["quiet.lua"]).unwrap();
+    let lazy = Combatants(Default::default());
+    let d = host.dispatch_with(&battle_end(), &lazy, &Game).unwrap();
+    assert_eq!(messages(&d), ["outcome attacker_won"]);
+    assert_eq!(lazy.0.get(), 0, "nobody read it");
 }
 
 #[test]

@@ -8,7 +8,9 @@ use super::Rejection;
 use crate::combat::{Battle, Gate, Observer, Report, ScriptAction, Side, UnitValue, ValueChange};
 use crate::rules::Step;
 use crate::rules::{Piece, PowerId, RuleSet, Scenario, TurnStep};
-use crate::script::{Event, EventKind, HandlerInfo, Outcome, ScriptError, ScriptHost, ScriptLimits, Value};
+use crate::script::{
+    Event, EventKind, HandlerInfo, LazyFields, Outcome, ScriptError, ScriptHost, ScriptLimits, Value,
+};
 use std::sync::Arc;
 
 pub struct Hooks {
@@ -962,6 +964,23 @@ fn stacks_of(rules: &RuleSet, units: &[super::state::Unit]) -> Vec<(String, Stri
     out
 }
 
+/// A battle event's `combatants`: every unit's facts, worked out only when a handler reads
+/// them (most handlers look at the step and the round).
+struct Combatants<'b> {
+    rules: &'b RuleSet,
+    state: &'b State,
+    battle: &'b Battle,
+}
+
+impl LazyFields for Combatants<'_> {
+    fn names(&self) -> &'static [&'static str] {
+        &["combatants"]
+    }
+    fn build(&self, _: usize) -> Value {
+        super::unit_facts::combatants(self.rules, self.state, self.battle)
+    }
+}
+
 /// Fires the combat events while a battle is fought: `before_combat_step` (a veto skips the
 /// step), `after_combat_step` and `casualties`. Scripts see the board as the command found it,
 /// and the battle through the payload.
@@ -1061,10 +1080,6 @@ impl<'a> CombatEvents<'a> {
             )
             .with("combat_round", i64::from(b.round))
             .with("step", self.rules.combat.step_name(step))
-            .with(
-                "combatants",
-                super::unit_facts::combatants(self.rules, self.state, b),
-            )
     }
 
     fn end_event(&self, b: &Battle, o: crate::combat::Outcome) -> Event {
@@ -1091,14 +1106,22 @@ impl<'a> CombatEvents<'a> {
             )
             .with("combat_round", i64::from(b.round))
             .with("outcome", outcome)
-            .with(
-                "combatants",
-                super::unit_facts::combatants(self.rules, self.state, b),
-            )
+    }
+
+    /// A battle event's `combatants`, for [`fire`](Self::fire).
+    fn combatants<'b>(&self, b: &'b Battle) -> Combatants<'b>
+    where
+        'a: 'b,
+    {
+        Combatants {
+            rules: self.rules,
+            state: self.state,
+            battle: b,
+        }
     }
 
     /// Dispatch; `None` after an error (remembered) or a request (not supported yet).
-    fn fire(&mut self, ev: &Event) -> Option<Outcome> {
+    fn fire(&mut self, ev: &Event, lazy: &dyn LazyFields) -> Option<Outcome> {
         if self.error.is_some() {
             return None;
         }
@@ -1108,7 +1131,7 @@ impl<'a> CombatEvents<'a> {
             power: self.power,
             phase: self.phase,
         };
-        match self.hooks.host.dispatch(ev, &view) {
+        match self.hooks.host.dispatch_with(ev, lazy, &view) {
             Ok(d) => {
                 for l in &d.log {
                     self.log.push(format!(
@@ -1328,7 +1351,7 @@ impl Observer for CombatEvents<'_> {
         self.end = None;
         self.fighting = b.units.iter().map(|c| (c.id, c.side)).collect();
         let ev = self.step_event(EventKind::BeforeCombatStep, b, step);
-        let outcome = self.fire(&ev);
+        let outcome = self.fire(&ev, &self.combatants(b));
         if let (Some(Outcome::Continue | Outcome::Handled { .. }), Some(line)) = (&outcome, self.end.take()) {
             self.actions.clear();
             self.changes.clear();
@@ -1357,7 +1380,7 @@ impl Observer for CombatEvents<'_> {
     fn after_step(&mut self, b: &Battle, step: Step) {
         if self.hooks.host.listens(EventKind::AfterCombatStep) {
             let ev = self.step_event(EventKind::AfterCombatStep, b, step);
-            self.fire(&ev);
+            self.fire(&ev, &self.combatants(b));
         }
     }
 
@@ -1365,7 +1388,7 @@ impl Observer for CombatEvents<'_> {
         if let Report::Over(o) = r {
             if self.hooks.host.listens(EventKind::BattleEnd) {
                 let ev = self.end_event(b, *o);
-                self.fire(&ev);
+                self.fire(&ev, &self.combatants(b));
             }
             return;
         }
@@ -1398,7 +1421,7 @@ impl Observer for CombatEvents<'_> {
                 .with("side", side.name())
                 .with("hits", mine.len() as i64)
                 .with("units", unit_list(self.rules, groups));
-            self.fire(&ev);
+            self.fire(&ev, &crate::script::Eager);
         }
     }
 }

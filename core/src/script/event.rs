@@ -636,6 +636,29 @@ impl Event {
     }
 }
 
+/// Payload fields worked out only when something reads them: a filter that names one, or a
+/// handler that indexes `ev` with its name (or iterates `ev` with `for k, v in ev`). A battle's
+/// `combatants` lists every unit with its facts; a handler that never reads it should not pay
+/// for it on every step.
+pub trait LazyFields {
+    /// The fields' names, each in the event's [`payload`](EventKind::payload).
+    fn names(&self) -> &'static [&'static str];
+    /// The value of the field `names()[i]`.
+    fn build(&self, i: usize) -> Value;
+}
+
+/// No lazy fields: the whole payload is in the [`Event`].
+pub struct Eager;
+
+impl LazyFields for Eager {
+    fn names(&self) -> &'static [&'static str] {
+        &[]
+    }
+    fn build(&self, _: usize) -> Value {
+        Value::Nil
+    }
+}
+
 /// How a dispatch ended.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Outcome {

@@ -17,6 +17,7 @@
 pub mod api;
 mod error;
 mod event;
+mod payload;
 mod value;
 mod view;
 
@@ -31,7 +32,8 @@ use mlua::{Lua, LuaOptions, StdLib, VmState};
 
 pub use error::{ScriptError, ScriptErrorKind};
 pub use event::{
-    Dispatch, Event, EventKind, FieldType, HandlerResult, LogLine, Outcome, PayloadField, Request,
+    Dispatch, Eager, Event, EventKind, FieldType, HandlerResult, LazyFields, LogLine, Outcome, PayloadField,
+    Request,
 };
 pub use value::Value;
 pub use view::GameView;
@@ -121,10 +123,11 @@ struct Handler {
 }
 
 impl Handler {
-    fn matches(&self, payload: &IndexMap<String, Value>) -> bool {
+    /// `field` gives the payload's fields, lazy ones included.
+    fn matches<'v>(&self, field: impl Fn(&str) -> Option<&'v Value>) -> bool {
         self.filter
             .iter()
-            .all(|(field, allowed)| payload.get(field).is_some_and(|v| allowed.contains(v)))
+            .all(|(name, allowed)| field(name).is_some_and(|v| allowed.contains(v)))
     }
 }
 
@@ -201,6 +204,12 @@ pub struct ScriptHost {
     budget: Rc<Budget>,
     limits: ScriptLimits,
     base: mlua::Table,
+    /// The `__index` and `__newindex` of every `game` handle (`view::game_index`).
+    game_index: (mlua::Function, mlua::Function),
+    /// Hands payloads to handlers (`payload`).
+    runner: payload::Runner,
+    /// Lua strings payloads repeat.
+    strings: value::Strings,
     /// The stores as of the last successful load or dispatch: what a failed or vetoed dispatch
     /// rolls back to and what [`ScriptHost::store_snapshot`] returns.
     last_good_store: IndexMap<String, Value>,
@@ -210,6 +219,7 @@ impl Drop for ScriptHost {
     fn drop(&mut self) {
         // Callbacks inside Lua hold the registry; empty it of Lua handles while the state is
         // still open so nothing is released into a closing state.
+        self.strings.clear();
         if let Ok(mut reg) = self.reg.try_borrow_mut() {
             reg.handlers.clear();
             reg.modules.clear();
@@ -253,6 +263,8 @@ impl ScriptHost {
         // another.
         lua.sandbox(true).map_err(lua_err)?;
         let base = Self::base_env(&lua).map_err(lua_err)?;
+        let runner = payload::Runner::new(&lua).map_err(lua_err)?;
+        let game_index = view::game_index(&lua).map_err(lua_err)?;
 
         let budget = Rc::new(Budget {
             steps: Cell::new(0),
@@ -308,6 +320,9 @@ impl ScriptHost {
             budget,
             limits,
             base,
+            game_index,
+            runner,
+            strings: value::Strings::default(),
             last_good_store: IndexMap::new(),
         })
     }
@@ -713,12 +728,35 @@ impl ScriptHost {
     /// On a veto or an error the per-layer stores are rolled back to where they were before the
     /// call, so a rejected command leaves no trace (principle §8).
     pub fn dispatch(&mut self, event: &Event, game: &dyn GameView) -> Result<Dispatch, ScriptError> {
+        self.dispatch_with(event, &Eager, game)
+    }
+
+    /// [`dispatch`](Self::dispatch) with payload fields that are worked out only when a filter
+    /// or a handler reads them (once per dispatch), and handed to each handler that reads
+    /// them as a fresh table of its own.
+    ///
+    /// A handler's `ev` has a metatable while the handler runs: reading a lazy field fills it
+    /// in, and `for k, v in ev` fills them all. It is taken off when the handler returns, so an
+    /// `ev` kept in the store is plain data with the fields that were read.
+    pub fn dispatch_with(
+        &mut self,
+        event: &Event,
+        lazy: &dyn LazyFields,
+        game: &dyn GameView,
+    ) -> Result<Dispatch, ScriptError> {
         struct Call {
             id: String,
             func: mlua::Function,
             file: String,
             line: Option<u32>,
         }
+        debug_assert!(
+            lazy.names().iter().all(|n| !event.payload.contains_key(*n)),
+            "lazy fields of `{}` also in the payload",
+            event.kind
+        );
+        let lazy = payload::Lazy::new(lazy, event.kind);
+        let field = |name: &str| -> Option<&Value> { event.payload.get(name).or_else(|| lazy.get(name)) };
         let calls: Vec<Call> = {
             let reg = self.reg.borrow();
             let index = &reg.by_kind[event.kind.index()];
@@ -728,7 +766,7 @@ impl ScriptHost {
             index
                 .iter()
                 .map(|&i| &reg.handlers[i])
-                .filter(|h| h.matches(&event.payload))
+                .filter(|h| h.matches(field))
                 .map(|h| Call {
                     id: h.id.clone(),
                     func: h.func.clone(),
@@ -745,27 +783,37 @@ impl ScriptHost {
         let requests = RefCell::new(Vec::new());
         let current = RefCell::new(String::new());
         let kind = event.kind;
+        let template =
+            match value::payload_to_lua(&self.lua, &event.payload, &self.strings, &self.runner.make) {
+                Ok(t) => t,
+                Err(e) => {
+                    self.reg.borrow_mut().phase = Phase::Idle;
+                    return Err(ScriptError::new(ScriptErrorKind::Data, e.to_string()).during(kind, None));
+                }
+            };
         let scoped = self.lua.scope(|scope| {
             let handle = view::GameHandle {
                 view: game,
                 requests: &requests,
                 current: &current,
+                lazy: &lazy,
+                lazy_key: &self.runner.key,
             };
-            let game_ud = scope.create_any_userdata(handle, view::register)?;
+            let index = self.game_index.clone();
+            let game_ud = scope.create_any_userdata(handle, move |reg| view::register(reg, index))?;
+            let has_lazy = !lazy.is_empty();
+            if has_lazy {
+                self.runner.slot.raw_set(1, &game_ud)?;
+            }
             for call in &calls {
                 *current.borrow_mut() = call.id.clone();
                 self.reg.borrow_mut().current = Some(call.id.clone());
                 let at = (call.file.as_str(), call.line);
-                // A fresh table per handler: one handler cannot change what the next one sees.
-                let payload = match value::map_to_lua(&self.lua, &event.payload, "payload") {
-                    Ok(p) => p,
-                    Err(e) => {
-                        return Ok(Err(ScriptError::new(ScriptErrorKind::Data, e.to_string())
-                            .during(kind, Some(&call.id))));
-                    }
-                };
                 self.budget.arm();
-                let result = call.func.call::<mlua::Value>((payload, game_ud.clone()));
+                let result = self
+                    .runner
+                    .run
+                    .call::<mlua::Value>((&call.func, &template, &game_ud, has_lazy));
                 self.budget.disarm();
                 let returned = match result {
                     Ok(v) => v,
@@ -792,6 +840,8 @@ impl ScriptHost {
             }
             Ok(Ok(Outcome::Continue))
         });
+        // The handle is gone with the scope; a payload kept past its handler asks no more.
+        let _ = self.runner.slot.raw_set(1, mlua::Value::Nil);
         let log = {
             let mut reg = self.reg.borrow_mut();
             reg.phase = Phase::Idle;
@@ -1063,7 +1113,7 @@ impl ScriptHost {
 }
 
 /// ` (did you mean `NAME`?)` when a known name is a plausible typo of `name`, else nothing.
-fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+pub(crate) fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
     crate::tree::closest_key(name, known)
         .map(|k| format!(" (did you mean '{k}'?)"))
         .unwrap_or_default()

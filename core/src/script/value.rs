@@ -173,7 +173,70 @@ impl std::fmt::Display for At<'_> {
     }
 }
 
+/// Lua strings made once and handed out again: making one is a protected call into Lua (a
+/// memory limit is set), and payloads repeat the same field names, spaces, powers and steps
+/// on every step of every battle. Short strings only, and only so many of them.
+#[derive(Default)]
+pub(crate) struct Strings(std::cell::RefCell<std::collections::HashMap<Box<str>, mlua::LuaString>>);
+
+impl Strings {
+    const LONGEST: usize = 48;
+    const MOST: usize = 4096;
+
+    pub(crate) fn get(&self, lua: &mlua::Lua, s: &str) -> mlua::Result<mlua::LuaString> {
+        if let Some(l) = self.0.borrow().get(s) {
+            return Ok(l.clone());
+        }
+        let l = lua.create_string(s)?;
+        let mut cache = self.0.borrow_mut();
+        if s.len() <= Self::LONGEST && cache.len() < Self::MOST {
+            cache.insert(s.into(), l.clone());
+        }
+        Ok(l)
+    }
+
+    /// Lets go of every string (before the Lua state they belong to closes).
+    pub(crate) fn clear(&self) {
+        self.0.borrow_mut().clear();
+    }
+}
+
+/// An event's payload as a Lua table, with its strings from `strings`. `make` builds the
+/// table from `key, value, ...` in one call into Lua, where setting each field from Rust would
+/// be a protected call of its own.
+pub(crate) fn payload_to_lua(
+    lua: &mlua::Lua,
+    m: &IndexMap<String, Value>,
+    strings: &Strings,
+    make: &mlua::Function,
+) -> Result<mlua::Table, ValueError> {
+    let root = At::Root("payload");
+    let mut args = Vec::with_capacity(2 * m.len());
+    for (k, item) in m {
+        if matches!(item, Value::Nil) {
+            continue;
+        }
+        let at = At::Key(&root, k);
+        let key = strings
+            .get(lua, k)
+            .map_err(|e| verr(&at.to_string(), e.to_string()))?;
+        args.push(mlua::Value::String(key));
+        args.push(to_lua_cached(lua, item, &at, Some(strings))?);
+    }
+    make.call(mlua::MultiValue::from_vec(args))
+        .map_err(|e| verr("payload", e.to_string()))
+}
+
 fn to_lua_at(lua: &mlua::Lua, v: &Value, at: &At) -> Result<mlua::Value, ValueError> {
+    to_lua_cached(lua, v, at, None)
+}
+
+fn to_lua_cached(
+    lua: &mlua::Lua,
+    v: &Value,
+    at: &At,
+    strings: Option<&Strings>,
+) -> Result<mlua::Value, ValueError> {
     let lua_err = |e: mlua::Error| verr(&at.to_string(), e.to_string());
     Ok(match v {
         Value::Nil => mlua::Value::Nil,
@@ -187,7 +250,13 @@ fn to_lua_at(lua: &mlua::Lua, v: &Value, at: &At) -> Result<mlua::Value, ValueEr
             ));
         }
         Value::Float(f) => mlua::Value::Number(*f),
-        Value::Str(s) => mlua::Value::String(lua.create_string(s).map_err(lua_err)?),
+        Value::Str(s) => mlua::Value::String(
+            match strings {
+                Some(cache) => cache.get(lua, s),
+                None => lua.create_string(s),
+            }
+            .map_err(lua_err)?,
+        ),
         Value::List(items) => {
             let t = lua.create_table_with_capacity(items.len(), 0).map_err(lua_err)?;
             for (i, item) in items.iter().enumerate() {
@@ -195,28 +264,17 @@ fn to_lua_at(lua: &mlua::Lua, v: &Value, at: &At) -> Result<mlua::Value, ValueEr
                 if matches!(item, Value::Nil) {
                     return Err(verr(&p.to_string(), "a list cannot hold nil"));
                 }
-                t.raw_set(i + 1, to_lua_at(lua, item, &p)?).map_err(lua_err)?;
+                t.raw_set(i + 1, to_lua_cached(lua, item, &p, strings)?)
+                    .map_err(lua_err)?;
             }
             mlua::Value::Table(t)
         }
         Value::Map(m) => {
             let t = lua.create_table_with_capacity(0, m.len()).map_err(lua_err)?;
-            fill_at(lua, &t, m, at)?;
+            fill_cached(lua, &t, m, at, strings)?;
             mlua::Value::Table(t)
         }
     })
-}
-
-pub(crate) fn map_to_lua(
-    lua: &mlua::Lua,
-    m: &IndexMap<String, Value>,
-    path: &str,
-) -> Result<mlua::Table, ValueError> {
-    let t = lua
-        .create_table_with_capacity(0, m.len())
-        .map_err(|e| verr(path, e.to_string()))?;
-    fill_table(lua, &t, m, path)?;
-    Ok(t)
 }
 
 pub(crate) fn fill_table(
@@ -229,14 +287,27 @@ pub(crate) fn fill_table(
 }
 
 fn fill_at(lua: &mlua::Lua, t: &mlua::Table, m: &IndexMap<String, Value>, at: &At) -> Result<(), ValueError> {
+    fill_cached(lua, t, m, at, None)
+}
+
+fn fill_cached(
+    lua: &mlua::Lua,
+    t: &mlua::Table,
+    m: &IndexMap<String, Value>,
+    at: &At,
+    strings: Option<&Strings>,
+) -> Result<(), ValueError> {
     for (k, item) in m {
         if matches!(item, Value::Nil) {
             continue;
         }
         let p = At::Key(at, k);
-        let lv = to_lua_at(lua, item, &p)?;
-        t.raw_set(k.as_str(), lv)
-            .map_err(|e| verr(&p.to_string(), e.to_string()))?;
+        let lv = to_lua_cached(lua, item, &p, strings)?;
+        let set = match strings {
+            Some(cache) => cache.get(lua, k).and_then(|k| t.raw_set(k, lv)),
+            None => t.raw_set(k.as_str(), lv),
+        };
+        set.map_err(|e| verr(&p.to_string(), e.to_string()))?;
     }
     Ok(())
 }

@@ -84,13 +84,115 @@ pub(crate) struct GameHandle<'a> {
     pub requests: &'a RefCell<Vec<Request>>,
     /// Id of the handler currently running, to attribute requests.
     pub current: &'a RefCell<String>,
+    /// The dispatch's lazy payload fields, which a handler's payload asks for through the
+    /// handle (`payload`).
+    pub lazy: &'a super::payload::Lazy<'a>,
+    /// The private first argument of those asks.
+    pub lazy_key: &'a mlua::Table,
 }
 
-/// Registers exactly the members of `game` the catalogue lists (`api::GAME`: `round`, `power`,
-/// `phase` and the methods `owner`, `start_owner`, `treasury`, `relation`, `units`,
-/// `units_of`, `each_unit`, `unit`, `start_units`, `battles`, `spaces`, `powers`, `space`, `power_info`, `unit_type`, `request`). No setters: assigning a field of `game` is an
-/// error.
-pub(crate) fn register(reg: &mut mlua::UserDataRegistry<GameHandle<'_>>) {
+/// The `__index` and `__newindex` of every `game` handle, made once per host: `game.round` and the other
+/// values call the handle, `game.owner` and the other methods are small Lua functions that call
+/// it with their name. A handle made per dispatch then needs only `__call` and `__newindex`
+/// of its own, rather than a closure per member: events fire on every step of every battle.
+pub(crate) fn game_index(lua: &mlua::Lua) -> mlua::Result<(mlua::Function, mlua::Function)> {
+    const INDEX: &str = r#"
+local values, methods, unknown = ...
+local is_value = {}
+for _, name in ipairs(values) do
+    is_value[name] = true
+end
+local method = {}
+for _, name in ipairs(methods) do
+    method[name] = function(self, ...)
+        if type(self) ~= "userdata" then
+            error("call it as game:" .. name .. "(...), with a colon", 2)
+        end
+        return self(name, ...)
+    end
+end
+return function(self, key)
+    if is_value[key] then
+        return self(key)
+    end
+    local m = method[key]
+    if m == nil then
+        unknown(key)
+    end
+    return m
+end
+"#;
+    let names = |kind: api::MemberKind| -> Vec<&'static str> {
+        api::GAME
+            .iter()
+            .filter(|m| m.kind == kind)
+            .map(|m| m.name)
+            .collect()
+    };
+    let unknown = lua.create_function(|lua, key: mlua::Value| {
+        let key = key.to_string().unwrap_or_default();
+        let known: Vec<&str> = api::GAME.iter().map(|m| m.name).collect();
+        Err::<(), _>(super::raise(
+            lua,
+            ScriptErrorKind::Runtime,
+            format!(
+                "game has no member '{key}'{}",
+                super::did_you_mean(&key, known.iter().copied())
+            ),
+        ))
+    })?;
+    let index = lua.load(INDEX).set_name("=warroom game").call((
+        names(api::MemberKind::Value),
+        names(api::MemberKind::Method),
+        unknown,
+    ))?;
+    let new_index = lua.create_function(|lua, (_, key): (mlua::Value, mlua::Value)| {
+        let key = key.to_string().unwrap_or_default();
+        Err::<(), _>(super::raise(
+            lua,
+            ScriptErrorKind::Forbidden,
+            format!("game.{key} cannot be assigned: the game is read-only to scripts; ask for a change with game:request{{...}}"),
+        ))
+    })?;
+    Ok((index, new_index))
+}
+
+/// Makes a `game` handle: exactly the members of `game` the catalogue lists (`api::GAME`:
+/// `round`, `power`, `phase` and the methods `owner`, `start_owner`, `treasury`, `relation`,
+/// `units`, `units_of`, `each_unit`, `unit`, `start_units`, `battles`, `spaces`, `powers`,
+/// `space`, `power_info`, `unit_type`, `request`), reached through `index` ([`game_index`]).
+/// No setters: assigning a field of `game` is an error.
+pub(crate) fn register(
+    reg: &mut mlua::UserDataRegistry<GameHandle<'_>>,
+    (index, new_index): (mlua::Function, mlua::Function),
+) {
+    reg.add_meta_field(mlua::MetaMethod::Index, index);
+    reg.add_meta_method(
+        mlua::MetaMethod::Call,
+        |lua, h, (name, args): (mlua::Value, mlua::MultiValue)| match name {
+            mlua::Value::String(name) => member(lua, h, &name.to_str()?, args),
+            mlua::Value::Table(t) if t.to_pointer() == h.lazy_key.to_pointer() => {
+                let (field, ev): (Option<mlua::LuaString>, mlua::Table) = lua.unpack_multi(args)?;
+                let field = field.as_ref().map(|f| f.as_bytes());
+                h.lazy.fill(lua, field.as_deref(), &ev).and_then(|v| mlua::IntoLuaMulti::into_lua_multi(v, lua))
+            }
+            other => Err(mlua::Error::RuntimeError(format!(
+                "game cannot be called with a {}; its members are read as game.round or called as game:owner(space)",
+                super::value::lua_type(&other)
+            ))),
+        },
+    );
+    reg.add_meta_field(mlua::MetaMethod::NewIndex, new_index);
+}
+
+/// One member of `game`, by name: a value (`round`) or a method's answer to `args`.
+fn member(
+    lua: &mlua::Lua,
+    h: &GameHandle,
+    name: &str,
+    args: mlua::MultiValue,
+) -> mlua::Result<mlua::MultiValue> {
+    use mlua::IntoLuaMulti;
     // A table the view returns, checked (in debug builds) against the record the catalogue
     // documents for it: nothing undocumented (the engine's view gives every field: game/hooks.rs).
     fn info(lua: &mlua::Lua, v: Option<Value>, record: &str) -> mlua::Result<mlua::Value> {
@@ -129,73 +231,102 @@ pub(crate) fn register(reg: &mut mlua::UserDataRegistry<GameHandle<'_>>) {
         }
         Ok(t)
     }
-    for m in api::GAME {
-        match m.name {
-            "round" => reg.add_field_method_get(m.name, |_, h| Ok(h.view.round())),
-            "power" => reg.add_field_method_get(m.name, |_, h| Ok(h.view.power().to_owned())),
-            "phase" => reg.add_field_method_get(m.name, |_, h| Ok(h.view.phase().to_owned())),
-            "owner" => reg.add_method(m.name, |_, h, space: String| Ok(h.view.owner(&space))),
-            "start_owner" => reg.add_method(m.name, |_, h, space: String| Ok(h.view.start_owner(&space))),
-            "units_of" => reg.add_method(m.name, |lua, h, power: String| {
-                stacks(lua, h.view.units_of(&power), ["space", "unit"])
-            }),
-            "each_unit" => reg.add_method(m.name, |lua, h, space: String| {
-                infos(lua, h.view.each_unit(&space), "UnitInfo")
-            }),
-            "unit" => reg.add_method(m.name, |lua, h, id: f64| {
-                let unit = (id.fract() == 0.0 && id.abs() < 9e15)
-                    .then(|| h.view.unit(id as i64))
-                    .flatten();
-                info(lua, unit, "UnitInfo")
-            }),
-            "start_units" => reg.add_method(m.name, |lua, h, space: String| {
-                stacks(lua, h.view.start_units(&space), ["owner", "unit"])
-            }),
-            "battles" => reg.add_method(m.name, |lua, h, ()| infos(lua, h.view.battles(), "BattleInfo")),
-            "treasury" => reg.add_method(m.name, |_, h, power: String| Ok(h.view.treasury(&power))),
-            "relation" => reg.add_method(m.name, |_, h, (a, b): (String, String)| {
-                Ok(h.view.relation(&a, &b))
-            }),
-            "spaces" => reg.add_method(m.name, |_, h, ()| Ok(h.view.spaces())),
-            "powers" => reg.add_method(m.name, |_, h, ()| Ok(h.view.powers())),
-            "space" => reg.add_method(m.name, |lua, h, space: String| {
-                info(lua, h.view.space(&space), "SpaceInfo")
-            }),
-            "power_info" => reg.add_method(m.name, |lua, h, power: String| {
-                info(lua, h.view.power_info(&power), "PowerInfo")
-            }),
-            "unit_type" => reg.add_method(m.name, |lua, h, unit: String| {
-                info(lua, h.view.unit_type(&unit), "UnitTypeInfo")
-            }),
-            "units" => reg.add_method(m.name, |lua, h, space: String| {
-                stacks(lua, h.view.units(&space), ["owner", "unit"])
-            }),
-            "request" => reg.add_method(m.name, |lua, h, command: mlua::Value| {
-                if !command.is_table() {
-                    return Err(super::raise(
-                        lua,
-                        ScriptErrorKind::Data,
-                        format!(
-                            "game:request expects a table, got a {}",
-                            super::value::lua_type(&command)
-                        ),
-                    ));
-                }
-                let command = from_lua(&command, "request")
-                    .map_err(|e| super::raise(lua, ScriptErrorKind::Data, e.to_string()))?;
-                let by = h.current.borrow().clone();
-                h.requests.borrow_mut().push(Request { by, command });
-                Ok(())
-            }),
-            other => unreachable!("game.{other} is catalogued (script::api) but not registered"),
-        }
+    // The arguments of `game:NAME(...)`, with the method named when they are wrong.
+    fn args_of<A: mlua::FromLuaMulti>(
+        lua: &mlua::Lua,
+        name: &str,
+        args: mlua::MultiValue,
+    ) -> mlua::Result<A> {
+        lua.unpack_multi(args)
+            .map_err(|e| mlua::Error::RuntimeError(format!("bad arguments to game:{name}: {e}")))
     }
-    reg.add_meta_method(mlua::MetaMethod::NewIndex, |lua, _, (key, _): (mlua::Value, mlua::Value)| {
-        let key = key.to_string().unwrap_or_default();
-        Err::<(), _>(super::raise(
+    let v = &h.view;
+    match name {
+        "round" => v.round().into_lua_multi(lua),
+        "power" => v.power().into_lua_multi(lua),
+        "phase" => v.phase().into_lua_multi(lua),
+        "owner" => v.owner(&args_of::<String>(lua, name, args)?).into_lua_multi(lua),
+        "start_owner" => v
+            .start_owner(&args_of::<String>(lua, name, args)?)
+            .into_lua_multi(lua),
+        "units_of" => stacks(
             lua,
-            ScriptErrorKind::Forbidden,
-            format!("game.{key} cannot be assigned: the game is read-only to scripts; ask for a change with game:request{{...}}"),
-        ))
-    });
+            v.units_of(&args_of::<String>(lua, name, args)?),
+            ["space", "unit"],
+        )?
+        .into_lua_multi(lua),
+        "each_unit" => {
+            infos(lua, v.each_unit(&args_of::<String>(lua, name, args)?), "UnitInfo")?.into_lua_multi(lua)
+        }
+        "unit" => {
+            let id: f64 = args_of(lua, name, args)?;
+            let unit = (id.fract() == 0.0 && id.abs() < 9e15)
+                .then(|| v.unit(id as i64))
+                .flatten();
+            info(lua, unit, "UnitInfo")?.into_lua_multi(lua)
+        }
+        "start_units" => stacks(
+            lua,
+            v.start_units(&args_of::<String>(lua, name, args)?),
+            ["owner", "unit"],
+        )?
+        .into_lua_multi(lua),
+        "battles" => {
+            args_of::<()>(lua, name, args)?;
+            infos(lua, v.battles(), "BattleInfo")?.into_lua_multi(lua)
+        }
+        "treasury" => v
+            .treasury(&args_of::<String>(lua, name, args)?)
+            .into_lua_multi(lua),
+        "relation" => {
+            let (a, b): (String, String) = args_of(lua, name, args)?;
+            v.relation(&a, &b).into_lua_multi(lua)
+        }
+        "spaces" => {
+            args_of::<()>(lua, name, args)?;
+            v.spaces().into_lua_multi(lua)
+        }
+        "powers" => {
+            args_of::<()>(lua, name, args)?;
+            v.powers().into_lua_multi(lua)
+        }
+        "space" => info(lua, v.space(&args_of::<String>(lua, name, args)?), "SpaceInfo")?.into_lua_multi(lua),
+        "power_info" => info(
+            lua,
+            v.power_info(&args_of::<String>(lua, name, args)?),
+            "PowerInfo",
+        )?
+        .into_lua_multi(lua),
+        "unit_type" => info(
+            lua,
+            v.unit_type(&args_of::<String>(lua, name, args)?),
+            "UnitTypeInfo",
+        )?
+        .into_lua_multi(lua),
+        "units" => stacks(
+            lua,
+            v.units(&args_of::<String>(lua, name, args)?),
+            ["owner", "unit"],
+        )?
+        .into_lua_multi(lua),
+        "request" => {
+            let command: mlua::Value = args_of(lua, name, args)?;
+            if !command.is_table() {
+                return Err(super::raise(
+                    lua,
+                    ScriptErrorKind::Data,
+                    format!(
+                        "game:request expects a table, got a {}",
+                        super::value::lua_type(&command)
+                    ),
+                ));
+            }
+            let command = from_lua(&command, "request")
+                .map_err(|e| super::raise(lua, ScriptErrorKind::Data, e.to_string()))?;
+            let by = h.current.borrow().clone();
+            h.requests.borrow_mut().push(Request { by, command });
+            ().into_lua_multi(lua)
+        }
+        other => Err(mlua::Error::RuntimeError(format!("game has no member '{other}'"))),
+    }
 }
