@@ -354,6 +354,10 @@ struct Scratch {
     hitting: Option<(usize, [TypeSet; 2], [bool; 2])>,
 }
 
+/// The room [`Battle::fire_groups_in`] works in, kept by its caller.
+#[derive(Default)]
+pub(crate) struct FireRoom(Scratch);
+
 /// What `Scratch::ranked` was worked out for: each unit's (id, type, side), the orders, and the
 /// profiles' address.
 type RankedFor = (Vec<(u32, UnitTypeId, Side)>, [CasualtyOrder; 2], usize);
@@ -1147,16 +1151,17 @@ impl Battle {
 
     /// Who fires: `(value, targets, dice, best_of)` groups of the side's units matching `who`
     /// that have a value and have not fired this round, a unit once per die it rolls; each die
-    /// is the best of `best_of` rolled (an attacker's `best_of`, else 1).
-    pub(crate) fn fire_groups(
+    /// is the best of `best_of` rolled (an attacker's `best_of`, else 1). Worked out in a room
+    /// the caller keeps from call to call: the exact calculator asks for thousands of states'.
+    pub(crate) fn fire_groups_in<'r>(
         &self,
         p: &Profiles,
         side: Side,
-        who: impl Fn(&Combatant) -> bool,
-    ) -> Vec<FireGroup> {
-        let mut scratch = Scratch::default();
-        self.fire_groups_into(p, side, &who, &mut scratch);
-        scratch.groups
+        who: &dyn Fn(&Combatant) -> bool,
+        room: &'r mut FireRoom,
+    ) -> &'r [FireGroup] {
+        self.fire_groups_into(p, side, who, &mut room.0);
+        &room.0.groups
     }
 
     /// Whether unit `i`, of value `value` this round, fires now for its `side`.
@@ -1171,7 +1176,7 @@ impl Battle {
             && who(u)
     }
 
-    /// `fire_groups`, into `scratch.groups` (with the side's values in `scratch.values`).
+    /// `fire_groups_in`, into `scratch.groups` (with the side's values in `scratch.values`).
     fn fire_groups_into(
         &self,
         p: &Profiles,

@@ -11,7 +11,7 @@ pub mod casualties;
 pub mod profile;
 pub mod roll;
 
-pub(crate) use battle::low_luck_value;
+pub(crate) use battle::{low_luck_value, FireRoom};
 pub use battle::{
     Battle, CasualtyCall, Combatant, Gate, Need, Observer, Outcome, Progress, Quiet, Report, ScriptAction,
     Side, Status, UnitValue, ValueChange,

@@ -1008,6 +1008,10 @@ pub struct CombatEvents<'a> {
     removals: Vec<u32>,
     /// The units of the battle being fought and their sides (what `combat_value` may name).
     fighting: Vec<(u32, Side)>,
+    /// The last step's event and the battle it was for (space, attacker, defenders), kept
+    /// for the next step; `step_key` is the battle of the event out for dispatch.
+    step_ev: Option<(crate::rules::SpaceId, PowerId, Vec<PowerId>, Event)>,
+    step_key: Option<(crate::rules::SpaceId, PowerId, Vec<PowerId>)>,
     /// `mark` and `clear_mark` requests (handler id, request): applied to the board once the
     /// command fighting the battle has run.
     pub tag_requests: Vec<(String, Value)>,
@@ -1035,6 +1039,8 @@ impl<'a> CombatEvents<'a> {
             end: None,
             removals: Vec::new(),
             fighting: Vec::new(),
+            step_ev: None,
+            step_key: None,
             tag_requests: Vec::new(),
         }
     }
@@ -1065,9 +1071,27 @@ impl<'a> CombatEvents<'a> {
         Ok(lines)
     }
 
-    fn step_event(&self, kind: EventKind, b: &Battle, step: Step) -> Event {
+    /// The payload of `before_combat_step` and `after_combat_step`. Steps follow one another
+    /// in the same battle, so the last one's event is kept and only the round and the step
+    /// changed in it (`put_back` returns it).
+    fn step_event(&mut self, kind: EventKind, b: &Battle, step: Step) -> Event {
         let defenders = b.powers(Side::Defender, false);
-        Event::new(kind)
+        let name = self.rules.combat.step_name(step);
+        if let Some((space, attacker, those, mut ev)) = self.step_ev.take() {
+            if space == b.space && attacker == b.attacker && those == defenders {
+                self.step_key = Some((space, attacker, those));
+                ev.kind = kind;
+                if let Some(Value::Int(r)) = ev.payload.get_mut("combat_round") {
+                    *r = i64::from(b.round);
+                }
+                if let Some(Value::Str(s)) = ev.payload.get_mut("step") {
+                    s.clear();
+                    s.push_str(name);
+                }
+                return ev;
+            }
+        }
+        let ev = Event::new(kind)
             .with("space", self.rules.board.space(b.space).name.as_str())
             .with("attacker", self.rules.power_info(b.attacker).name.as_str())
             .with(
@@ -1079,7 +1103,16 @@ impl<'a> CombatEvents<'a> {
                 ),
             )
             .with("combat_round", i64::from(b.round))
-            .with("step", self.rules.combat.step_name(step))
+            .with("step", name);
+        self.step_key = Some((b.space, b.attacker, defenders));
+        ev
+    }
+
+    /// Keeps a step's event for the next step (`step_event`).
+    fn put_back(&mut self, ev: Event) {
+        if let Some((space, attacker, defenders)) = self.step_key.take() {
+            self.step_ev = Some((space, attacker, defenders, ev));
+        }
     }
 
     fn end_event(&self, b: &Battle, o: crate::combat::Outcome) -> Event {
@@ -1349,9 +1382,11 @@ impl Observer for CombatEvents<'_> {
         self.unit_values.clear();
         self.removals.clear();
         self.end = None;
-        self.fighting = b.units.iter().map(|c| (c.id, c.side)).collect();
+        self.fighting.clear();
+        self.fighting.extend(b.units.iter().map(|c| (c.id, c.side)));
         let ev = self.step_event(EventKind::BeforeCombatStep, b, step);
         let outcome = self.fire(&ev, &self.combatants(b));
+        self.put_back(ev);
         if let (Some(Outcome::Continue | Outcome::Handled { .. }), Some(line)) = (&outcome, self.end.take()) {
             self.actions.clear();
             self.changes.clear();
@@ -1381,6 +1416,7 @@ impl Observer for CombatEvents<'_> {
         if self.hooks.host.listens(EventKind::AfterCombatStep) {
             let ev = self.step_event(EventKind::AfterCombatStep, b, step);
             self.fire(&ev, &self.combatants(b));
+            self.put_back(ev);
         }
     }
 

@@ -23,6 +23,7 @@ use super::plan::Plans;
 use super::{Method, Odds, Question, Tally};
 use crate::combat::casualties;
 use crate::combat::profile::{has, TypeSet};
+use crate::combat::FireRoom;
 use crate::combat::{Battle, Combatant, Outcome, Profiles, Quiet, ScriptAction, Side, Status, ValueChange};
 use crate::rules::{DiceRule, Domain, PowerId, Step, UnitTypeId};
 use std::collections::{BTreeMap, HashMap};
@@ -266,6 +267,10 @@ pub(super) struct Chain<'q> {
     fires: Vec<std::rc::Rc<Fire>>,
     /// Each distinct fire's index, by its groups: (value, targets in the battle, dice, best of).
     fire_ids: Map<Vec<(u8, TypeSet, u32, u8)>, u32>,
+    /// The battle and the room `fire_id` works in, and the vector it makes a signature in.
+    fire_battle: Option<Battle>,
+    fire_room: FireRoom,
+    signature: Vec<(u8, TypeSet, u32, u8)>,
     cas_memo: Map<(u8, u32, u64), (u32, u32)>,
     /// The target sets hits are packed with (`packed`).
     target_sets: Vec<TypeSet>,
@@ -450,6 +455,9 @@ impl<'q> Chain<'q> {
             fire_memo: Map::default(),
             fires: Vec::new(),
             fire_ids: Map::default(),
+            fire_battle: None,
+            fire_room: FireRoom::default(),
+            signature: Vec::new(),
             cas_memo: Map::default(),
             target_sets: Vec::new(),
             cas_memo_long: Map::default(),
@@ -525,6 +533,21 @@ impl<'q> Chain<'q> {
         b
     }
 
+    /// `b`'s units made those of `side`'s state `st` alone, as `battle` makes them (for the
+    /// fire of one side, which the other's units do not change).
+    fn refill(&self, b: &mut Battle, side: Side, st: u32) {
+        b.units.clear();
+        let s = &self.sides[si(side)];
+        for (k, n) in s.counts[st as usize].iter().enumerate() {
+            let c = s.classes[k];
+            for _ in 0..*n {
+                let mut u = Combatant::new(b.units.len() as u32 + 1, c.kind, c.owner, side, c.hp);
+                u.seaborne = c.seaborne;
+                b.units.push(u);
+            }
+        }
+    }
+
     /// Counts of a side's units in a battle, by status.
     #[cfg(test)]
     fn counts_of(&self, b: &Battle, side: Side, status: Status) -> Vec<u16> {
@@ -589,24 +612,32 @@ impl<'q> Chain<'q> {
         if let Some(f) = self.fire_memo.get(&key) {
             return *f;
         }
-        let mut b = match side {
-            Side::Attacker => self.battle(Some(st), None, false),
-            Side::Defender => self.battle(None, Some(st), false),
-        };
-        b.changed = self.changed.clone();
-        let groups = b.fire_groups(self.p, side, |u| match who {
+        // One battle and one room for every state's fire: only the units change.
+        let mut b = self
+            .fire_battle
+            .take()
+            .unwrap_or_else(|| self.battle(None, None, false));
+        self.refill(&mut b, side, st);
+        b.changed.clone_from(&self.changed);
+        let who = |u: &Combatant| match who {
             Who::All => true,
             Who::Only(set) => has(set, u.kind),
             Who::Except(set) => !has(set, u.kind),
-        });
+        };
+        let groups = b.fire_groups_in(self.p, side, &who, &mut self.fire_room).to_vec();
+        self.fire_battle = Some(b);
         // States that fire alike (a damaged battleship's, one with transports more) share one
         // fire, so what it does to a side is worked out once: the groups say how it fires.
-        let signature: Vec<(u8, TypeSet, u32, u8)> = groups
-            .iter()
-            .map(|(v, t, dice, best)| (*v, t & self.here, *dice, *best))
-            .collect();
-        if let Some(&id) = self.fire_ids.get(&signature) {
+        let mut signature = std::mem::take(&mut self.signature);
+        signature.clear();
+        signature.extend(
+            groups
+                .iter()
+                .map(|(v, t, dice, best)| (*v, t & self.here, *dice, *best)),
+        );
+        if let Some(&id) = self.fire_ids.get(signature.as_slice()) {
             self.fire_memo.insert(key, id);
+            self.signature = signature;
             return id;
         }
         let mut targets: Vec<TypeSet> = Vec::new();
@@ -661,7 +692,8 @@ impl<'q> Chain<'q> {
         let (targets, dists) = (merged_t, merged_d);
         let id = self.fires.len() as u32;
         self.fires.push(std::rc::Rc::new(Fire { targets, dists }));
-        self.fire_ids.insert(signature, id);
+        self.fire_ids.insert(signature.clone(), id);
+        self.signature = signature;
         self.fire_memo.insert(key, id);
         id
     }

@@ -4,7 +4,7 @@
 //! list) with its `Profiles` and a retreat policy. Two ways to answer it:
 //!
 //! - `exact`: a Markov chain over the units each side has left. Who fires at what value comes
-//!   from `Battle::fire_groups`, which casualties a side gives up from `casualties::suggest`
+//!   from `Battle::fire_groups_in`, which casualties a side gives up from `casualties::suggest`
 //!   (the order of loss of real play), when a battle is over from `Battle::check_over`; the
 //!   chain only enumerates the dice instead of rolling them.
 //! - `sampled`: Monte Carlo drawn from the chain's rounds: the same transitions, a few draws

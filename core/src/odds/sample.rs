@@ -2,7 +2,7 @@
 //! chain takes from the battle code.
 //!
 //! A round's outcomes and their probabilities are what the chain computes for the units left
-//! (`Battle::fire_groups` for the dice, `casualties::suggest` and `slots` for the losses,
+//! (`Battle::fire_groups_in` for the dice, `casualties::suggest` and `slots` for the losses,
 //! `Battle::check_over` for the end), kept once computed; a battle is then a few draws from
 //! the engine's generator instead of one die per unit and a casualty choice per hit. In an
 //! ordinary round each side's hits are one draw from its distribution and its losses the

@@ -805,7 +805,8 @@ impl ScriptHost {
             if has_lazy {
                 self.runner.slot.raw_set(1, &game_ud)?;
             }
-            for call in &calls {
+            for (i, call) in calls.iter().enumerate() {
+                let last = i + 1 == calls.len();
                 *current.borrow_mut() = call.id.clone();
                 self.reg.borrow_mut().current = Some(call.id.clone());
                 let at = (call.file.as_str(), call.line);
@@ -813,7 +814,7 @@ impl ScriptHost {
                 let result = self
                     .runner
                     .run
-                    .call::<mlua::Value>((&call.func, &template, &game_ud, has_lazy));
+                    .call::<mlua::Value>((&call.func, &template, &game_ud, has_lazy, last));
                 self.budget.disarm();
                 let returned = match result {
                     Ok(v) => v,
