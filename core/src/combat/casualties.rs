@@ -364,6 +364,20 @@ pub(crate) fn match_kinds(
     room: &mut MatchRoom,
     taken: &mut Vec<usize>,
 ) {
+    if kinds.len() <= 64 {
+        return match_small(kinds, last, hits, room, taken);
+    }
+    match_any(kinds, last, hits, room, taken);
+}
+
+/// `match_kinds` on any number of slots.
+fn match_any(
+    kinds: &[UnitTypeId],
+    last: &[bool],
+    hits: &[TypeSet],
+    room: &mut MatchRoom,
+    taken: &mut Vec<usize>,
+) {
     let mut reach = std::mem::take(&mut room.reach);
     reach.clear();
     reach.extend(hits.iter().map(|&t| (t, false)));
@@ -383,6 +397,7 @@ pub(crate) fn match_kinds(
         ..
     } = m;
     *room = MatchRoom {
+        masks: Vec::new(),
         reach,
         kinds: slot_kinds,
         slot_of_hit,
@@ -391,10 +406,92 @@ pub(crate) fn match_kinds(
     };
 }
 
+/// `match_kinds` for at most 64 slots: the same augmenting paths, trying slots in the same
+/// order, with each hit's slots as a bit set.
+fn match_small(
+    kinds: &[UnitTypeId],
+    last: &[bool],
+    hits: &[TypeSet],
+    room: &mut MatchRoom,
+    taken: &mut Vec<usize>,
+) {
+    let MatchRoom {
+        masks, slot_of_hit, ..
+    } = room;
+    masks.clear();
+    let mut prev: Option<(TypeSet, u64)> = None;
+    for &t in hits {
+        let m = match prev {
+            Some((pt, m)) if pt == t => m,
+            _ => kinds
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| has(t, **k))
+                .fold(0u64, |m, (s, _)| m | 1 << s),
+        };
+        prev = Some((t, m));
+        masks.push(m);
+    }
+    let mut hit_of_slot = [u32::MAX; 64];
+    slot_of_hit.clear();
+    slot_of_hit.resize(hits.len(), None);
+    fn augment(
+        h: usize,
+        allowed: u64,
+        seen: &mut u64,
+        masks: &[u64],
+        hit_of_slot: &mut [u32; 64],
+        slot_of_hit: &mut [Option<usize>],
+    ) -> bool {
+        let mut candidates = masks[h] & allowed & !*seen;
+        while candidates != 0 {
+            let s = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            // A deeper path may have been through it since.
+            if *seen >> s & 1 == 1 {
+                continue;
+            }
+            *seen |= 1 << s;
+            let free = match hit_of_slot[s] {
+                u32::MAX => true,
+                other => augment(other as usize, allowed, seen, masks, hit_of_slot, slot_of_hit),
+            };
+            if free {
+                hit_of_slot[s] = h as u32;
+                slot_of_hit[h] = Some(s);
+                return true;
+            }
+        }
+        false
+    }
+    let first: u64 = last
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| !**l)
+        .fold(0, |m, (s, _)| m | 1 << s);
+    let all: u64 = if kinds.len() == 64 {
+        u64::MAX
+    } else {
+        (1 << kinds.len()) - 1
+    };
+    for allowed in [first, all] {
+        for h in 0..hits.len() {
+            if slot_of_hit[h].is_none() {
+                let mut seen = 0;
+                augment(h, allowed, &mut seen, masks, &mut hit_of_slot, slot_of_hit);
+            }
+        }
+    }
+    taken.clear();
+    taken.extend((0..kinds.len()).filter(|&s| hit_of_slot[s] != u32::MAX));
+}
+
 /// Vectors `match_kinds` reuses from one call to the next (the chain calls it about a
 /// thousand times an answer).
 #[derive(Default)]
 pub(crate) struct MatchRoom {
+    /// Each hit's slots, as a bit set (`match_small`).
+    masks: Vec<u64>,
     reach: Vec<Reach>,
     kinds: Vec<(UnitTypeId, bool)>,
     slot_of_hit: Vec<Option<usize>>,
@@ -517,4 +614,32 @@ pub fn check(
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bit-set matching takes the slots the general one takes, on made-up slots and hits.
+    #[test]
+    fn small_matchings_take_the_slots_the_general_one_takes() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let (mut small, mut any) = (MatchRoom::default(), MatchRoom::default());
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for _ in 0..2000 {
+            let slots = 1 + next(64) as usize;
+            let kinds: Vec<UnitTypeId> = (0..slots).map(|_| UnitTypeId(next(6) as u16)).collect();
+            let last: Vec<bool> = (0..slots).map(|_| next(4) == 0).collect();
+            let hits: Vec<TypeSet> = (0..next(slots as u64 + 4)).map(|_| 1 + next(63)).collect();
+            match_small(&kinds, &last, &hits, &mut small, &mut a);
+            match_any(&kinds, &last, &hits, &mut any, &mut b);
+            assert_eq!(a, b, "kinds {kinds:?} last {last:?} hits {hits:?}");
+        }
+    }
 }

@@ -119,6 +119,9 @@ struct CountRoom {
 /// The states of one side, interned.
 pub(super) struct Sides {
     classes: Vec<Class>,
+    /// `at_hp[k][hp]`: the class of class `k`'s units at `hp` hit points (`class_of`, looked
+    /// up once).
+    at_hp: Vec<Vec<Option<usize>>>,
     counts: Vec<Box<[u16]>>,
     index: Map<Box<[u16]>, u32>,
     /// Hit points left, per state: no transition raises it.
@@ -134,8 +137,17 @@ pub(super) struct Sides {
 
 impl Sides {
     fn new(classes: Vec<Class>) -> Sides {
+        let at_hp = classes
+            .iter()
+            .map(|c| {
+                (0..=c.hp)
+                    .map(|hp| classes.iter().position(|x| *x == Class { hp, ..*c }))
+                    .collect()
+            })
+            .collect();
         Sides {
             classes,
+            at_hp,
             counts: Vec::new(),
             index: Map::default(),
             hp: Vec::new(),
@@ -168,6 +180,17 @@ impl Sides {
         self.place.push(None);
         self.hits.push(None);
         i
+    }
+
+    /// The class of class `k`'s units at `hp` hit points (no more than the class's own).
+    fn at_hp(&self, k: usize, hp: u8) -> usize {
+        match self.at_hp[k].get(usize::from(hp)).copied().flatten() {
+            Some(x) => x,
+            None => self.class_of(Class {
+                hp,
+                ..self.classes[k]
+            }),
+        }
     }
 
     fn class_of(&self, c: Class) -> usize {
@@ -977,9 +1000,9 @@ impl<'q> Chain<'q> {
             for j in 0..usize::from(*n) {
                 let left = c.hp - taken[first_unit[k] + j];
                 if left == 0 {
-                    killed[s.class_of(Class { hp: 1, ..c })] += 1;
+                    killed[s.at_hp(k, 1)] += 1;
                 } else {
-                    after[s.class_of(Class { hp: left, ..c })] += 1;
+                    after[s.at_hp(k, left)] += 1;
                 }
             }
         }
