@@ -116,6 +116,16 @@ struct CountRoom {
     matching: casualties::MatchRoom,
 }
 
+/// Room `Chain::struck` reuses from one call to the next.
+#[derive(Default)]
+struct StruckRoom {
+    kept: Vec<(usize, f64)>,
+    starts: Vec<usize>,
+    at: Vec<usize>,
+    hits: Vec<(u32, TypeSet)>,
+    out: Vec<(u32, u32, f64)>,
+}
+
 /// The states of one side, interned.
 pub(super) struct Sides {
     classes: Vec<Class>,
@@ -303,6 +313,7 @@ pub(super) struct Chain<'q> {
     /// (side hit, its state, fire): one entry per distinct result, so a round's steps go
     /// through each side's results once instead of through every combination of hits.
     struck_memo: Map<(u8, u32, u32), Struck>,
+    struck_room: StruckRoom,
     /// `add`'s answers: (side, state, state) → the two together.
     add_memo: Map<(u8, u32, u32), u32>,
     check_memo: Map<(u64, u64), Check>,
@@ -485,6 +496,7 @@ impl<'q> Chain<'q> {
             target_sets: Vec::new(),
             cas_memo_long: Map::default(),
             struck_memo: Map::default(),
+            struck_room: StruckRoom::default(),
             add_memo: Map::default(),
             check_memo: Map::default(),
             last_check: None,
@@ -729,67 +741,73 @@ impl<'q> Chain<'q> {
             return r.clone();
         }
         let f = self.fires[fire as usize].clone();
-        let mut out: Vec<(u32, u32, f64)> = Vec::new();
+        let mut room = std::mem::take(&mut self.struck_room);
+        let StruckRoom {
+            kept,
+            starts,
+            at,
+            hits,
+            out,
+        } = &mut room;
+        out.clear();
         // Every combination of hits per target set, the last set's count turning fastest,
         // counts too unlikely to matter left out. Hits of a set beyond the hit points it can
         // reach change nothing (`casualties::suggest` matches hits to hit points: a hit that
         // finds none is lost and moves no other): they count as that many.
         // A set's hits reach so many hit points of the side; with none, its hits are lost and
         // change nothing (the set is left out, as if it scored none).
-        let reach: Vec<usize> = f
-            .targets
-            .iter()
-            .map(|t| {
-                let s = &self.sides[si(side)];
-                s.counts[st as usize]
-                    .iter()
-                    .zip(&s.classes)
-                    .filter(|(n, c)| **n > 0 && has(*t, c.kind) && self.p.of(c.kind).takes_hits)
-                    .map(|(n, c)| usize::from(*n) * usize::from(c.hp))
-                    .sum()
-            })
-            .collect();
-        let kept: Vec<Vec<(usize, f64)>> = f
-            .dists
-            .iter()
-            .zip(&reach)
-            .map(|(d, &cap)| {
-                if cap == 0 {
-                    return vec![(0, 1.0)];
-                }
-                let mut v: Vec<(usize, f64)> = (0..d.len().min(cap + 1))
+        // `kept` holds each set's (hits, probability) one after the other, from `starts[i]`.
+        kept.clear();
+        starts.clear();
+        for (d, t) in f.dists.iter().zip(&f.targets) {
+            starts.push(kept.len());
+            let s = &self.sides[si(side)];
+            let cap: usize = s.counts[st as usize]
+                .iter()
+                .zip(&s.classes)
+                .filter(|(n, c)| **n > 0 && has(*t, c.kind) && self.p.of(c.kind).takes_hits)
+                .map(|(n, c)| usize::from(*n) * usize::from(c.hp))
+                .sum();
+            if cap == 0 {
+                kept.push((0, 1.0));
+                continue;
+            }
+            let from = kept.len();
+            kept.extend(
+                (0..d.len().min(cap + 1))
                     .filter(|&k| d[k] > NEGLIGIBLE)
-                    .map(|k| (k, d[k]))
-                    .collect();
-                if d.len() > cap + 1 {
-                    let tail: f64 = d[cap..].iter().filter(|q| **q > NEGLIGIBLE).sum();
-                    match v.last_mut() {
-                        Some(last) if last.0 == cap => last.1 = tail,
-                        _ if tail > NEGLIGIBLE => v.push((cap, tail)),
-                        _ => {}
-                    }
+                    .map(|k| (k, d[k])),
+            );
+            if d.len() > cap + 1 {
+                let tail: f64 = d[cap..].iter().filter(|q| **q > NEGLIGIBLE).sum();
+                match kept[from..].last_mut() {
+                    Some(last) if last.0 == cap => last.1 = tail,
+                    _ if tail > NEGLIGIBLE => kept.push((cap, tail)),
+                    _ => {}
                 }
-                v
-            })
-            .collect();
-        if kept.iter().any(Vec::is_empty) {
-            let r: Struck = out.into();
+            }
+        }
+        starts.push(kept.len());
+        let sets = f.targets.len();
+        if (0..sets).any(|i| starts[i] == starts[i + 1]) {
+            let r: Struck = out.as_slice().into();
             self.struck_memo.insert(key, r.clone());
+            self.struck_room = room;
             return r;
         }
-        let mut at = vec![0usize; kept.len()];
-        let mut hits: Vec<(u32, TypeSet)> = Vec::with_capacity(kept.len());
+        at.clear();
+        at.extend_from_slice(&starts[..sets]);
         loop {
             hits.clear();
             let mut p = 1.0;
             for (i, &j) in at.iter().enumerate() {
-                let (k, q) = kept[i][j];
+                let (k, q) = kept[j];
                 p *= q;
                 if k > 0 {
                     hits.push((k as u32, f.targets[i]));
                 }
             }
-            let (after, killed) = self.casualties(side, st, &hits);
+            let (after, killed) = self.casualties(side, st, hits);
             match out.iter_mut().find(|(a, k, _)| (*a, *k) == (after, killed)) {
                 Some(e) => e.2 += p,
                 None => out.push((after, killed, p)),
@@ -798,16 +816,17 @@ impl<'q> Chain<'q> {
             let mut i = at.len();
             loop {
                 if i == 0 {
-                    let r: Struck = out.into();
+                    let r: Struck = out.as_slice().into();
                     self.struck_memo.insert(key, r.clone());
+                    self.struck_room = room;
                     return r;
                 }
                 i -= 1;
                 at[i] += 1;
-                if at[i] < kept[i].len() {
+                if at[i] < starts[i + 1] {
                     break;
                 }
-                at[i] = 0;
+                at[i] = starts[i];
             }
         }
     }
