@@ -9,6 +9,11 @@
 //! Architecture invariant: nothing here reads the game state or the rule set's strings; the
 //! battle sees only `Profiles` and its own units, so a simulation clones one small value.
 
+mod fire;
+
+pub(crate) use fire::{low_luck_value, FireGroup, FireRoom};
+use fire::{targets_of, Fired};
+
 use super::casualties::{self, CasualtyOrder, HitGroup};
 use super::profile::{has, Profiles, TypeSet};
 use super::roll::Roller;
@@ -354,10 +359,6 @@ struct Scratch {
     hitting: Option<(usize, [TypeSet; 2], [bool; 2])>,
 }
 
-/// The room [`Battle::fire_groups_in`] works in, kept by its caller.
-#[derive(Default)]
-pub(crate) struct FireRoom(Scratch);
-
 /// What `Scratch::ranked` was worked out for: each unit's (id, type, side), the orders, and the
 /// profiles' address.
 type RankedFor = (Vec<(u32, UnitTypeId, Side)>, [CasualtyOrder; 2], usize);
@@ -455,45 +456,11 @@ impl Clone for Battle {
     }
 }
 
-enum Fired {
-    NeedDice(Need),
-    Done(Option<Need>),
-}
-
 fn idx(side: Side) -> usize {
     match side {
         Side::Attacker => 0,
         Side::Defender => 1,
     }
-}
-
-/// A fire group: (value, targets, dice (a unit rolling several counts once per die), dice
-/// rolled for each die, the best kept).
-pub(crate) type FireGroup = (u8, TypeSet, u32, u8);
-
-/// The unit types a hit from a `shooter` can go to, when its side has the types `mine` in the
-/// battle (aircraft reach submarines only beside a destroyer of theirs).
-fn targets_of(p: &Profiles, shooter: UnitTypeId, mine: TypeSet) -> TypeSet {
-    let sp = p.of(shooter);
-    let mut set = p.hittable & !sp.cannot_target;
-    if sp.domain == Domain::Air {
-        for &(kind, need) in &p.evaders {
-            if mine & need == 0 {
-                set &= !(1 << kind.0);
-            }
-        }
-    }
-    set
-}
-
-/// What a die kept as the best of `best` counts for under low luck: the value whose chance is
-/// nearest the best of `best` dice hitting on `value` (`value` itself for one die).
-pub(crate) fn low_luck_value(value: u8, best: u8) -> u8 {
-    if best <= 1 {
-        return value;
-    }
-    let miss = (1.0 - f64::from(value.min(6)) / 6.0).powi(i32::from(best));
-    ((1.0 - miss) * 6.0).round().clamp(0.0, 6.0) as u8
 }
 
 impl Battle {
@@ -997,240 +964,6 @@ impl Battle {
         None
     }
 
-    /// Roll `n` dice for the step, or wait for them.
-    fn roll(&mut self, n: usize, step: Step, dice: &mut dyn Roller) -> Option<Need> {
-        let mut faces = std::mem::take(&mut self.faces);
-        if !dice.roll(n, &mut faces) {
-            self.faces = faces;
-            return Some(Need::Dice {
-                count: n as u32,
-                step,
-            });
-        }
-        self.dice_drawn += n as u32;
-        self.faces = faces;
-        None
-    }
-
-    /// A side fires: units matching `who` that have a value and have not fired this round.
-    /// Returns a casualty call for the other side (or nothing when there are no hits).
-    #[allow(clippy::too_many_arguments)]
-    fn fire(
-        &mut self,
-        step: Step,
-        side: Side,
-        p: &Profiles,
-        dice: &mut dyn Roller,
-        obs: &mut dyn Observer,
-        who: impl Fn(&Combatant) -> bool,
-        first_strike: bool,
-    ) -> Fired {
-        let mut scratch = std::mem::take(&mut self.scratch);
-        self.fire_groups_into(p, side, &who, &mut scratch);
-        let rolled = self.fire_groups_roll(step, side, p, dice, obs, &who, first_strike, &scratch);
-        self.scratch = scratch;
-        match rolled {
-            Err(need) => Fired::NeedDice(need),
-            Ok(None) => Fired::Done(None),
-            // The defender's hits are removed at once; the attacker's go behind the strip (a
-            // submarine's victims until the surprise strike ends) and fire back.
-            Ok(Some(hits)) => {
-                Fired::Done(self.call_casualties(step, side.other(), hits, side == Side::Defender, p, obs))
-            }
-        }
-    }
-
-    /// `fire`, the groups worked out (`scratch`): the dice still to come, or the hits scored
-    /// (none when nothing hit).
-    #[allow(clippy::too_many_arguments)]
-    fn fire_groups_roll(
-        &mut self,
-        step: Step,
-        side: Side,
-        p: &Profiles,
-        dice: &mut dyn Roller,
-        obs: &mut dyn Observer,
-        who: &dyn Fn(&Combatant) -> bool,
-        first_strike: bool,
-        scratch: &Scratch,
-    ) -> Result<Option<Vec<HitGroup>>, Need> {
-        let groups = &scratch.groups;
-        if groups.is_empty() {
-            return Ok(None);
-        }
-        let low_luck = p.rules.dice == DiceRule::LowLuck;
-        let mut hit_groups: Vec<HitGroup> = Vec::new();
-        let mut rolled: Vec<(u8, Vec<u8>)> = Vec::new();
-        if low_luck {
-            // Per group of units that can hit the same targets: the sum of values; every 6 a
-            // sure hit, the rest one die.
-            let mut by_target: Vec<(TypeSet, u32)> = Vec::new();
-            for g in groups {
-                let total = u32::from(low_luck_value(g.0, g.3)) * g.2;
-                match by_target.iter_mut().find(|b| b.0 == g.1) {
-                    Some(b) => b.1 += total,
-                    None => by_target.push((g.1, total)),
-                }
-            }
-            let n = by_target.iter().filter(|b| b.1 % 6 != 0).count();
-            if let Some(need) = self.roll(n, step, dice) {
-                return Err(need);
-            }
-            let faces = self.faces.clone();
-            let mut k = 0;
-            for (targets, total) in by_target {
-                let mut hits = total / 6;
-                let rest = (total % 6) as u8;
-                if rest != 0 {
-                    let f = faces[k];
-                    k += 1;
-                    rolled.push((rest, vec![f]));
-                    if f <= rest {
-                        hits += 1;
-                    }
-                }
-                hit_groups.push(HitGroup {
-                    count: hits,
-                    targets,
-                    airborne: false,
-                });
-            }
-        } else {
-            let n: usize = groups.iter().map(|g| g.2 as usize * usize::from(g.3)).sum();
-            if let Some(need) = self.roll(n, step, dice) {
-                return Err(need);
-            }
-            let listens = obs.listens();
-            let faces = &self.faces;
-            let mut k = 0;
-            for (value, targets, members, best) in groups {
-                let best = usize::from(*best);
-                let these = &faces[k..k + *members as usize * best];
-                k += *members as usize * best;
-                // Each die the best (lowest) of `best` rolled: the faces that count are shown.
-                let kept = these.chunks(best).map(|c| c.iter().copied().min().unwrap_or(6));
-                let hits = if listens {
-                    let kept: Vec<u8> = kept.collect();
-                    let hits = kept.iter().filter(|f| **f <= *value).count() as u32;
-                    rolled.push((*value, kept));
-                    hits
-                } else {
-                    kept.filter(|f| *f <= *value).count() as u32
-                };
-                match hit_groups.iter_mut().find(|h| h.targets == *targets) {
-                    Some(h) => h.count += hits,
-                    None => hit_groups.push(HitGroup {
-                        count: hits,
-                        targets: *targets,
-                        airborne: false,
-                    }),
-                }
-            }
-        }
-        if first_strike {
-            for i in 0..self.units.len() {
-                if self.shoots(i, side, scratch.values[i], who) {
-                    self.units[i].fired = true;
-                }
-            }
-        }
-        let hits: u32 = hit_groups.iter().map(|h| h.count).sum();
-        if obs.listens() {
-            obs.report(
-                self,
-                &Report::Rolled {
-                    side,
-                    step,
-                    groups: rolled,
-                    hits,
-                },
-            );
-        }
-        Ok((hits > 0).then_some(hit_groups))
-    }
-
-    /// Who fires: `(value, targets, dice, best_of)` groups of the side's units matching `who`
-    /// that have a value and have not fired this round, a unit once per die it rolls; each die
-    /// is the best of `best_of` rolled (an attacker's `best_of`, else 1). Worked out in a room
-    /// the caller keeps from call to call: the exact calculator asks for thousands of states'.
-    pub(crate) fn fire_groups_in<'r>(
-        &self,
-        p: &Profiles,
-        side: Side,
-        who: &dyn Fn(&Combatant) -> bool,
-        room: &'r mut FireRoom,
-    ) -> &'r [FireGroup] {
-        self.fire_groups_into(p, side, who, &mut room.0);
-        &room.0.groups
-    }
-
-    /// Whether unit `i`, of value `value` this round, fires now for its `side`.
-    fn shoots(&self, i: usize, side: Side, value: u8, who: &dyn Fn(&Combatant) -> bool) -> bool {
-        let u = &self.units[i];
-        // Casualty-strip units fire back only on defense.
-        u.side == side
-            && u.in_battle()
-            && !u.fired
-            && value != 0
-            && !(u.status == Status::Hit && side == Side::Attacker)
-            && who(u)
-    }
-
-    /// `fire_groups_in`, into `scratch.groups` (with the side's values in `scratch.values`).
-    fn fire_groups_into(
-        &self,
-        p: &Profiles,
-        side: Side,
-        who: &dyn Fn(&Combatant) -> bool,
-        scratch: &mut Scratch,
-    ) {
-        self.values_into(p, side, scratch);
-        let mine = self.types(side);
-        let Scratch { values, groups, .. } = scratch;
-        groups.clear();
-        for (i, u) in self.units.iter().enumerate() {
-            let v = values[i];
-            if !self.shoots(i, side, v, who) {
-                continue;
-            }
-            let t = targets_of(p, u.kind, mine);
-            // A unit rolling several dice (`attack_dice`) counts once per die.
-            let (dice, best) = if side == Side::Attacker {
-                let pr = p.of(u.kind);
-                (u32::from(pr.attack_dice.max(1)), pr.best_of.max(1))
-            } else {
-                (1, 1)
-            };
-            match groups.iter_mut().find(|g| g.0 == v && g.1 == t && g.3 == best) {
-                Some(g) => g.2 += dice,
-                None => groups.push((v, t, dice, best)),
-            }
-        }
-        // Keys are unique: units of one key share a group.
-        groups.sort_unstable_by_key(|g| (g.0, g.1, g.3));
-    }
-
-    /// A fire step: roll (sub 1), then done (sub 2) once the dice are in.
-    fn fire_step(
-        &mut self,
-        step: Step,
-        side: Side,
-        p: &Profiles,
-        dice: &mut dyn Roller,
-        obs: &mut dyn Observer,
-    ) -> Option<Need> {
-        if self.cursor.sub >= 2 {
-            return None;
-        }
-        match self.fire(step, side, p, dice, obs, |_| true, false) {
-            Fired::NeedDice(n) => Some(n),
-            Fired::Done(need) => {
-                self.cursor.sub = 2;
-                need
-            }
-        }
-    }
-
     /// Ask the side for casualties, or take them at once when there is no choice to make.
     fn call_casualties(
         &mut self,
@@ -1289,74 +1022,6 @@ impl Battle {
             units.dedup();
             obs.report(self, &Report::Casualties { side, step, units });
         }
-    }
-
-    /// Each unit's value this round, into `scratch.values`: attack or defense, raised by
-    /// supporting units.
-    fn values_into(&self, p: &Profiles, side: Side, scratch: &mut Scratch) {
-        let Scratch {
-            values,
-            raised,
-            supported,
-            pools,
-            ..
-        } = scratch;
-        raised.clear();
-        let supporters = p.supporters[idx(side)];
-        let mut supported_here = false;
-        raised.extend(self.units.iter().map(|u| {
-            // The other side's values are never read.
-            if u.side != side {
-                return 0;
-            }
-            supported_here |= u.in_battle() && has(supporters, u.kind);
-            let pr = p.of(u.kind);
-            let base = if side == Side::Attacker {
-                pr.attack
-            } else {
-                pr.defense
-            };
-            if let Some((v, _)) = u.set_value {
-                return i16::from(v);
-            }
-            let changed = self.changed.iter().find(|c| c.side == side && c.kind == u.kind);
-            i16::from(changed.map_or(base, |c| c.value))
-        }));
-        // Supporters present: (targets, delta, count) pools, filled one supported unit each.
-        pools.clear();
-        for (_, u) in self.alive(side).filter(|_| supported_here) {
-            for s in &p.of(u.kind).support {
-                let delta = i16::from(if side == Side::Attacker {
-                    s.attack
-                } else {
-                    s.defense
-                });
-                if delta != 0 && s.count > 0 {
-                    match pools.iter_mut().find(|q| q.0 == s.targets && q.1 == delta) {
-                        Some(q) => q.2 += u32::from(s.count),
-                        None => pools.push((s.targets, delta, u32::from(s.count))),
-                    }
-                }
-            }
-        }
-        if !pools.is_empty() {
-            supported.clear();
-            supported.resize(self.units.len(), false);
-            for &(targets, delta, mut count) in pools.iter() {
-                for (i, u) in self.units.iter().enumerate() {
-                    if count == 0 {
-                        break;
-                    }
-                    if u.side == side && u.in_battle() && !supported[i] && has(targets, u.kind) {
-                        supported[i] = true;
-                        raised[i] += delta;
-                        count -= 1;
-                    }
-                }
-            }
-        }
-        values.clear();
-        values.extend(raised.iter().map(|v| (*v).clamp(0, 6) as u8));
     }
 
     fn anti_air(&mut self, p: &Profiles, dice: &mut dyn Roller, obs: &mut dyn Observer) -> Option<Need> {
