@@ -1,0 +1,165 @@
+//! The fast path: plain rounds (both sides fire, casualties go, every hit reaches every unit)
+//! over dense tables, one per pair of chains of losses, in an order where every state comes
+//! after those leading to it.
+
+use super::*;
+
+/// A side's hits from one state: the probabilities from `offset` hits on, tails dropped.
+pub(in crate::odds) struct Hits {
+    pub(in crate::odds) offset: usize,
+    p: Vec<f64>,
+    /// `tail[k]`: the probability of `offset + k` hits or more.
+    tail: Vec<f64>,
+}
+
+impl Hits {
+    /// The probability that these hits leave the enemy where it is: none scored, or nothing
+    /// left on its chain of losses to take them (`last`).
+    pub(in crate::odds) fn stays(&self, last: bool) -> f64 {
+        match (last, self.offset) {
+            (true, _) => 1.0,
+            (false, 0) => self.p[0],
+            (false, _) => 0.0,
+        }
+    }
+
+    /// The number of hits a draw `u` (uniform in [0, 1)) stands for.
+    pub(in crate::odds) fn draw(&self, u: f64) -> usize {
+        // Tails were dropped: the draw is over what is kept.
+        let x = (1.0 - u) * self.tail[0];
+        let k = self.tail.partition_point(|t| *t >= x);
+        self.offset + k.saturating_sub(1).min(self.p.len() - 1)
+    }
+}
+
+impl Chain<'_> {
+    pub(in crate::odds) fn hits(&mut self, side: Side, st: u32) -> std::rc::Rc<Hits> {
+        if let Some(h) = &self.sides[si(side)].hits[st as usize] {
+            return h.clone();
+        }
+        let f = self.fire(side, st, Who::All);
+        let d = match f.dists.as_slice() {
+            [] => vec![1.0],
+            [d] => d.clone(),
+            _ => unreachable!("plain battles have one target set"),
+        };
+        let lo = d.iter().position(|x| *x > NEGLIGIBLE).unwrap_or(0);
+        let hi = d.iter().rposition(|x| *x > NEGLIGIBLE).unwrap_or(0);
+        let p = d[lo..=hi].to_vec();
+        let mut tail = vec![0.0; p.len() + 1];
+        for k in (0..p.len()).rev() {
+            tail[k] = tail[k + 1] + p[k];
+        }
+        let h = std::rc::Rc::new(Hits { offset: lo, p, tail });
+        self.sides[si(side)].hits[st as usize] = Some(h.clone());
+        h
+    }
+
+    /// Plain rounds over dense tables, one per pair of chains of losses: a state's position
+    /// on its chain only grows, so one pass in position order sees every state after all
+    /// those leading to it. States leaving the chains (defenseless units destroyed) are
+    /// returned for the general path.
+    pub(super) fn dense(
+        &mut self,
+        layer: Map<(u32, u32), f64>,
+        over: &mut Map<(u8, u32, u32), f64>,
+        rounds: &mut f64,
+    ) -> Result<Map<(u32, u32), f64>, String> {
+        let mut blocks: BTreeMap<(u32, u32), Starts> = BTreeMap::new();
+        let mut entries: Vec<((u32, u32), f64)> = layer.into_iter().collect();
+        entries.sort_by_key(|(k, _)| *k);
+        for ((a, d), m) in entries {
+            if self.sides[0].place[a as usize].is_none() {
+                self.walk(Side::Attacker, a);
+            }
+            if self.sides[1].place[d as usize].is_none() {
+                self.walk(Side::Defender, d);
+            }
+            let (ca, pa) = self.sides[0].place[a as usize].expect("walked");
+            let (cd, pd) = self.sides[1].place[d as usize].expect("walked");
+            blocks.entry((ca, cd)).or_default().push((pa, pd, m));
+        }
+        let mut leftover: Map<(u32, u32), f64> = Map::default();
+        for ((ca, cd), start) in blocks {
+            let chain_a = self.sides[0].chains[ca as usize].clone();
+            let chain_d = self.sides[1].chains[cd as usize].clone();
+            let (la, ld) = (chain_a.len(), chain_d.len());
+            let mut mass = vec![0.0f64; la * ld];
+            for (pa, pd, m) in start {
+                mass[pa as usize * ld + pd as usize] += m;
+            }
+            for pa in 0..la {
+                for pd in 0..ld {
+                    let m = mass[pa * ld + pd];
+                    if m <= NEGLIGIBLE {
+                        continue;
+                    }
+                    self.states += 1;
+                    let (a, d) = (chain_a[pa], chain_d[pd]);
+                    let c = self.check(a, d);
+                    if c.removed != [0, 0] {
+                        *leftover.entry((a, d)).or_default() += m;
+                        continue;
+                    }
+                    if let Some(o) = c.outcome {
+                        *over.entry((crate::odds::outcome_key(o), a, d)).or_default() += m;
+                        continue;
+                    }
+                    if c.may_retreat && self.retreats(a, u32::MAX)? {
+                        *over
+                            .entry((crate::odds::outcome_key(Outcome::Retreated), a, d))
+                            .or_default() += m;
+                        continue;
+                    }
+                    let ha = self.hits(Side::Attacker, a);
+                    let hd = self.hits(Side::Defender, d);
+                    let stay = ha.stays(pd == ld - 1) * hd.stays(pa == la - 1);
+                    if stay >= 1.0 - 1e-12 {
+                        return Err("a round that can never change anything".into());
+                    }
+                    let visits = m / (1.0 - stay);
+                    *rounds += visits;
+                    // Hits past the end of the defender's chain all land on its last state;
+                    // the rest is one contiguous run of the row, which the compiler vectorizes.
+                    // What lands back on this state is mass already counted by `visits`.
+                    let start = pd + ha.offset;
+                    let run = (ld - 1).saturating_sub(start).min(ha.p.len());
+                    for (i, q) in hd.p.iter().enumerate() {
+                        let ta = (pa + hd.offset + i).min(la - 1);
+                        let row = &mut mass[ta * ld..(ta + 1) * ld];
+                        let vq = visits * q;
+                        for (dst, r) in row[start.min(ld - 1)..][..run].iter_mut().zip(&ha.p[..run]) {
+                            *dst += vq * r;
+                        }
+                        if run < ha.p.len() {
+                            row[ld - 1] += vq * ha.tail[run];
+                        }
+                    }
+                }
+            }
+        }
+        Ok(leftover)
+    }
+
+    /// The policy's answer for an attacker that may retreat, as the round's last step asks.
+    pub(in crate::odds) fn retreats(&self, a: u32, round: u32) -> Result<bool, String> {
+        let s = &self.sides[0];
+        let counts = &s.counts[a as usize];
+        let left = s.units(a);
+        let all_air = counts
+            .iter()
+            .enumerate()
+            .all(|(k, n)| *n == 0 || self.p.of(s.classes[k].kind).domain == Domain::Air);
+        if !self.q.retreat.wants(round, left, all_air) {
+            return Ok(false);
+        }
+        if counts
+            .iter()
+            .enumerate()
+            .any(|(k, n)| *n > 0 && s.classes[k].seaborne)
+        {
+            return Err("units that came ashore fight on when the others retreat".into());
+        }
+        Ok(true)
+    }
+}
