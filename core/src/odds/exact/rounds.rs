@@ -265,28 +265,7 @@ impl Chain<'_> {
         };
         match op {
             Op::Settle | Op::Step(Step::RemoveCasualties) | Op::Step(Step::PressOrRetreat) => {
-                let m = if matches!(op, Op::Step(Step::RemoveCasualties)) {
-                    Mid {
-                        dhit: self.empty[1],
-                        ahit: self.empty[0],
-                        ..m
-                    }
-                } else {
-                    m
-                };
-                let (m, c) = self.settle(m);
-                if let Some(o) = c.outcome {
-                    ends.push(End::Over(o, m.a, m.dcas, w));
-                    return Ok(());
-                }
-                if matches!(op, Op::Step(Step::PressOrRetreat))
-                    && c.may_retreat
-                    && self.retreats(m.a, round)?
-                {
-                    ends.push(End::Over(Outcome::Retreated, m.a, m.dcas, w));
-                    return Ok(());
-                }
-                keep(m, w);
+                self.settle_op(op, m, w, round, &mut keep, ends)?
             }
             Op::Step(Step::AttackerFires) => {
                 let f = self.fire_id(Side::Attacker, m.a, Who::Except(m.fired[0]));
@@ -304,32 +283,7 @@ impl Chain<'_> {
                     keep(Mid { a, ..m }, w * p);
                 }
             }
-            Op::Step(Step::SurpriseStrike) => {
-                let dfire = self.add(Side::Defender, m.dcas, m.dhit);
-                let sa = self.strikers(Side::Attacker, m.a, dfire);
-                let sd = self.strikers(Side::Defender, m.dcas, m.a);
-                if sa == 0 && sd == 0 {
-                    keep(m, w);
-                    return Ok(());
-                }
-                let fa = self.fire_id(Side::Attacker, m.a, Who::Only(sa));
-                let fd = self.fire_id(Side::Defender, dfire, Who::Only(sd));
-                let on_attacker = self.struck(Side::Attacker, m.a, fd);
-                for &(dcas, _, p) in self.struck(Side::Defender, m.dcas, fa).iter() {
-                    // The attacker's victims are struck: they still strike back, then go.
-                    for &(a, _, q) in on_attacker.iter() {
-                        keep(
-                            Mid {
-                                a,
-                                dcas,
-                                fired: [sa, sd],
-                                ..m
-                            },
-                            w * p * q,
-                        );
-                    }
-                }
-            }
+            Op::Step(Step::SurpriseStrike) => self.surprise_strike(m, w, &mut keep),
             Op::Step(Step::AntiAir) => self.anti_air(m, w, &mut keep),
             Op::Values(id) => {
                 self.set_changed(id);
@@ -348,37 +302,7 @@ impl Chain<'_> {
                     keep(m, p);
                 }
             }
-            Op::Step(Step::Bombardment) => {
-                let mut groups: Vec<(u8, usize)> = Vec::new();
-                for b in &self.q.battle.bombarding {
-                    let v = self.p.of(b.kind).bombard;
-                    if v == 0 {
-                        continue;
-                    }
-                    match groups.iter_mut().find(|g| g.0 == v) {
-                        Some(g) => g.1 += 1,
-                        None => groups.push((v, 1)),
-                    }
-                }
-                let mut dist = vec![1.0];
-                for (v, n) in groups {
-                    dist = convolve(&dist, &binomial(n, v));
-                }
-                let land: TypeSet = self
-                    .p
-                    .units
-                    .iter()
-                    .filter(|u| u.domain == Domain::Land && u.takes_hits)
-                    .fold(0, |a, u| a | (1 << u.kind.0));
-                for (h, p) in dist.iter().enumerate() {
-                    if *p <= NEGLIGIBLE {
-                        continue;
-                    }
-                    let (dcas, killed) = self.casualties(Side::Defender, m.dcas, &[(h as u32, land)]);
-                    let dhit = self.add(Side::Defender, m.dhit, killed);
-                    keep(Mid { dcas, dhit, ..m }, w * p);
-                }
-            }
+            Op::Step(Step::Bombardment) => self.bombardment(m, w, &mut keep),
             Op::Step(s) => {
                 return Err(format!(
                     "the `{}` step has no place in the chain",
@@ -387,6 +311,101 @@ impl Chain<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The end of a step list, removing casualties, or pressing on or retreating: the state
+    /// settled (defenseless units gone, the battle perhaps over), the attacker asked.
+    fn settle_op(
+        &mut self,
+        op: Op,
+        m: Mid,
+        w: f64,
+        round: u32,
+        keep: &mut dyn FnMut(Mid, f64),
+        ends: &mut Vec<End>,
+    ) -> Result<(), String> {
+        let m = if matches!(op, Op::Step(Step::RemoveCasualties)) {
+            Mid {
+                dhit: self.empty[1],
+                ahit: self.empty[0],
+                ..m
+            }
+        } else {
+            m
+        };
+        let (m, c) = self.settle(m);
+        if let Some(o) = c.outcome {
+            ends.push(End::Over(o, m.a, m.dcas, w));
+            return Ok(());
+        }
+        if matches!(op, Op::Step(Step::PressOrRetreat)) && c.may_retreat && self.retreats(m.a, round)? {
+            ends.push(End::Over(Outcome::Retreated, m.a, m.dcas, w));
+            return Ok(());
+        }
+        keep(m, w);
+        Ok(())
+    }
+
+    /// A surprise strike, as `Battle::surprise_strike` plays it: both sides' first strikers at
+    /// once, the attacker's victims striking back before they go.
+    fn surprise_strike(&mut self, m: Mid, w: f64, keep: &mut dyn FnMut(Mid, f64)) {
+        let dfire = self.add(Side::Defender, m.dcas, m.dhit);
+        let sa = self.strikers(Side::Attacker, m.a, dfire);
+        let sd = self.strikers(Side::Defender, m.dcas, m.a);
+        if sa == 0 && sd == 0 {
+            keep(m, w);
+            return;
+        }
+        let fa = self.fire_id(Side::Attacker, m.a, Who::Only(sa));
+        let fd = self.fire_id(Side::Defender, dfire, Who::Only(sd));
+        let on_attacker = self.struck(Side::Attacker, m.a, fd);
+        for &(dcas, _, p) in self.struck(Side::Defender, m.dcas, fa).iter() {
+            // The attacker's victims are struck: they still strike back, then go.
+            for &(a, _, q) in on_attacker.iter() {
+                keep(
+                    Mid {
+                        a,
+                        dcas,
+                        fired: [sa, sd],
+                        ..m
+                    },
+                    w * p * q,
+                );
+            }
+        }
+    }
+
+    /// Bombardment: the bombarding ships' dice, their hits on the defender's land units.
+    fn bombardment(&mut self, m: Mid, w: f64, keep: &mut dyn FnMut(Mid, f64)) {
+        let mut groups: Vec<(u8, usize)> = Vec::new();
+        for b in &self.q.battle.bombarding {
+            let v = self.p.of(b.kind).bombard;
+            if v == 0 {
+                continue;
+            }
+            match groups.iter_mut().find(|g| g.0 == v) {
+                Some(g) => g.1 += 1,
+                None => groups.push((v, 1)),
+            }
+        }
+        let mut dist = vec![1.0];
+        for (v, n) in groups {
+            dist = convolve(&dist, &binomial(n, v));
+        }
+        let land: TypeSet = self
+            .p
+            .units
+            .iter()
+            .filter(|u| u.domain == Domain::Land && u.takes_hits)
+            .fold(0, |a, u| a | (1 << u.kind.0));
+        for (h, p) in dist.iter().enumerate() {
+            if *p <= NEGLIGIBLE {
+                continue;
+            }
+            let (dcas, killed) = self.casualties(Side::Defender, m.dcas, &[(h as u32, land)]);
+            let dhit = self.add(Side::Defender, m.dhit, killed);
+            keep(Mid { dcas, dhit, ..m }, w * p);
+        }
     }
 
     /// Antiaircraft fire, as `Battle::anti_air` fires it.
