@@ -243,7 +243,7 @@ fn the_game_handle_is_read_only_and_does_not_outlive_the_call() {
     fire(&mut host, EventKind::TurnBegin).expect("keeping a reference is allowed");
     let err = fire(&mut host, EventKind::TurnEnd).unwrap_err();
     assert_eq!(err.line, Some(8), "{err}");
-    assert!(err.message.contains("destructed"), "{err}");
+    assert!(err.message.contains("given to an earlier handler call"), "{err}");
     let err = fire(&mut host, EventKind::PhaseBegin).unwrap_err();
     assert_eq!(err.line, Some(12), "{err}");
     assert_eq!(err.kind, ScriptErrorKind::Forbidden, "{err}");

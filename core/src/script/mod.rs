@@ -204,8 +204,6 @@ pub struct ScriptHost {
     budget: Rc<Budget>,
     limits: ScriptLimits,
     base: mlua::Table,
-    /// The `__index` and `__newindex` of every `game` handle (`view::game_index`).
-    game_index: (mlua::Function, mlua::Function),
     /// Hands payloads to handlers (`payload`).
     runner: payload::Runner,
     /// Lua strings payloads repeat.
@@ -263,8 +261,8 @@ impl ScriptHost {
         // another.
         lua.sandbox(true).map_err(lua_err)?;
         let base = Self::base_env(&lua).map_err(lua_err)?;
-        let runner = payload::Runner::new(&lua).map_err(lua_err)?;
-        let game_index = view::game_index(&lua).map_err(lua_err)?;
+        let slot = view::register_game(&lua).map_err(lua_err)?;
+        let runner = payload::Runner::new(&lua, slot).map_err(lua_err)?;
 
         let budget = Rc::new(Budget {
             steps: Cell::new(0),
@@ -320,7 +318,6 @@ impl ScriptHost {
             budget,
             limits,
             base,
-            game_index,
             runner,
             strings: value::Strings::default(),
             last_good_store: IndexMap::new(),
@@ -799,12 +796,16 @@ impl ScriptHost {
                 lazy: &lazy,
                 lazy_key: &self.runner.key,
             };
-            let index = self.game_index.clone();
-            let game_ud = scope.create_any_userdata(handle, move |reg| view::register(reg, index))?;
+            let answer =
+                scope.create_function(move |lua, (name, args): (mlua::Value, mlua::MultiValue)| {
+                    view::answer(lua, &handle, name, args)
+                })?;
+            // A handle of its own per dispatch (a kept one answers nothing), of a type
+            // registered once; the scoped function behind it is the dispatch's only callback.
+            let game_ud = self.lua.create_any_userdata(view::GameProxy)?;
+            self.runner.slot.raw_set(1, answer)?;
+            self.runner.slot.raw_set(2, &game_ud)?;
             let has_lazy = !lazy.is_empty();
-            if has_lazy {
-                self.runner.slot.raw_set(1, &game_ud)?;
-            }
             for (i, call) in calls.iter().enumerate() {
                 let last = i + 1 == calls.len();
                 *current.borrow_mut() = call.id.clone();
@@ -843,6 +844,7 @@ impl ScriptHost {
         });
         // The handle is gone with the scope; a payload kept past its handler asks no more.
         let _ = self.runner.slot.raw_set(1, mlua::Value::Nil);
+        let _ = self.runner.slot.raw_set(2, mlua::Value::Nil);
         let log = {
             let mut reg = self.reg.borrow_mut();
             reg.phase = Phase::Idle;

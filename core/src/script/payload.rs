@@ -18,8 +18,9 @@ use super::value::{self, Value};
 
 /// The Lua half: `make(key, value, ...)` builds a template; `run(handler, template, game,
 /// lazy, last)` copies the template, calls the handler
-/// and returns what it returned. `slot[1]` is the `game` handle of the dispatch in progress,
-/// which the payload's metatable asks for lazy fields, naming itself with the private `key`.
+/// and returns what it returned. `slot[1]` is the answering function of the dispatch in
+/// progress (`view::answer`), which the payload's metatable asks for lazy fields, naming itself
+/// with the private `key`.
 const RUNNER: &str = r##"
 local slot, key = ...
 local clone, setmetatable, type, next, select = table.clone, setmetatable, type, next, select
@@ -46,16 +47,16 @@ end
 
 local meta = {
     __index = function(ev, field)
-        local game = slot[1]
-        if game ~= nil then
-            return game(key, field, ev)
+        local answer = slot[1]
+        if answer ~= nil then
+            return answer(key, field, ev)
         end
         return nil
     end,
     __iter = function(ev)
-        local game = slot[1]
-        if game ~= nil then
-            game(key, nil, ev)
+        local answer = slot[1]
+        if answer ~= nil then
+            answer(key, nil, ev)
         end
         return next, ev
     end,
@@ -83,15 +84,15 @@ pub(crate) struct Runner {
     pub run: mlua::Function,
     /// `make(key, value, ...)`: a payload's template (`value::payload_to_lua`).
     pub make: mlua::Function,
-    /// `[1]`: the `game` handle of the dispatch in progress, while it has lazy fields.
+    /// `[1]`: the answering function of the dispatch in progress; `[2]`: its `game` handle
+    /// (`view::register_game`).
     pub slot: mlua::Table,
     /// The private first argument with which a payload asks the handle for a lazy field.
     pub key: mlua::Table,
 }
 
 impl Runner {
-    pub fn new(lua: &mlua::Lua) -> mlua::Result<Runner> {
-        let slot = lua.create_table()?;
+    pub fn new(lua: &mlua::Lua, slot: mlua::Table) -> mlua::Result<Runner> {
         let key = lua.create_table()?;
         let (run, make) = lua
             .load(RUNNER)

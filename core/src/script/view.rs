@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 
-use mlua::{UserDataFields, UserDataMethods};
+use mlua::UserDataFields;
 
 use super::api;
 use super::error::ScriptErrorKind;
@@ -91,13 +91,27 @@ pub(crate) struct GameHandle<'a> {
     pub lazy_key: &'a mlua::Table,
 }
 
-/// The `__index` and `__newindex` of every `game` handle, made once per host: `game.round` and the other
-/// values call the handle, `game.owner` and the other methods are small Lua functions that call
-/// it with their name. A handle made per dispatch then needs only `__call` and `__newindex`
-/// of its own, rather than a closure per member: events fire on every step of every battle.
-pub(crate) fn game_index(lua: &mlua::Lua) -> mlua::Result<(mlua::Function, mlua::Function)> {
+/// The handle a handler gets as `game`: a userdata of a type registered once per host (so
+/// making one per dispatch is cheap), whose members ask the dispatch in progress. A dispatch
+/// puts its answering function in `slot[1]` and its handle in `slot[2]`; a handle kept from an
+/// earlier dispatch is not `slot[2]` and answers nothing.
+pub(crate) struct GameProxy;
+
+/// Registers [`GameProxy`]: `game.round` and the other values ask the dispatch's function with
+/// their name, `game.owner` and the other methods are small Lua functions that do the same,
+/// assigning is an error. Returns the slot the dispatches fill (and the lazy payloads read:
+/// `payload.rs`).
+pub(crate) fn register_game(lua: &mlua::Lua) -> mlua::Result<mlua::Table> {
     const INDEX: &str = r#"
-local values, methods, unknown = ...
+local values, methods, unknown, slot = ...
+-- The dispatch's answering function, if `self` is the handle of the dispatch in progress.
+local function current(self)
+    local answer = slot[1]
+    if answer == nil or slot[2] ~= self then
+        error("this game handle was given to an earlier handler call: use the `game` of the call that is running", 3)
+    end
+    return answer
+end
 local is_value = {}
 for _, name in ipairs(values) do
     is_value[name] = true
@@ -108,12 +122,12 @@ for _, name in ipairs(methods) do
         if type(self) ~= "userdata" then
             error("call it as game:" .. name .. "(...), with a colon", 2)
         end
-        return self(name, ...)
+        return current(self)(name, ...)
     end
 end
 return function(self, key)
     if is_value[key] then
-        return self(key)
+        return current(self)(key)
     end
     local m = method[key]
     if m == nil then
@@ -141,10 +155,12 @@ end
             ),
         ))
     })?;
-    let index = lua.load(INDEX).set_name("=warroom game").call((
+    let slot = lua.create_table()?;
+    let index: mlua::Function = lua.load(INDEX).set_name("=warroom game").call((
         names(api::MemberKind::Value),
         names(api::MemberKind::Method),
         unknown,
+        slot.clone(),
     ))?;
     let new_index = lua.create_function(|lua, (_, key): (mlua::Value, mlua::Value)| {
         let key = key.to_string().unwrap_or_default();
@@ -154,35 +170,38 @@ end
             format!("game.{key} cannot be assigned: the game is read-only to scripts; ask for a change with game:request{{...}}"),
         ))
     })?;
-    Ok((index, new_index))
+    lua.register_userdata_type::<GameProxy>(|reg| {
+        reg.add_meta_field(mlua::MetaMethod::Index, index);
+        reg.add_meta_field(mlua::MetaMethod::NewIndex, new_index);
+    })?;
+    Ok(slot)
 }
 
-/// Makes a `game` handle: exactly the members of `game` the catalogue lists (`api::GAME`:
-/// `round`, `power`, `phase` and the methods `owner`, `start_owner`, `treasury`, `relation`,
-/// `units`, `units_of`, `each_unit`, `unit`, `start_units`, `battles`, `spaces`, `powers`,
-/// `space`, `power_info`, `unit_type`, `request`), reached through `index` ([`game_index`]).
-/// No setters: assigning a field of `game` is an error.
-pub(crate) fn register(
-    reg: &mut mlua::UserDataRegistry<GameHandle<'_>>,
-    (index, new_index): (mlua::Function, mlua::Function),
-) {
-    reg.add_meta_field(mlua::MetaMethod::Index, index);
-    reg.add_meta_method(
-        mlua::MetaMethod::Call,
-        |lua, h, (name, args): (mlua::Value, mlua::MultiValue)| match name {
-            mlua::Value::String(name) => member(lua, h, &name.to_str()?, args),
-            mlua::Value::Table(t) if t.to_pointer() == h.lazy_key.to_pointer() => {
-                let (field, ev): (Option<mlua::LuaString>, mlua::Table) = lua.unpack_multi(args)?;
-                let field = field.as_ref().map(|f| f.as_bytes());
-                h.lazy.fill(lua, field.as_deref(), &ev).and_then(|v| mlua::IntoLuaMulti::into_lua_multi(v, lua))
-            }
-            other => Err(mlua::Error::RuntimeError(format!(
-                "game cannot be called with a {}; its members are read as game.round or called as game:owner(space)",
-                super::value::lua_type(&other)
-            ))),
-        },
-    );
-    reg.add_meta_field(mlua::MetaMethod::NewIndex, new_index);
+/// What the dispatch's answering function does with `(name, args...)`: exactly the members of
+/// `game` the catalogue lists (`api::GAME`: `round`, `power`, `phase` and the methods `owner`,
+/// `start_owner`, `treasury`, `relation`, `units`, `units_of`, `each_unit`, `unit`,
+/// `start_units`, `battles`, `spaces`, `powers`, `space`, `power_info`, `unit_type`,
+/// `request`); or, asked with the private `lazy_key` by a payload, a lazy payload field.
+pub(crate) fn answer(
+    lua: &mlua::Lua,
+    h: &GameHandle,
+    name: mlua::Value,
+    args: mlua::MultiValue,
+) -> mlua::Result<mlua::MultiValue> {
+    match name {
+        mlua::Value::String(name) => member(lua, h, &name.to_str()?, args),
+        mlua::Value::Table(t) if t.to_pointer() == h.lazy_key.to_pointer() => {
+            let (field, ev): (Option<mlua::LuaString>, mlua::Table) = lua.unpack_multi(args)?;
+            let field = field.as_ref().map(|f| f.as_bytes());
+            h.lazy
+                .fill(lua, field.as_deref(), &ev)
+                .and_then(|v| mlua::IntoLuaMulti::into_lua_multi(v, lua))
+        }
+        other => Err(mlua::Error::RuntimeError(format!(
+            "game members are read as game.round or called as game:owner(space), not with a {}",
+            super::value::lua_type(&other)
+        ))),
+    }
 }
 
 /// One member of `game`, by name: a value (`round`) or a method's answer to `args`.
