@@ -406,9 +406,13 @@ proptest! {
         let path = &files[which.index(files.len())];
         let text = edit_log(&std::fs::read_to_string(path).unwrap(), &edits);
         if let Ok(loaded) = must_not_panic("edited.toml", text.as_bytes(), &root().join("editions")) {
-            // Every command replayed: the game is the whole log.
+            // Every command replayed: the game is the whole log, with what the load gives an
+            // older save on top (`given_again`, `landed`).
             let commands = text.matches("\n[[command]]\n").count();
-            prop_assert_eq!(loaded.game.history().len(), commands + loaded.given_again);
+            prop_assert_eq!(
+                loaded.game.history().len(),
+                commands + loaded.given_again + loaded.landed
+            );
         }
     }
 }
@@ -578,4 +582,23 @@ fn a_log_that_edits_absurd_numbers_is_refused_at_that_edit_instead_of_crashing()
             + &"\n[[command]]\ntext = \"end phase\"\n".repeat(4);
     let loaded = must_not_panic("edit.toml", text.as_bytes(), &mini_editions()).unwrap();
     assert_eq!(loaded.game.state().treasuries[0], 1_000_007);
+}
+
+/// Found by the fuzz above: a version 4 save with two commands swapped loses an air unit's base,
+/// and the load answers its landing as that version's engine did (`Loaded::landed`), giving the
+/// game two records its log does not have.
+#[test]
+fn landings_answered_for_an_old_save_are_counted() {
+    let path = root().join("tests/saves/anniversary-house-question-hash-scheme-4.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut blocks: Vec<&str> = text.split("\n[[command]]\n").collect();
+    blocks.swap(6, 39);
+    let text = blocks.join("\n[[command]]\n");
+    let loaded = must_not_panic("swapped.toml", text.as_bytes(), &root().join("editions")).expect("replays");
+    assert_eq!(loaded.version, 4);
+    assert_eq!(loaded.landed, 2);
+    assert_eq!(
+        loaded.game.history().len(),
+        41 + loaded.given_again + loaded.landed
+    );
 }

@@ -161,9 +161,13 @@ pub struct Loaded {
     /// the save recorded.
     pub warnings: Vec<SaveWarning>,
     /// Commands of an older save given a second time on replay (a version 5 `fight` that asks
-    /// Japan's kamikazes, answered in the log before it): the game's history is the log's
-    /// commands and these.
+    /// Japan's kamikazes, answered in the log before it).
     pub given_again: usize,
+    /// Answers given on replay that an older save's log does not have: before version 5 the
+    /// engine landed air units whose base was lost at the first place it found, asking nobody,
+    /// and the load answers `1` for it. The game's history is the log's commands,
+    /// `given_again` and these.
+    pub landed: usize,
 }
 
 /// Something a load noticed that does not stop the game, located in the save file.
@@ -734,6 +738,7 @@ fn replay(src: &SaveSource, save: Save, editions_dir: &Path, from: i64) -> Resul
     // answers, given before any question waits now, are kept for the `fight` that asks them.
     let mut early: Vec<(usize, &SavedCommand)> = Vec::new();
     let mut given_again = 0;
+    let mut landed = 0;
     for (i, c) in save.commands.iter().enumerate() {
         let n = i + 1;
         if let Err(r) = game.execute(&c.text) {
@@ -785,6 +790,7 @@ fn replay(src: &SaveSource, save: Save, editions_dir: &Path, from: i64) -> Resul
             if game.execute("answer 1").is_err() {
                 break;
             }
+            landed += 1;
         }
         if let Some(saved) = c.hash {
             let now = game.hash_in_scheme(scheme);
@@ -845,6 +851,7 @@ fn replay(src: &SaveSource, save: Save, editions_dir: &Path, from: i64) -> Resul
         version: save.version,
         warnings,
         given_again,
+        landed,
     })
 }
 
