@@ -570,6 +570,48 @@ fn a_lazy_payload_field_is_worked_out_once_and_only_when_read() {
     assert_eq!(lazy.0.get(), 0, "nobody read it");
 }
 
+/// The host keeps the last payload's table and changes only what differs: each step still
+/// sees its own payload, whatever a handler did to the one before.
+#[test]
+fn each_step_sees_its_own_payload() {
+    let mut host = ScriptHost::new(ScriptLimits::default()).unwrap();
+    load_layer(&mut host, "lazy", &["steps.lua"]).unwrap();
+    let step = |name: &str, round: i64, defenders: &[&str]| {
+        Event::new(EventKind::AfterCombatStep)
+            .with("space", "Egypt")
+            .with("attacker", "Germany")
+            .with("defenders", Value::list(defenders.iter().copied()))
+            .with("combat_round", round)
+            .with("step", name)
+    };
+    let mut seen = Vec::new();
+    for (i, ev) in [
+        step("attacker_fires", 1, &["United Kingdom"]),
+        step("defender_fires", 1, &["United Kingdom"]),
+        step("attacker_fires", 2, &["United Kingdom", "United States"]),
+        step("attacker_fires", 2, &["United Kingdom", "United States"]),
+    ]
+    .iter()
+    .enumerate()
+    {
+        seen.extend(messages(&host.dispatch(ev, &Game).unwrap()));
+        if i == 1 {
+            // Another event in between, with other fields.
+            host.dispatch(&Event::new(EventKind::TurnBegin).with("power", "China"), &Game)
+                .unwrap();
+        }
+    }
+    assert_eq!(
+        seen,
+        [
+            "attacker_fires 1 United Kingdom",
+            "defender_fires 1 United Kingdom",
+            "attacker_fires 2 United Kingdom+United States",
+            "attacker_fires 2 United Kingdom+United States",
+        ]
+    );
+}
+
 #[test]
 fn values_that_lua_cannot_hold_exactly_are_refused() {
     let mut host = base_only();

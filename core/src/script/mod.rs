@@ -208,6 +208,8 @@ pub struct ScriptHost {
     runner: payload::Runner,
     /// Lua strings payloads repeat.
     strings: value::Strings,
+    /// The last payload made into a Lua table, and that table (`template`).
+    template: Option<(IndexMap<String, Value>, mlua::Table)>,
     /// The stores as of the last successful load or dispatch: what a failed or vetoed dispatch
     /// rolls back to and what [`ScriptHost::store_snapshot`] returns.
     last_good_store: IndexMap<String, Value>,
@@ -218,6 +220,7 @@ impl Drop for ScriptHost {
         // Callbacks inside Lua hold the registry; empty it of Lua handles while the state is
         // still open so nothing is released into a closing state.
         self.strings.clear();
+        self.template = None;
         if let Ok(mut reg) = self.reg.try_borrow_mut() {
             reg.handlers.clear();
             reg.modules.clear();
@@ -320,6 +323,7 @@ impl ScriptHost {
             base,
             runner,
             strings: value::Strings::default(),
+            template: None,
             last_good_store: IndexMap::new(),
         })
     }
@@ -780,14 +784,13 @@ impl ScriptHost {
         let requests = RefCell::new(Vec::new());
         let current = RefCell::new(String::new());
         let kind = event.kind;
-        let template =
-            match value::payload_to_lua(&self.lua, &event.payload, &self.strings, &self.runner.make) {
-                Ok(t) => t,
-                Err(e) => {
-                    self.reg.borrow_mut().phase = Phase::Idle;
-                    return Err(ScriptError::new(ScriptErrorKind::Data, e.to_string()).during(kind, None));
-                }
-            };
+        let template = match self.template(&event.payload) {
+            Ok(t) => t,
+            Err(e) => {
+                self.reg.borrow_mut().phase = Phase::Idle;
+                return Err(ScriptError::new(ScriptErrorKind::Data, e.to_string()).during(kind, None));
+            }
+        };
         let scoped = self.lua.scope(|scope| {
             let handle = view::GameHandle {
                 view: game,
@@ -806,8 +809,7 @@ impl ScriptHost {
             self.runner.slot.raw_set(1, answer)?;
             self.runner.slot.raw_set(2, &game_ud)?;
             let has_lazy = !lazy.is_empty();
-            for (i, call) in calls.iter().enumerate() {
-                let last = i + 1 == calls.len();
+            for call in &calls {
                 *current.borrow_mut() = call.id.clone();
                 self.reg.borrow_mut().current = Some(call.id.clone());
                 let at = (call.file.as_str(), call.line);
@@ -815,7 +817,7 @@ impl ScriptHost {
                 let result = self
                     .runner
                     .run
-                    .call::<mlua::Value>((&call.func, &template, &game_ud, has_lazy, last));
+                    .call::<mlua::Value>((&call.func, &template, &game_ud, has_lazy));
                 self.budget.disarm();
                 let returned = match result {
                     Ok(v) => v,
@@ -884,6 +886,42 @@ impl ScriptHost {
                 Err(e)
             }
         }
+    }
+
+    /// The payload as a Lua table, which handlers get copies of. The last dispatch's table is
+    /// kept and changed where this payload differs, when both have the same fields in the same
+    /// order: a battle's steps follow one another with only the step and the round changed,
+    /// and making a table from Rust is a protected call per field and string.
+    fn template(&mut self, payload: &IndexMap<String, Value>) -> Result<mlua::Table, value::ValueError> {
+        if let Some((kept, table)) = &mut self.template {
+            let same_fields =
+                kept.len() == payload.len() && kept.keys().zip(payload.keys()).all(|(a, b)| a == b);
+            if same_fields {
+                for ((name, was), now) in kept.iter_mut().zip(payload.values()) {
+                    if was == now {
+                        continue;
+                    }
+                    let set = value::field_to_lua(&self.lua, name, now, &self.strings).and_then(|v| {
+                        self.strings
+                            .get(&self.lua, name)
+                            .and_then(|k| table.raw_set(k, v))
+                            .map_err(|e| value::ValueError {
+                                path: format!("payload.{name}"),
+                                message: e.to_string(),
+                            })
+                    });
+                    if let Err(e) = set {
+                        self.template = None;
+                        return Err(e);
+                    }
+                    was.clone_from(now);
+                }
+                return Ok(table.clone());
+            }
+        }
+        let table = value::payload_to_lua(&self.lua, payload, &self.strings, &self.runner.make)?;
+        self.template = Some((payload.clone(), table.clone()));
+        Ok(table)
     }
 
     /// Whether any handler listens to `kind` (so a caller can skip building the payload).

@@ -3,7 +3,9 @@
 //! A dispatch makes the payload into a Lua table once, its *template*, with its strings from
 //! the host's cache (`value::Strings`). Each handler then gets a deep copy of the template,
 //! made in Lua by [`Runner`]: one handler cannot change what the next one sees, and the copy
-//! costs no protected call per field. The last handler to run gets the template itself.
+//! costs no protected call per field. The host keeps the template from one dispatch to the
+//! next and changes only the fields that differ (`ScriptHost::template`), so no handler may
+//! have it itself.
 //!
 //! Lazy fields (`LazyFields`: a battle's `combatants`) are not in the template. The copy a
 //! handler gets has a metatable while the handler runs: reading such a field asks the dispatch's
@@ -17,7 +19,7 @@ use super::event::{EventKind, LazyFields};
 use super::value::{self, Value};
 
 /// The Lua half: `make(key, value, ...)` builds a template; `run(handler, template, game,
-/// lazy, last)` copies the template, calls the handler
+/// lazy)` copies the template, calls the handler
 /// and returns what it returned. `slot[1]` is the answering function of the dispatch in
 /// progress (`view::answer`), which the payload's metatable asks for lazy fields, naming itself
 /// with the private `key`.
@@ -62,9 +64,8 @@ local meta = {
     end,
 }
 
-local function run(handler, template, game, lazy, last)
-    -- The last handler may have the template itself: nobody sees it after.
-    local ev = if last then template else copy(template)
+local function run(handler, template, game, lazy)
+    local ev = copy(template)
     if lazy then
         setmetatable(ev, meta)
     end
@@ -80,7 +81,7 @@ return run, make
 
 /// What the host keeps to hand payloads to handlers.
 pub(crate) struct Runner {
-    /// `run(handler, template, game, lazy, last)`.
+    /// `run(handler, template, game, lazy)`.
     pub run: mlua::Function,
     /// `make(key, value, ...)`: a payload's template (`value::payload_to_lua`).
     pub make: mlua::Function,

@@ -231,6 +231,17 @@ fn to_lua_at(lua: &mlua::Lua, v: &Value, at: &At) -> Result<mlua::Value, ValueEr
     to_lua_cached(lua, v, at, None)
 }
 
+/// One payload field's value as a Lua value, with its strings from `strings`.
+pub(crate) fn field_to_lua(
+    lua: &mlua::Lua,
+    name: &str,
+    v: &Value,
+    strings: &Strings,
+) -> Result<mlua::Value, ValueError> {
+    let root = At::Root("payload");
+    to_lua_cached(lua, v, &At::Key(&root, name), Some(strings))
+}
+
 fn to_lua_cached(
     lua: &mlua::Lua,
     v: &Value,
