@@ -1008,9 +1008,9 @@ pub struct CombatEvents<'a> {
     removals: Vec<u32>,
     /// The units of the battle being fought and their sides (what `combat_value` may name).
     fighting: Vec<(u32, Side)>,
-    /// The last step's event and the battle it was for (space, attacker, defenders), kept
-    /// for the next step; `step_key` is the battle of the event out for dispatch.
-    step_ev: Option<(crate::rules::SpaceId, PowerId, Vec<PowerId>, Event)>,
+    /// The last step's event, and the battle it is for (space, attacker, defenders), kept for
+    /// the next step (`step_event`).
+    step_ev: Option<Event>,
     step_key: Option<(crate::rules::SpaceId, PowerId, Vec<PowerId>)>,
     /// `mark` and `clear_mark` requests (handler id, request): applied to the board once the
     /// command fighting the battle has run.
@@ -1072,14 +1072,14 @@ impl<'a> CombatEvents<'a> {
     }
 
     /// The payload of `before_combat_step` and `after_combat_step`. Steps follow one another
-    /// in the same battle, so the last one's event is kept and only the round and the step
-    /// changed in it (`put_back` returns it).
+    /// in the same battle, so the last one's event is kept (`put_back`) and only the round and
+    /// the step changed in it.
     fn step_event(&mut self, kind: EventKind, b: &Battle, step: Step) -> Event {
         let defenders = b.powers(Side::Defender, false);
         let name = self.rules.combat.step_name(step);
-        if let Some((space, attacker, those, mut ev)) = self.step_ev.take() {
-            if space == b.space && attacker == b.attacker && those == defenders {
-                self.step_key = Some((space, attacker, those));
+        let key = (b.space, b.attacker, defenders);
+        if self.step_key.as_ref() == Some(&key) {
+            if let Some(mut ev) = self.step_ev.take() {
                 ev.kind = kind;
                 if let Some(Value::Int(r)) = ev.payload.get_mut("combat_round") {
                     *r = i64::from(b.round);
@@ -1097,22 +1097,20 @@ impl<'a> CombatEvents<'a> {
             .with(
                 "defenders",
                 Value::list(
-                    defenders
+                    key.2
                         .iter()
                         .map(|p| Value::from(self.rules.power_info(*p).name.clone())),
                 ),
             )
             .with("combat_round", i64::from(b.round))
             .with("step", name);
-        self.step_key = Some((b.space, b.attacker, defenders));
+        self.step_key = Some(key);
         ev
     }
 
     /// Keeps a step's event for the next step (`step_event`).
     fn put_back(&mut self, ev: Event) {
-        if let Some((space, attacker, defenders)) = self.step_key.take() {
-            self.step_ev = Some((space, attacker, defenders, ev));
-        }
+        self.step_ev = Some(ev);
     }
 
     fn end_event(&self, b: &Battle, o: crate::combat::Outcome) -> Event {

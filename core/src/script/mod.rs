@@ -131,6 +131,15 @@ impl Handler {
     }
 }
 
+/// A handler to run in one dispatch: what `calls_for` copies out of the registry, so that
+/// handlers may use the registry (`warroom.log`) while they run.
+struct Call {
+    id: String,
+    func: mlua::Function,
+    file: String,
+    line: Option<u32>,
+}
+
 /// Description of a registered handler, for tools (`why`, listings).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HandlerInfo {
@@ -745,12 +754,6 @@ impl ScriptHost {
         lazy: &dyn LazyFields,
         game: &dyn GameView,
     ) -> Result<Dispatch, ScriptError> {
-        struct Call {
-            id: String,
-            func: mlua::Function,
-            file: String,
-            line: Option<u32>,
-        }
         debug_assert!(
             lazy.names().iter().all(|n| !event.payload.contains_key(*n)),
             "lazy fields of `{}` also in the payload",
@@ -758,24 +761,7 @@ impl ScriptHost {
         );
         let lazy = payload::Lazy::new(lazy, event.kind);
         let field = |name: &str| -> Option<&Value> { event.payload.get(name).or_else(|| lazy.get(name)) };
-        let calls: Vec<Call> = {
-            let reg = self.reg.borrow();
-            let index = &reg.by_kind[event.kind.index()];
-            if index.is_empty() {
-                return Ok(Dispatch::default());
-            }
-            index
-                .iter()
-                .map(|&i| &reg.handlers[i])
-                .filter(|h| h.matches(field))
-                .map(|h| Call {
-                    id: h.id.clone(),
-                    func: h.func.clone(),
-                    file: h.file.clone(),
-                    line: h.line,
-                })
-                .collect()
-        };
+        let calls = self.calls_for(event.kind, field);
         if calls.is_empty() {
             return Ok(Dispatch::default());
         }
@@ -811,35 +797,9 @@ impl ScriptHost {
             let has_lazy = !lazy.is_empty();
             for call in &calls {
                 *current.borrow_mut() = call.id.clone();
-                self.reg.borrow_mut().current = Some(call.id.clone());
-                let at = (call.file.as_str(), call.line);
-                self.budget.arm();
-                let result = self
-                    .runner
-                    .run
-                    .call::<mlua::Value>((&call.func, &template, &game_ud, has_lazy));
-                self.budget.disarm();
-                let returned = match result {
-                    Ok(v) => v,
-                    Err(e) => return Ok(Err(self.convert(e, Some(kind), Some(&call.id), Some(at)))),
-                };
-                match interpret_return(&returned, kind) {
+                match self.run_handler(call, kind, &template, &game_ud, has_lazy) {
                     Ok(Outcome::Continue) => {}
-                    Ok(Outcome::Handled { .. }) => {
-                        return Ok(Ok(Outcome::Handled { by: call.id.clone() }));
-                    }
-                    Ok(Outcome::Veto { reason, .. }) => {
-                        return Ok(Ok(Outcome::Veto {
-                            by: call.id.clone(),
-                            reason,
-                        }));
-                    }
-                    Err(message) => {
-                        let err = ScriptError::new(ScriptErrorKind::BadReturn, message)
-                            .at(call.file.clone(), call.line)
-                            .during(kind, Some(&call.id));
-                        return Ok(Err(self.with_source(err)));
-                    }
+                    done => return Ok(done),
                 }
             }
             Ok(Ok(Outcome::Continue))
@@ -858,6 +818,69 @@ impl ScriptHost {
             Ok(Err(e)) => Err(e),
             Err(e) => Err(self.convert(e, Some(kind), None, None)),
         };
+        self.conclude(kind, outcome, requests.into_inner(), log)
+    }
+
+    /// The handlers of `kind` whose filter admits the payload (`field` gives its fields, lazy
+    /// ones included), in dispatch order.
+    fn calls_for<'v>(&self, kind: EventKind, field: impl Fn(&str) -> Option<&'v Value> + Copy) -> Vec<Call> {
+        let reg = self.reg.borrow();
+        reg.by_kind[kind.index()]
+            .iter()
+            .map(|&i| &reg.handlers[i])
+            .filter(|h| h.matches(field))
+            .map(|h| Call {
+                id: h.id.clone(),
+                func: h.func.clone(),
+                file: h.file.clone(),
+                line: h.line,
+            })
+            .collect()
+    }
+
+    /// One handler, under the step budget, given its copy of the payload: what it returned.
+    fn run_handler(
+        &self,
+        call: &Call,
+        kind: EventKind,
+        template: &mlua::Table,
+        game: &mlua::AnyUserData,
+        has_lazy: bool,
+    ) -> Result<Outcome, ScriptError> {
+        self.reg.borrow_mut().current = Some(call.id.clone());
+        self.budget.arm();
+        let result = self
+            .runner
+            .run
+            .call::<mlua::Value>((&call.func, template, game, has_lazy));
+        self.budget.disarm();
+        let returned =
+            result.map_err(|e| self.convert(e, Some(kind), Some(&call.id), Some((&call.file, call.line))))?;
+        match interpret_return(&returned, kind) {
+            Ok(Outcome::Continue) => Ok(Outcome::Continue),
+            Ok(Outcome::Handled { .. }) => Ok(Outcome::Handled { by: call.id.clone() }),
+            Ok(Outcome::Veto { reason, .. }) => Ok(Outcome::Veto {
+                by: call.id.clone(),
+                reason,
+            }),
+            Err(message) => {
+                let err = ScriptError::new(ScriptErrorKind::BadReturn, message)
+                    .at(call.file.clone(), call.line)
+                    .during(kind, Some(&call.id));
+                Err(self.with_source(err))
+            }
+        }
+    }
+
+    /// A dispatch's end: the stores kept as they now stand, or rolled back after a veto or
+    /// an error (and then no request goes through).
+    fn conclude(
+        &mut self,
+        kind: EventKind,
+        outcome: Result<Outcome, ScriptError>,
+        requests: Vec<Request>,
+        log: Vec<LogLine>,
+    ) -> Result<Dispatch, ScriptError> {
         match outcome {
             Ok(Outcome::Veto { by, reason }) => {
                 self.rollback_stores()?;
@@ -872,7 +895,7 @@ impl ScriptHost {
                     self.last_good_store = stores;
                     Ok(Dispatch {
                         outcome,
-                        requests: requests.into_inner(),
+                        requests,
                         log,
                     })
                 }
