@@ -113,7 +113,8 @@ pub(super) struct Sides {
     /// `at_hp[k][hp]`: the class of class `k`'s units at `hp` hit points (`class_of`, looked
     /// up once).
     at_hp: Vec<Vec<Option<usize>>>,
-    counts: Vec<Box<[u16]>>,
+    /// Each state's units per class, one after the other (`Sides::counts`).
+    all_counts: Vec<u16>,
     index: Map<Box<[u16]>, u32>,
     /// Hit points left, per state: no transition raises it.
     hp: Vec<u32>,
@@ -139,7 +140,7 @@ impl Sides {
         Sides {
             classes,
             at_hp,
-            counts: Vec::new(),
+            all_counts: Vec::new(),
             index: Map::default(),
             hp: Vec::new(),
             present: Vec::new(),
@@ -153,7 +154,7 @@ impl Sides {
         if let Some(&i) = self.index.get(counts) {
             return i;
         }
-        let i = self.counts.len() as u32;
+        let i = self.hp.len() as u32;
         let hp = counts
             .iter()
             .zip(&self.classes)
@@ -164,13 +165,19 @@ impl Sides {
             .enumerate()
             .filter(|(_, n)| **n > 0)
             .fold(0u64, |a, (k, _)| a | (1 << k));
-        self.counts.push(counts.into());
+        self.all_counts.extend_from_slice(counts);
         self.index.insert(counts.into(), i);
         self.hp.push(hp);
         self.present.push(present);
         self.place.push(None);
         self.hits.push(None);
         i
+    }
+
+    /// State `s`'s units per class.
+    pub(super) fn counts(&self, s: u32) -> &[u16] {
+        let n = self.classes.len();
+        &self.all_counts[s as usize * n..][..n]
     }
 
     /// The class of class `k`'s units at `hp` hit points (no more than the class's own).
@@ -194,7 +201,7 @@ impl Sides {
     /// Unit types present.
     fn kinds(&self, s: u32) -> TypeSet {
         let mut set = 0;
-        for (k, n) in self.counts[s as usize].iter().enumerate() {
+        for (k, n) in self.counts(s).iter().enumerate() {
             if *n > 0 {
                 set |= 1 << self.classes[k].kind.0;
             }
@@ -203,7 +210,7 @@ impl Sides {
     }
 
     fn units(&self, s: u32) -> u32 {
-        self.counts[s as usize].iter().map(|n| u32::from(*n)).sum()
+        self.counts(s).iter().map(|n| u32::from(*n)).sum()
     }
 }
 
@@ -285,6 +292,8 @@ pub(super) struct Chain<'q> {
     fire_battle: Option<Battle>,
     fire_room: FireRoom,
     signature: Vec<(u8, TypeSet, u32, u8)>,
+    /// The vector `convolve_into` works in.
+    convolve_room: Vec<f64>,
     cas_memo: Map<(u8, u32, u64), (u32, u32)>,
     /// The target sets hits are packed with (`packed`).
     target_sets: Vec<TypeSet>,
@@ -311,6 +320,9 @@ pub(super) struct Chain<'q> {
     fast_round: bool,
     low_luck: bool,
     pub(super) empty: [u32; 2],
+    /// The attacker's classes of air units, and of units that came ashore (bit per class).
+    air_classes: u64,
+    seaborne_classes: u64,
     states: usize,
     /// The battle's rule scripts, asked once per round (`None`: the battle has none).
     plans: Option<Plans<'q>>,
@@ -366,6 +378,29 @@ fn convolve(a: &[f64], b: &[f64]) -> Vec<f64> {
         }
     }
     out
+}
+
+/// `d` made its convolution with `b`, worked out in `room` (which keeps `d`'s old vector for
+/// the next call).
+fn convolve_into(d: &mut Vec<f64>, b: &[f64], room: &mut Vec<f64>) {
+    if let [one] = d.as_slice() {
+        if *one == 1.0 {
+            d.clear();
+            d.extend_from_slice(b);
+            return;
+        }
+    }
+    room.clear();
+    room.resize(d.len() + b.len() - 1, 0.0);
+    for (i, x) in d.iter().enumerate() {
+        if *x == 0.0 {
+            continue;
+        }
+        for (o, y) in room[i..].iter_mut().zip(b) {
+            *o += x * y;
+        }
+    }
+    std::mem::swap(d, room);
 }
 
 /// The battle's answer from the chain, or why the chain cannot give it.
@@ -435,6 +470,14 @@ impl<'q> Chain<'q> {
             return Err("more than 64 kinds of units on a side".into());
         }
         let [ca, cd] = classes;
+        let bits = |f: &dyn Fn(&Class) -> bool| {
+            ca.iter()
+                .enumerate()
+                .filter(|(_, c)| f(c))
+                .fold(0u64, |a, (k, _)| a | 1 << k)
+        };
+        let air_classes = bits(&|c| p.of(c.kind).domain == Domain::Air);
+        let seaborne_classes = bits(&|c| c.seaborne);
         let mut sides = [Sides::new(ca), Sides::new(cd)];
         let empty = [
             sides[0].intern(&vec![0; sides[0].classes.len()]),
@@ -473,6 +516,7 @@ impl<'q> Chain<'q> {
             fire_battle: None,
             fire_room: FireRoom::default(),
             signature: Vec::new(),
+            convolve_room: Vec::new(),
             cas_memo: Map::default(),
             target_sets: Vec::new(),
             cas_memo_long: Map::default(),
@@ -489,6 +533,8 @@ impl<'q> Chain<'q> {
             fast_round,
             low_luck: rules.dice == DiceRule::LowLuck,
             empty,
+            air_classes,
+            seaborne_classes,
             states: 0,
             plans,
             changed_id: 0,
@@ -523,7 +569,7 @@ impl<'q> Chain<'q> {
         for (side, st) in [(Side::Attacker, a), (Side::Defender, d)] {
             let Some(st) = st else { continue };
             let s = &self.sides[si(side)];
-            for (k, n) in s.counts[st as usize].iter().enumerate() {
+            for (k, n) in s.counts(st).iter().enumerate() {
                 let c = s.classes[k];
                 for _ in 0..*n {
                     let mut u = Combatant::new(units.len() as u32 + 1, c.kind, c.owner, side, c.hp);
@@ -554,7 +600,7 @@ impl<'q> Chain<'q> {
     fn refill(&self, b: &mut Battle, side: Side, st: u32) {
         b.units.clear();
         let s = &self.sides[si(side)];
-        for (k, n) in s.counts[st as usize].iter().enumerate() {
+        for (k, n) in s.counts(st).iter().enumerate() {
             let c = s.classes[k];
             for _ in 0..*n {
                 let mut u = Combatant::new(b.units.len() as u32 + 1, c.kind, c.owner, side, c.hp);
@@ -592,9 +638,10 @@ impl<'q> Chain<'q> {
             return z;
         }
         let s = &mut self.sides[si(side)];
-        let c: Vec<u16> = s.counts[x as usize]
+        let c: Vec<u16> = s
+            .counts(x)
             .iter()
-            .zip(s.counts[y as usize].iter())
+            .zip(s.counts(y).iter())
             .map(|(a, b)| a + b)
             .collect();
         let z = s.intern(&c);
@@ -607,7 +654,8 @@ impl<'q> Chain<'q> {
             return x;
         }
         let s = &mut self.sides[si(side)];
-        let c: Vec<u16> = s.counts[x as usize]
+        let c: Vec<u16> = s
+            .counts(x)
             .iter()
             .enumerate()
             .map(|(k, n)| if classes >> k & 1 == 1 { 0 } else { *n })
@@ -640,78 +688,98 @@ impl<'q> Chain<'q> {
             Who::Only(set) => has(set, u.kind),
             Who::Except(set) => !has(set, u.kind),
         };
-        let groups = b.fire_groups_in(self.p, side, &who, &mut self.fire_room).to_vec();
-        self.fire_battle = Some(b);
+        let groups = b.fire_groups_in(self.p, side, &who, &mut self.fire_room);
         // States that fire alike (a damaged battleship's, one with transports more) share one
         // fire, so what it does to a side is worked out once: the groups say how it fires.
+        let here = self.here;
         let mut signature = std::mem::take(&mut self.signature);
         signature.clear();
         signature.extend(
             groups
                 .iter()
-                .map(|(v, t, dice, best)| (*v, t & self.here, *dice, *best)),
+                .map(|(v, t, dice, best)| (*v, t & here, *dice, *best)),
         );
+        self.fire_battle = Some(b);
         if let Some(&id) = self.fire_ids.get(signature.as_slice()) {
             self.fire_memo.insert(key, id);
             self.signature = signature;
             return id;
         }
-        let mut targets: Vec<TypeSet> = Vec::new();
-        let mut dists: Vec<Vec<f64>> = Vec::new();
-        let mut totals: Vec<u32> = Vec::new();
-        // Dice as the battle pools them: per target set (low luck totals each pool).
-        for (value, t, members, best) in &groups {
-            let i = match targets.iter().position(|x| x == t) {
-                Some(i) => i,
-                None => {
-                    targets.push(*t);
-                    dists.push(vec![1.0]);
-                    totals.push(0);
-                    targets.len() - 1
-                }
-            };
-            if self.low_luck {
-                totals[i] += u32::from(crate::combat::low_luck_value(*value, *best)) * *members;
-            } else if *best > 1 {
-                // The best of `best` dice: a hit unless all miss.
-                let miss = (1.0 - f64::from((*value).min(6)) / 6.0).powi(i32::from(*best));
-                dists[i] = convolve(&dists[i], &binomial_p(*members as usize, 1.0 - miss));
-            } else {
-                dists[i] = convolve(&dists[i], self.binomial(*members as usize, *value));
-            }
-        }
-        if self.low_luck {
-            // Every 6 of a pool's total a sure hit, the rest one die.
-            for (i, total) in totals.iter().enumerate() {
-                let sure = (total / 6) as usize;
-                let rest = f64::from(total % 6) / 6.0;
-                let mut d = vec![0.0; sure + 2];
-                d[sure] = 1.0 - rest;
-                d[sure + 1] = rest;
-                dists[i] = d;
-            }
-        }
         // Types absent from the battle are never hit: hits of sets differing only in them
-        // (an aircraft's leaves out submarines, a tank's does not) go to the same units.
-        let here = self.here;
-        let (mut merged_t, mut merged_d): (Vec<TypeSet>, Vec<Vec<f64>>) = (Vec::new(), Vec::new());
-        for (t, d) in targets.into_iter().zip(dists) {
-            let t = t & here;
-            match merged_t.iter().position(|x| *x == t) {
-                Some(i) => merged_d[i] = convolve(&merged_d[i], &d),
-                None => {
-                    merged_t.push(t);
-                    merged_d.push(d);
+        // (an aircraft's leaves out submarines, a tank's does not) go to the same units, so
+        // dice are pooled by the set within the battle. Low luck totals each of the battle's
+        // own pools first (the signature keeps only what is in the battle: low-luck fires
+        // are worked out from the battle's groups).
+        let (targets, dists) = if self.low_luck {
+            self.low_luck_fire()
+        } else {
+            let mut targets: Vec<TypeSet> = Vec::new();
+            let mut dists: Vec<Vec<f64>> = Vec::new();
+            let mut room = std::mem::take(&mut self.convolve_room);
+            for &(value, t, members, best) in &signature {
+                let i = match targets.iter().position(|x| *x == t) {
+                    Some(i) => i,
+                    None => {
+                        targets.push(t);
+                        dists.push(Vec::with_capacity(members as usize * 2 + 1));
+                        dists.last_mut().expect("pushed").push(1.0);
+                        targets.len() - 1
+                    }
+                };
+                if best > 1 {
+                    // The best of `best` dice: a hit unless all miss.
+                    let miss = (1.0 - f64::from(value.min(6)) / 6.0).powi(i32::from(best));
+                    convolve_into(
+                        &mut dists[i],
+                        &binomial_p(members as usize, 1.0 - miss),
+                        &mut room,
+                    );
+                } else {
+                    let row = self.binomial(members as usize, value);
+                    convolve_into(&mut dists[i], row, &mut room);
                 }
             }
-        }
-        let (targets, dists) = (merged_t, merged_d);
+            self.convolve_room = room;
+            (targets, dists)
+        };
         let id = self.fires.len() as u32;
         self.fires.push(std::rc::Rc::new(Fire { targets, dists }));
         self.fire_ids.insert(signature.clone(), id);
         self.signature = signature;
         self.fire_memo.insert(key, id);
         id
+    }
+
+    /// A low-luck fire from the groups `fire_groups_in` last left in the room: every 6 of a
+    /// pool's total a sure hit, the rest one die; pools differing only in types absent from
+    /// the battle then go to the same units.
+    fn low_luck_fire(&self) -> (Vec<TypeSet>, Vec<Vec<f64>>) {
+        let mut pools: Vec<(TypeSet, u32)> = Vec::new();
+        for (value, t, members, best) in self.fire_room.groups() {
+            let total = u32::from(crate::combat::low_luck_value(*value, *best)) * *members;
+            match pools.iter_mut().find(|(x, _)| x == t) {
+                Some((_, n)) => *n += total,
+                None => pools.push((*t, total)),
+            }
+        }
+        let mut targets: Vec<TypeSet> = Vec::new();
+        let mut dists: Vec<Vec<f64>> = Vec::new();
+        for (t, total) in pools {
+            let sure = (total / 6) as usize;
+            let rest = f64::from(total % 6) / 6.0;
+            let mut d = vec![0.0; sure + 2];
+            d[sure] = 1.0 - rest;
+            d[sure + 1] = rest;
+            let t = t & self.here;
+            match targets.iter().position(|x| *x == t) {
+                Some(i) => dists[i] = convolve(&dists[i], &d),
+                None => {
+                    targets.push(t);
+                    dists.push(d);
+                }
+            }
+        }
+        (targets, dists)
     }
 
     /// `binomial(n, value)`, kept: each row is made from the one before.
@@ -1152,7 +1220,7 @@ impl Chain<'_> {
         for ((o, a, d), w) in ends {
             let per = |s: &Sides, st: u32| -> Vec<u32> {
                 let mut v = vec![0u32; types];
-                for (k, n) in s.counts[st as usize].iter().enumerate() {
+                for (k, n) in s.counts(st).iter().enumerate() {
                     v[s.classes[k].kind.index()] += u32::from(*n);
                 }
                 v

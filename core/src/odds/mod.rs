@@ -341,6 +341,19 @@ impl Tally {
         let mut takes = 0.0;
         let (mut al, mut dl) = (vec![0.0; types], vec![0.0; types]);
         let (mut aloss, mut aloss2, mut dloss, mut dloss2) = (0.0, 0.0, 0.0, 0.0);
+        // Only endings as likely as the `listed`-th likeliest can be listed: the others are
+        // summed, never made into lists (a big battle has thousands).
+        let cut = {
+            let mut p: Vec<f64> = self.endings.values().map(|w| w / total).collect();
+            if listed == 0 {
+                f64::INFINITY
+            } else if p.len() > listed {
+                let (_, nth, _) = p.select_nth_unstable_by(listed - 1, |x, y| y.total_cmp(x));
+                *nth
+            } else {
+                f64::NEG_INFINITY
+            }
+        };
         let mut endings: Vec<Ending> = Vec::new();
         for ((o, a, d), w) in &self.endings {
             let f = w / total;
@@ -357,6 +370,9 @@ impl Tally {
             aloss2 += f * ca * ca;
             dloss += f * cd;
             dloss2 += f * cd * cd;
+            if f.total_cmp(&cut).is_lt() {
+                continue;
+            }
             let list = |v: &[u32]| -> Vec<(UnitTypeId, u32)> {
                 v.iter()
                     .enumerate()

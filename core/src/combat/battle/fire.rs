@@ -45,6 +45,13 @@ pub(crate) fn low_luck_value(value: u8, best: u8) -> u8 {
 #[derive(Default)]
 pub(crate) struct FireRoom(Scratch);
 
+impl FireRoom {
+    /// The groups `Battle::fire_groups_in` worked out last.
+    pub(crate) fn groups(&self) -> &[FireGroup] {
+        &self.0.groups
+    }
+}
+
 impl Battle {
     /// Roll `n` dice for the step, or wait for them.
     pub(super) fn roll(&mut self, n: usize, step: Step, dice: &mut dyn Roller) -> Option<Need> {

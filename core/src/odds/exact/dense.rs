@@ -38,9 +38,9 @@ impl Chain<'_> {
             return h.clone();
         }
         let f = self.fire(side, st, Who::All);
-        let d = match f.dists.as_slice() {
-            [] => vec![1.0],
-            [d] => d.clone(),
+        let d: &[f64] = match f.dists.as_slice() {
+            [] => &[1.0],
+            [d] => d,
             _ => unreachable!("plain battles have one target set"),
         };
         let lo = d.iter().position(|x| *x > NEGLIGIBLE).unwrap_or(0);
@@ -144,20 +144,12 @@ impl Chain<'_> {
     /// The policy's answer for an attacker that may retreat, as the round's last step asks.
     pub(in crate::odds) fn retreats(&self, a: u32, round: u32) -> Result<bool, String> {
         let s = &self.sides[0];
-        let counts = &s.counts[a as usize];
-        let left = s.units(a);
-        let all_air = counts
-            .iter()
-            .enumerate()
-            .all(|(k, n)| *n == 0 || self.p.of(s.classes[k].kind).domain == Domain::Air);
-        if !self.q.retreat.wants(round, left, all_air) {
+        let present = s.present[a as usize];
+        let all_air = present & !self.air_classes == 0;
+        if !self.q.retreat.wants(round, s.units(a), all_air) {
             return Ok(false);
         }
-        if counts
-            .iter()
-            .enumerate()
-            .any(|(k, n)| *n > 0 && s.classes[k].seaborne)
-        {
+        if present & self.seaborne_classes != 0 {
             return Err("units that came ashore fight on when the others retreat".into());
         }
         Ok(true)

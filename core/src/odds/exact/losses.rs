@@ -61,7 +61,8 @@ impl Chain<'_> {
         for (d, t) in f.dists.iter().zip(&f.targets) {
             starts.push(kept.len());
             let s = &self.sides[si(side)];
-            let cap: usize = s.counts[st as usize]
+            let cap: usize = s
+                .counts(st)
                 .iter()
                 .zip(&s.classes)
                 .filter(|(n, c)| **n > 0 && has(*t, c.kind) && self.p.of(c.kind).takes_hits)
@@ -214,7 +215,7 @@ impl Chain<'_> {
         let t = &self.q.battle;
         let p = self.p;
         let s = &self.sides[si(side)];
-        let counts = &s.counts[st as usize];
+        let counts = &s.counts(st);
         let last_of = |k: usize| p.of(s.classes[k].kind).casualty_last;
         // The capturer kept: the first unit of the first class of the highest rank.
         let keep = if t.orders[si(side)].keep_capturer && side == Side::Attacker && !t.sea {
@@ -413,7 +414,7 @@ impl Chain<'_> {
         };
         let slots = casualties::slots(&b, self.p, side, &b.orders[si(side)]);
         let s = &mut self.sides[si(side)];
-        let mut counts: Vec<u16> = s.counts[st as usize].to_vec();
+        let mut counts: Vec<u16> = s.counts(st).to_vec();
         let mut hp: Vec<u8> = b.units.iter().map(|u| u.hp).collect();
         let mut chain = vec![st];
         for i in slots {
@@ -443,8 +444,8 @@ impl Chain<'_> {
         let s = &mut self.sides[si(side)];
         // Per (type, ashore, owner): units before less units after, as hp-1 classes.
         let mut killed = vec![0u16; s.classes.len()];
-        let b = &s.counts[before as usize];
-        let a = &s.counts[after as usize];
+        let b = &s.counts(before);
+        let a = &s.counts(after);
         for (k, c) in s.classes.iter().enumerate() {
             if c.hp != 1 {
                 continue;

@@ -124,7 +124,7 @@ impl Chain<'_> {
                                     Side::Defender => self.add(Side::Defender, m.dcas, m.dhit),
                                 };
                                 let s = &self.sides[si(side)];
-                                s.counts[st as usize]
+                                s.counts(st)
                                     .iter()
                                     .zip(&s.classes)
                                     .filter(|(_, c)| c.kind == kind)
@@ -414,7 +414,7 @@ impl Chain<'_> {
         let ds = &self.sides[1];
         let mut guns = 0u32;
         let mut gun = None;
-        for (k, n) in ds.counts[dfire as usize].iter().enumerate() {
+        for (k, n) in ds.counts(dfire).iter().enumerate() {
             if *n > 0 && self.p.of(ds.classes[k].kind).anti_air.is_some() {
                 guns += u32::from(*n);
                 gun.get_or_insert(ds.classes[k].kind);
@@ -434,7 +434,8 @@ impl Chain<'_> {
             aa.hit = c.value;
         }
         let s = &self.sides[0];
-        let targets: Vec<(usize, u16)> = s.counts[m.a as usize]
+        let targets: Vec<(usize, u16)> = s
+            .counts(m.a)
             .iter()
             .enumerate()
             .filter(|(k, n)| **n > 0 && has(aa.targets, s.classes[*k].kind))
@@ -446,7 +447,7 @@ impl Chain<'_> {
         }
         if aa.aimed() {
             // One die per aircraft: each is destroyed on its own die.
-            let mut combos: Vec<(Vec<u16>, f64)> = vec![(s.counts[m.a as usize].to_vec(), 1.0)];
+            let mut combos: Vec<(Vec<u16>, f64)> = vec![(s.counts(m.a).to_vec(), 1.0)];
             for (k, n) in targets {
                 let d = binomial(usize::from(n), aa.hit);
                 let mut next = Vec::new();
