@@ -77,6 +77,15 @@ impl Hasher for Fx {
 }
 pub(super) type Map<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 
+/// A state's counts hashed, as `Sides::index` keeps them.
+fn hash_counts(counts: &[u16]) -> u64 {
+    let mut h = Fx::default();
+    for c in counts {
+        h.write_u16(*c);
+    }
+    h.finish()
+}
+
 /// Hits as (count, target set) per group.
 type HitList = Vec<(u32, TypeSet)>;
 /// States still fighting, with their probabilities.
@@ -115,7 +124,8 @@ pub(super) struct Sides {
     at_hp: Vec<Vec<Option<usize>>>,
     /// Each state's units per class, one after the other (`Sides::counts`).
     all_counts: Vec<u16>,
-    index: Map<Box<[u16]>, u32>,
+    /// States by their counts: ids hashed by `all_counts`.
+    index: hashbrown::HashTable<u32>,
     /// Hit points left, per state: no transition raises it.
     hp: Vec<u32>,
     /// Classes present, per state (bit per class).
@@ -141,7 +151,7 @@ impl Sides {
             classes,
             at_hp,
             all_counts: Vec::new(),
-            index: Map::default(),
+            index: hashbrown::HashTable::new(),
             hp: Vec::new(),
             present: Vec::new(),
             place: Vec::new(),
@@ -151,10 +161,18 @@ impl Sides {
     }
 
     fn intern(&mut self, counts: &[u16]) -> u32 {
-        if let Some(&i) = self.index.get(counts) {
+        let n = counts.len();
+        let all = &self.all_counts;
+        let found = self
+            .index
+            .find(hash_counts(counts), |&i| &all[i as usize * n..][..n] == counts);
+        if let Some(&i) = found {
             return i;
         }
         let i = self.hp.len() as u32;
+        self.index.insert_unique(hash_counts(counts), i, |&j| {
+            hash_counts(&all[j as usize * n..][..n])
+        });
         let hp = counts
             .iter()
             .zip(&self.classes)
@@ -166,7 +184,6 @@ impl Sides {
             .filter(|(_, n)| **n > 0)
             .fold(0u64, |a, (k, _)| a | (1 << k));
         self.all_counts.extend_from_slice(counts);
-        self.index.insert(counts.into(), i);
         self.hp.push(hp);
         self.present.push(present);
         self.place.push(None);
