@@ -420,6 +420,65 @@ fn convolve_into(d: &mut Vec<f64>, b: &[f64], room: &mut Vec<f64>) {
     std::mem::swap(d, room);
 }
 
+/// Why the chain cannot answer `q`'s battle, if it cannot; else whether the battle starts
+/// before its first round's own steps (`Battle::at_list_start`).
+fn refusal(q: &Question) -> Result<bool, String> {
+    let b = &q.battle;
+    let p = &q.profiles;
+    // Handlers that may carry what they hear from step to step answer differently from
+    // one state to another; such battles are fought with them (`sim`).
+    if let Some(why) = q.scripts.as_ref().and_then(|s| s.chain_why_not()) {
+        return Err(why);
+    }
+    let Some(first_round) = b.at_list_start() else {
+        return Err("the battle is in the middle of a round; the chain starts between rounds".into());
+    };
+    let rules = &p.rules;
+    for s in rules.first_round.iter().chain(&rules.round) {
+        let scripted = matches!(s, Step::Script(_)) && q.scripts.is_some();
+        if matches!(s, Step::Script(_) | Step::RaidDamage) && !scripted {
+            return Err(format!(
+                "the `{}` step belongs to a rule script",
+                rules.step_name(*s)
+            ));
+        }
+    }
+    // Antiaircraft hits reach paratroopers beside the aircraft: one type, two classes of
+    // target, which the chain's classes do not tell apart.
+    let guns = b
+        .units
+        .iter()
+        .any(|u| u.side == Side::Defender && u.status == Status::Fighting && p.of(u.kind).anti_air.is_some());
+    if guns && b.units.iter().any(|u| u.airborne && u.status == Status::Fighting) {
+        return Err("paratroopers draw the antiaircraft fire".into());
+    }
+    // Without scripts to ask, the chain builds its battles from unit counts alone.
+    if !b.changed.is_empty() && q.scripts.is_none() {
+        return Err("a rule changed unit values earlier in this battle".into());
+    }
+    Ok(first_round)
+}
+
+/// Each side's classes (type, hit points, cannot retreat, owner) among its units still
+/// fighting, every hit-point variant of a class listed.
+fn classes_of(b: &Battle) -> Result<[Vec<Class>; 2], String> {
+    let mut classes: [Vec<Class>; 2] = [Vec::new(), Vec::new()];
+    // Units destroyed, submerged or gone stay in a battle's list; they no longer fight.
+    for u in b.units.iter().filter(|u| u.status == Status::Fighting) {
+        let list = &mut classes[si(u.side)];
+        for hp in (1..=u.hp).rev() {
+            let c = Class::of(u, hp);
+            if !list.contains(&c) {
+                list.push(c);
+            }
+        }
+    }
+    if classes.iter().any(|c| c.len() > 64) {
+        return Err("more than 64 kinds of units on a side".into());
+    }
+    Ok(classes)
+}
+
 /// The battle's answer from the chain, or why the chain cannot give it.
 pub fn exact(q: &Question, endings: usize) -> Result<Odds, String> {
     let mut c = Chain::new(q)?;
@@ -432,36 +491,8 @@ impl<'q> Chain<'q> {
     pub(super) fn new(q: &'q Question) -> Result<Chain<'q>, String> {
         let b = &q.battle;
         let p = &q.profiles;
-        // Handlers that may carry what they hear from step to step answer differently from
-        // one state to another; such battles are fought with them (`sim`).
-        if let Some(why) = q.scripts.as_ref().and_then(|s| s.chain_why_not()) {
-            return Err(why);
-        }
-        let Some(first_round) = b.at_list_start() else {
-            return Err("the battle is in the middle of a round; the chain starts between rounds".into());
-        };
+        let first_round = refusal(q)?;
         let rules = &p.rules;
-        for s in rules.first_round.iter().chain(&rules.round) {
-            let scripted = matches!(s, Step::Script(_)) && q.scripts.is_some();
-            if matches!(s, Step::Script(_) | Step::RaidDamage) && !scripted {
-                return Err(format!(
-                    "the `{}` step belongs to a rule script",
-                    rules.step_name(*s)
-                ));
-            }
-        }
-        // Antiaircraft hits reach paratroopers beside the aircraft: one type, two classes of
-        // target, which the chain's classes do not tell apart.
-        let guns = b.units.iter().any(|u| {
-            u.side == Side::Defender && u.status == Status::Fighting && p.of(u.kind).anti_air.is_some()
-        });
-        if guns && b.units.iter().any(|u| u.airborne && u.status == Status::Fighting) {
-            return Err("paratroopers draw the antiaircraft fire".into());
-        }
-        // Without scripts to ask, the chain builds its battles from unit counts alone.
-        if !b.changed.is_empty() && q.scripts.is_none() {
-            return Err("a rule changed unit values earlier in this battle".into());
-        }
         let plans = match q.scripts.as_deref() {
             Some(s) => Some(Plans::new(
                 s.host()?,
@@ -472,21 +503,7 @@ impl<'q> Chain<'q> {
             )),
             None => None,
         };
-        let mut classes: [Vec<Class>; 2] = [Vec::new(), Vec::new()];
-        // Units destroyed, submerged or gone stay in a battle's list; they no longer fight.
-        for u in b.units.iter().filter(|u| u.status == Status::Fighting) {
-            let list = &mut classes[si(u.side)];
-            for hp in (1..=u.hp).rev() {
-                let c = Class::of(u, hp);
-                if !list.contains(&c) {
-                    list.push(c);
-                }
-            }
-        }
-        if classes.iter().any(|c| c.len() > 64) {
-            return Err("more than 64 kinds of units on a side".into());
-        }
-        let [ca, cd] = classes;
+        let [ca, cd] = classes_of(b)?;
         let bits = |f: &dyn Fn(&Class) -> bool| {
             ca.iter()
                 .enumerate()
