@@ -338,7 +338,35 @@ pub struct Battle {
     pub changed: Vec<ValueChange>,
     /// What is left to do of the script step in progress.
     scripted: Vec<ScriptAction>,
-    scratch: Scratch,
+    scratch: Room,
+}
+
+/// Where the battle keeps its `Scratch`: boxed, so that a step takes it out and puts it back
+/// by moving a pointer, not the room itself; empty while a step has it (or before the first
+/// step asks). Never compared or hashed, like what it holds.
+#[derive(Debug, Default)]
+struct Room(Option<Box<Scratch>>);
+
+impl Room {
+    fn take(&mut self) -> Box<Scratch> {
+        self.0.take().unwrap_or_default()
+    }
+
+    fn put(&mut self, scratch: Box<Scratch>) {
+        self.0 = Some(scratch);
+    }
+}
+
+impl PartialEq for Room {
+    fn eq(&self, _: &Room) -> bool {
+        true
+    }
+}
+
+impl Eq for Room {}
+
+impl std::hash::Hash for Room {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// Room a battle reuses from step to step, so a battle fought for the calculator allocates
@@ -350,6 +378,15 @@ struct Scratch {
     supported: Vec<bool>,
     pools: Vec<(TypeSet, i16, u32)>,
     groups: Vec<FireGroup>,
+    /// The hits of the fire in progress, and the casualties suggested for them.
+    hits: Vec<HitGroup>,
+    chosen: Vec<usize>,
+    /// The vectors of the last casualty call answered, for the next call to fill.
+    spare: (Vec<HitGroup>, Vec<usize>),
+    /// `check_over` found the battle going on at the end of the step just run (removing
+    /// casualties, or "press attack or retreat"), and nothing has changed since: the check
+    /// that would follow (the next step's, the round's end) would find the same.
+    settled: bool,
     /// Each side's units in their fixed order of loss (`casualties::ranked`), and what it was
     /// worked out for: the units, the orders and the profiles (by address).
     ranked: [casualties::Ranked; 2],
@@ -386,18 +423,6 @@ impl Scratch {
         let units = b.units.iter().map(|u| (u.id, u.kind, u.side)).collect();
         self.ranked_for = Some((units, b.orders.clone(), at));
     }
-}
-
-impl PartialEq for Scratch {
-    fn eq(&self, _: &Scratch) -> bool {
-        true
-    }
-}
-
-impl Eq for Scratch {}
-
-impl std::hash::Hash for Scratch {
-    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 // Written out for `clone_from`: the calculator refills one battle from its starting position
@@ -494,7 +519,7 @@ impl Battle {
             struck: Vec::new(),
             changed: Vec::new(),
             scripted: Vec::new(),
-            scratch: Scratch::default(),
+            scratch: Room::default(),
         }
     }
 
@@ -565,8 +590,9 @@ impl Battle {
     fn both_types(&self) -> [TypeSet; 2] {
         let mut t = [0; 2];
         for u in &self.units {
-            let alive = u64::from(matches!(u.status, Status::Fighting | Status::Hit) && u.kind.0 < 64);
-            t[idx(u.side)] |= alive << (u.kind.0 & 63);
+            if matches!(u.status, Status::Fighting | Status::Hit) && u.kind.0 < 64 {
+                t[idx(u.side)] |= 1 << u.kind.0;
+            }
         }
         t
     }
@@ -618,7 +644,7 @@ impl Battle {
     /// `can_hit` for both sides, remembered for the types last asked about.
     fn hitting(&mut self, p: &Profiles, types: [TypeSet; 2]) -> [bool; 2] {
         let at = p as *const Profiles as usize;
-        if let Some((of, t, hitting)) = self.scratch.hitting {
+        if let Some((of, t, hitting)) = self.scratch.0.as_ref().and_then(|s| s.hitting) {
             if of == at && t == types {
                 return hitting;
             }
@@ -627,7 +653,9 @@ impl Battle {
             self.can_hit(p, Side::Attacker, types),
             self.can_hit(p, Side::Defender, types),
         ];
-        self.scratch.hitting = Some((at, types, hitting));
+        if let Some(s) = &mut self.scratch.0 {
+            s.hitting = Some((at, types, hitting));
+        }
         hitting
     }
 
@@ -685,6 +713,17 @@ impl Battle {
         outcome
     }
 
+    /// See `Scratch::settled`.
+    fn settled(&self) -> bool {
+        self.scratch.0.as_ref().is_some_and(|s| s.settled)
+    }
+
+    fn set_settled(&mut self, settled: bool) {
+        if let Some(s) = &mut self.scratch.0 {
+            s.settled = settled;
+        }
+    }
+
     fn finish(&mut self, o: Outcome, obs: &mut dyn Observer) {
         // Units hit and waiting behind the casualty strip are lost, even when the battle ends
         // before the step removing casualties (a script step's check, with the attacker gone):
@@ -722,6 +761,8 @@ impl Battle {
         if matches!(self.waiting, Some(Need::Dice { .. })) {
             self.waiting = None;
         }
+        // The caller may have changed the battle since it was last checked.
+        self.set_settled(false);
         loop {
             if let Some(o) = self.outcome {
                 return Progress::Over(o);
@@ -741,19 +782,27 @@ impl Battle {
                 } else {
                     self.next_round();
                 }
-                self.check_over(p, obs);
+                if !self.settled() {
+                    self.check_over(p, obs);
+                }
                 continue;
             };
             if self.cursor.sub == 0 {
                 match obs.before_step(self, step) {
                     Gate::Run => {
-                        for c in obs.changes() {
+                        let changes = obs.changes();
+                        let values = obs.unit_values();
+                        if !changes.is_empty() || !values.is_empty() {
+                            self.set_settled(false);
+                        }
+                        for c in changes {
                             self.changed.retain(|x| !(x.side == c.side && x.kind == c.kind));
                             self.changed.push(c);
                         }
-                        self.set_values(&obs.unit_values());
+                        self.set_values(&values);
                         let removed = obs.removals();
                         if !removed.is_empty() {
+                            self.set_settled(false);
                             self.destroy(&removed, step, p, obs);
                             if self.outcome.is_some() {
                                 continue;
@@ -773,6 +822,9 @@ impl Battle {
                     Gate::Abort => return Progress::Aborted,
                 }
                 self.cursor.sub = 1;
+            }
+            if step != Step::PressOrRetreat {
+                self.set_settled(false);
             }
             match self.run_step(step, p, dice, obs) {
                 Some(need) => {
@@ -852,19 +904,20 @@ impl Battle {
             Step::AttackerFires => self.fire_step(step, Side::Attacker, p, dice, obs),
             Step::DefenderFires => self.fire_step(step, Side::Defender, p, dice, obs),
             Step::RemoveCasualties => {
-                let gone: Vec<usize> = (0..self.units.len())
-                    .filter(|&i| self.units[i].status == Status::Hit)
-                    .collect();
-                for &i in &gone {
-                    self.units[i].status = Status::Dead;
+                for u in &mut self.units {
+                    if u.status == Status::Hit {
+                        u.status = Status::Dead;
+                    }
                 }
-                self.check_over(p, obs);
+                let over = self.check_over(p, obs).is_some();
+                self.set_settled(!over);
                 None
             }
             Step::PressOrRetreat => {
-                if self.check_over(p, obs).is_some() {
+                if !self.settled() && self.check_over(p, obs).is_some() {
                     return None;
                 }
+                self.set_settled(true);
                 if self.cursor.sub == 1 && self.may_retreat(p) {
                     self.cursor.sub = 2;
                     return Some(Need::PressOrRetreat);
@@ -953,7 +1006,7 @@ impl Battle {
             if hits[0].count == 0 {
                 continue;
             }
-            if let Some(need) = self.call_casualties(step, side, hits, remove_now, p, obs) {
+            if let Some(need) = self.call_casualties(step, side, &hits, remove_now, p, obs) {
                 return Some(need);
             }
             self.check_over(p, obs);
@@ -969,32 +1022,55 @@ impl Battle {
         &mut self,
         step: Step,
         side: Side,
-        hits: Vec<HitGroup>,
+        hits: &[HitGroup],
         remove_now: bool,
         p: &Profiles,
         obs: &mut dyn Observer,
     ) -> Option<Need> {
-        let mut scratch = std::mem::take(&mut self.scratch);
+        let mut scratch = self.scratch.take();
+        let need = self.call_casualties_in(step, side, hits, remove_now, p, obs, &mut scratch);
+        self.scratch.put(scratch);
+        need
+    }
+
+    /// `call_casualties` with the battle's room taken out (a fire step has it).
+    #[allow(clippy::too_many_arguments)]
+    fn call_casualties_in(
+        &mut self,
+        step: Step,
+        side: Side,
+        hits: &[HitGroup],
+        remove_now: bool,
+        p: &Profiles,
+        obs: &mut dyn Observer,
+        scratch: &mut Scratch,
+    ) -> Option<Need> {
         scratch.rank(self, p);
+        let mut chosen = std::mem::take(&mut scratch.chosen);
         let ranked = &scratch.ranked[idx(side)];
-        let (suggested, choice) =
-            casualties::suggest_ranked(self, p, side, &hits, &self.orders[idx(side)], ranked);
-        self.scratch = scratch;
-        if suggested.is_empty() {
-            return None;
-        }
-        if !choice {
-            self.apply_casualties(step, side, &suggested, remove_now, obs);
-            return None;
-        }
-        Some(Need::Casualties(CasualtyCall {
-            side,
-            step,
-            hits,
-            suggested,
-            remove_now,
-            chooser: side,
-        }))
+        let choice =
+            casualties::suggest_ranked(self, p, side, hits, &self.orders[idx(side)], ranked, &mut chosen);
+        let need = if chosen.is_empty() {
+            None
+        } else if !choice {
+            self.apply_casualties(step, side, &chosen, remove_now, obs);
+            None
+        } else {
+            let (mut h, mut suggested) = std::mem::take(&mut scratch.spare);
+            h.clear();
+            h.extend_from_slice(hits);
+            suggested.clone_from(&chosen);
+            Some(Need::Casualties(CasualtyCall {
+                side,
+                step,
+                hits: h,
+                suggested,
+                remove_now,
+                chooser: side,
+            }))
+        };
+        scratch.chosen = chosen;
+        need
     }
 
     fn apply_casualties(
@@ -1097,7 +1173,7 @@ impl Battle {
             targets: aa.targets,
             airborne: true,
         };
-        self.call_casualties(Step::AntiAir, Side::Attacker, vec![group], true, p, obs)
+        self.call_casualties(Step::AntiAir, Side::Attacker, &[group], true, p, obs)
     }
 
     fn bombardment(&mut self, p: &Profiles, dice: &mut dyn Roller, obs: &mut dyn Observer) -> Option<Need> {
@@ -1157,7 +1233,7 @@ impl Battle {
             targets: land,
             airborne: false,
         };
-        self.call_casualties(Step::Bombardment, Side::Defender, vec![group], false, p, obs)
+        self.call_casualties(Step::Bombardment, Side::Defender, &[group], false, p, obs)
     }
 
     /// Submarines whose abilities are not cancelled, of one side.
@@ -1279,6 +1355,9 @@ impl Battle {
         };
         let chosen = chosen.unwrap_or(&call.suggested);
         self.apply_casualties(call.step, call.side, chosen, call.remove_now, obs);
+        if let Some(scratch) = &mut self.scratch.0 {
+            scratch.spare = (call.hits, call.suggested);
+        }
         Ok(())
     }
 

@@ -52,7 +52,9 @@ pub struct CasualtyOrder {
 /// Slots of one side's units that can take a hit now, each as the unit's index in the battle,
 /// in the order the owner would give them up.
 pub(crate) fn slots(b: &Battle, p: &Profiles, side: Side, order: &CasualtyOrder) -> Vec<usize> {
-    slots_ranked(b, side, order, &Ranked::new(b, p, side, order))
+    let mut out = Vec::new();
+    slots_ranked(b, side, order, &Ranked::new(b, p, side, order), &mut out);
+    out
 }
 
 /// A side's units that can take hits, whatever their state, in the order of loss of units
@@ -107,10 +109,16 @@ type Rank = (usize, u32, u8);
 /// ((goes last, rank, id), unit index)
 type Keyed = ((bool, Rank, u32), usize);
 
-/// `slots`, from the side's units in their fixed order (`Ranked`).
-pub(crate) fn slots_ranked(b: &Battle, side: Side, order: &CasualtyOrder, ranked: &Ranked) -> Vec<usize> {
+/// `slots`, from the side's units in their fixed order (`Ranked`), into `out`.
+pub(crate) fn slots_ranked(
+    b: &Battle,
+    side: Side,
+    order: &CasualtyOrder,
+    ranked: &Ranked,
+    out: &mut Vec<usize>,
+) {
     let standing = |i: usize| b.units[i].status == Status::Fighting && b.units[i].hp > 0;
-    let mut out = Vec::with_capacity(ranked.order.len() + 4);
+    out.clear();
     let keep = if order.keep_capturer && side == Side::Attacker && !b.sea {
         let mut keep: Option<usize> = None;
         for &i in &ranked.order {
@@ -149,7 +157,6 @@ pub(crate) fn slots_ranked(b: &Battle, side: Side, order: &CasualtyOrder, ranked
             }
         }
     }
-    out
 }
 
 /// Where units of a type stand in the owner's order of loss, before their state: listed
@@ -280,13 +287,18 @@ impl<'a> Matching<'a> {
 pub fn suggest(b: &Battle, p: &Profiles, side: Side, hits: &[HitGroup], order: &CasualtyOrder) -> Vec<usize> {
     let slots = slots(b, p, side, order);
     match as_one(b, &slots, hits) {
-        Some((reach, count)) => first_reached(b, slots, reach, count).0,
+        Some((reach, count)) => {
+            let mut slots = slots;
+            first_reached(b, &mut slots, reach, count);
+            slots
+        }
         None => matched(b, p, hits, &slots),
     }
 }
 
-/// `suggest`, from the side's units in their fixed order (`ranked`), and whether the owner
-/// has a choice (`has_choice`).
+/// `suggest`, from the side's units in their fixed order (`ranked`), into `chosen` (room the
+/// battle keeps: no allocation when all hits reach the same units); whether the owner has a
+/// choice (`has_choice`).
 pub(crate) fn suggest_ranked(
     b: &Battle,
     p: &Profiles,
@@ -294,20 +306,20 @@ pub(crate) fn suggest_ranked(
     hits: &[HitGroup],
     order: &CasualtyOrder,
     ranked: &Ranked,
-) -> (Vec<usize>, bool) {
-    let slots = slots_ranked(b, side, order, ranked);
-    if let Some((reach, count)) = as_one(b, &slots, hits) {
-        return first_reached(b, slots, reach, count);
+    chosen: &mut Vec<usize>,
+) -> bool {
+    slots_ranked(b, side, order, ranked, chosen);
+    if let Some((reach, count)) = as_one(b, chosen, hits) {
+        return first_reached(b, chosen, reach, count);
     }
-    let chosen = matched(b, p, hits, &slots);
-    let choice = has_choice(b, p, side, hits, &chosen);
-    (chosen, choice)
+    *chosen = matched(b, p, hits, chosen);
+    has_choice(b, p, side, hits, chosen)
 }
 
 /// Hits that all reach the same units: the matching takes the first `count` slots they reach,
-/// in slot order (those that go last come last in it). With whether the owner has a choice:
-/// some slot reached is left, and the units reached are not all alike.
-fn first_reached(b: &Battle, mut slots: Vec<usize>, reach: Reach, count: usize) -> (Vec<usize>, bool) {
+/// in slot order (those that go last come last in it), kept in `slots`. Whether the owner has
+/// a choice: some slot reached is left, and the units reached are not all alike.
+fn first_reached(b: &Battle, slots: &mut Vec<usize>, reach: Reach, count: usize) -> bool {
     let mut n = count;
     let mut reachable = 0;
     let mut first: Option<usize> = None;
@@ -326,8 +338,7 @@ fn first_reached(b: &Battle, mut slots: Vec<usize>, reach: Reach, count: usize) 
         n -= usize::from(take);
         take
     });
-    let choice = reachable != slots.len() && !alike;
-    (slots, choice)
+    reachable != slots.len() && !alike
 }
 
 /// Two units the owner would not tell apart as casualties.

@@ -81,23 +81,29 @@ impl Battle {
         who: impl Fn(&Combatant) -> bool,
         first_strike: bool,
     ) -> Fired {
-        let mut scratch = std::mem::take(&mut self.scratch);
+        let mut scratch = self.scratch.take();
         self.fire_groups_into(p, side, &who, &mut scratch);
-        let rolled = self.fire_groups_roll(step, side, p, dice, obs, &who, first_strike, &scratch);
-        self.scratch = scratch;
-        match rolled {
+        let rolled = self.fire_groups_roll(step, side, p, dice, obs, &who, first_strike, &mut scratch);
+        let fired = match rolled {
             Err(need) => Fired::NeedDice(need),
-            Ok(None) => Fired::Done(None),
+            Ok(false) => Fired::Done(None),
             // The defender's hits are removed at once; the attacker's go behind the strip (a
             // submarine's victims until the surprise strike ends) and fire back.
-            Ok(Some(hits)) => {
-                Fired::Done(self.call_casualties(step, side.other(), hits, side == Side::Defender, p, obs))
+            Ok(true) => {
+                let hits = std::mem::take(&mut scratch.hits);
+                let remove_now = side == Side::Defender;
+                let need =
+                    self.call_casualties_in(step, side.other(), &hits, remove_now, p, obs, &mut scratch);
+                scratch.hits = hits;
+                Fired::Done(need)
             }
-        }
+        };
+        self.scratch.put(scratch);
+        fired
     }
 
-    /// `fire`, the groups worked out (`scratch`): the dice still to come, or the hits scored
-    /// (none when nothing hit).
+    /// `fire`, the groups worked out (`scratch`): the dice still to come, or whether anything
+    /// hit (the hits scored in `scratch.hits`).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn fire_groups_roll(
         &mut self,
@@ -108,20 +114,25 @@ impl Battle {
         obs: &mut dyn Observer,
         who: &dyn Fn(&Combatant) -> bool,
         first_strike: bool,
-        scratch: &Scratch,
-    ) -> Result<Option<Vec<HitGroup>>, Need> {
-        let groups = &scratch.groups;
+        scratch: &mut Scratch,
+    ) -> Result<bool, Need> {
+        let Scratch {
+            groups,
+            hits: hit_groups,
+            values,
+            ..
+        } = scratch;
+        hit_groups.clear();
         if groups.is_empty() {
-            return Ok(None);
+            return Ok(false);
         }
         let low_luck = p.rules.dice == DiceRule::LowLuck;
-        let mut hit_groups: Vec<HitGroup> = Vec::new();
         let mut rolled: Vec<(u8, Vec<u8>)> = Vec::new();
         if low_luck {
             // Per group of units that can hit the same targets: the sum of values; every 6 a
             // sure hit, the rest one die.
             let mut by_target: Vec<(TypeSet, u32)> = Vec::new();
-            for g in groups {
+            for g in groups.iter() {
                 let total = u32::from(low_luck_value(g.0, g.3)) * g.2;
                 match by_target.iter_mut().find(|b| b.0 == g.1) {
                     Some(b) => b.1 += total,
@@ -159,7 +170,7 @@ impl Battle {
             let listens = obs.listens();
             let faces = &self.faces;
             let mut k = 0;
-            for (value, targets, members, best) in groups {
+            for (value, targets, members, best) in groups.iter() {
                 let best = usize::from(*best);
                 let these = &faces[k..k + *members as usize * best];
                 k += *members as usize * best;
@@ -170,6 +181,8 @@ impl Battle {
                     let hits = kept.iter().filter(|f| **f <= *value).count() as u32;
                     rolled.push((*value, kept));
                     hits
+                } else if best == 1 {
+                    these.iter().filter(|f| **f <= *value).count() as u32
                 } else {
                     kept.filter(|f| *f <= *value).count() as u32
                 };
@@ -185,7 +198,7 @@ impl Battle {
         }
         if first_strike {
             for i in 0..self.units.len() {
-                if self.shoots(i, side, scratch.values[i], who) {
+                if self.shoots(i, side, values[i], who) {
                     self.units[i].fired = true;
                 }
             }
@@ -202,7 +215,7 @@ impl Battle {
                 },
             );
         }
-        Ok((hits > 0).then_some(hit_groups))
+        Ok(hits > 0)
     }
 
     /// Who fires: `(value, targets, dice, best_of)` groups of the side's units matching `who`
@@ -222,14 +235,7 @@ impl Battle {
 
     /// Whether unit `i`, of value `value` this round, fires now for its `side`.
     pub(super) fn shoots(&self, i: usize, side: Side, value: u8, who: &dyn Fn(&Combatant) -> bool) -> bool {
-        let u = &self.units[i];
-        // Casualty-strip units fire back only on defense.
-        u.side == side
-            && u.in_battle()
-            && !u.fired
-            && value != 0
-            && !(u.status == Status::Hit && side == Side::Attacker)
-            && who(u)
+        shoots(&self.units[i], side, value, who)
     }
 
     /// `fire_groups_in`, into `scratch.groups` (with the side's values in `scratch.values`).
@@ -240,19 +246,17 @@ impl Battle {
         who: &dyn Fn(&Combatant) -> bool,
         scratch: &mut Scratch,
     ) {
-        self.values_into(p, side, scratch);
-        let mine = self.types(side);
+        let mine = self.values_into(p, side, scratch);
         let Scratch { values, groups, .. } = scratch;
         groups.clear();
-        for (i, u) in self.units.iter().enumerate() {
-            let v = values[i];
-            if !self.shoots(i, side, v, who) {
+        for (u, &v) in self.units.iter().zip(values.iter()) {
+            if !shoots(u, side, v, who) {
                 continue;
             }
+            let pr = p.of(u.kind);
             let t = targets_of(p, u.kind, mine);
             // A unit rolling several dice (`attack_dice`) counts once per die.
             let (dice, best) = if side == Side::Attacker {
-                let pr = p.of(u.kind);
                 (u32::from(pr.attack_dice.max(1)), pr.best_of.max(1))
             } else {
                 (1, 1)
@@ -288,8 +292,8 @@ impl Battle {
     }
 
     /// Each unit's value this round, into `scratch.values`: attack or defense, raised by
-    /// supporting units.
-    pub(super) fn values_into(&self, p: &Profiles, side: Side, scratch: &mut Scratch) {
+    /// supporting units. Returns the side's types in the battle (`types`), seen on the way.
+    pub(super) fn values_into(&self, p: &Profiles, side: Side, scratch: &mut Scratch) -> TypeSet {
         let Scratch {
             values,
             raised,
@@ -299,38 +303,43 @@ impl Battle {
         } = scratch;
         raised.clear();
         let supporters = p.supporters[idx(side)];
-        let mut supported_here = false;
+        let mut mine: TypeSet = 0;
         raised.extend(self.units.iter().map(|u| {
             // The other side's values are never read.
             if u.side != side {
                 return 0;
             }
-            supported_here |= u.in_battle() && has(supporters, u.kind);
+            if u.in_battle() && u.kind.0 < 64 {
+                mine |= 1 << u.kind.0;
+            }
+            if let Some((v, _)) = u.set_value {
+                return i16::from(v);
+            }
             let pr = p.of(u.kind);
             let base = if side == Side::Attacker {
                 pr.attack
             } else {
                 pr.defense
             };
-            if let Some((v, _)) = u.set_value {
-                return i16::from(v);
-            }
             let changed = self.changed.iter().find(|c| c.side == side && c.kind == u.kind);
             i16::from(changed.map_or(base, |c| c.value))
         }));
+        let supported_here = mine & supporters != 0;
         // Supporters present: (targets, delta, count) pools, filled one supported unit each.
         pools.clear();
-        for (_, u) in self.alive(side).filter(|_| supported_here) {
-            for s in &p.of(u.kind).support {
-                let delta = i16::from(if side == Side::Attacker {
-                    s.attack
-                } else {
-                    s.defense
-                });
-                if delta != 0 && s.count > 0 {
-                    match pools.iter_mut().find(|q| q.0 == s.targets && q.1 == delta) {
-                        Some(q) => q.2 += u32::from(s.count),
-                        None => pools.push((s.targets, delta, u32::from(s.count))),
+        if supported_here {
+            for (_, u) in self.alive(side) {
+                for s in &p.of(u.kind).support {
+                    let delta = i16::from(if side == Side::Attacker {
+                        s.attack
+                    } else {
+                        s.defense
+                    });
+                    if delta != 0 && s.count > 0 {
+                        match pools.iter_mut().find(|q| q.0 == s.targets && q.1 == delta) {
+                            Some(q) => q.2 += u32::from(s.count),
+                            None => pools.push((s.targets, delta, u32::from(s.count))),
+                        }
                     }
                 }
             }
@@ -353,5 +362,17 @@ impl Battle {
         }
         values.clear();
         values.extend(raised.iter().map(|v| (*v).clamp(0, 6) as u8));
+        mine
     }
+}
+
+/// `Battle::shoots`, for the unit itself.
+fn shoots(u: &Combatant, side: Side, value: u8, who: &dyn Fn(&Combatant) -> bool) -> bool {
+    // Casualty-strip units fire back only on defense.
+    u.side == side
+        && u.in_battle()
+        && !u.fired
+        && value != 0
+        && !(u.status == Status::Hit && side == Side::Attacker)
+        && who(u)
 }
