@@ -197,9 +197,9 @@ impl Battle {
             }
         }
         if first_strike {
-            for i in 0..self.units.len() {
-                if self.shoots(i, side, values[i], who) {
-                    self.units[i].fired = true;
+            for (u, &v) in self.units.iter_mut().zip(values.iter()) {
+                if shoots(u, side, v, who) {
+                    u.fired = true;
                 }
             }
         }
@@ -231,11 +231,6 @@ impl Battle {
     ) -> &'r [FireGroup] {
         self.fire_groups_into(p, side, who, &mut room.0);
         &room.0.groups
-    }
-
-    /// Whether unit `i`, of value `value` this round, fires now for its `side`.
-    pub(super) fn shoots(&self, i: usize, side: Side, value: u8, who: &dyn Fn(&Combatant) -> bool) -> bool {
-        shoots(&self.units[i], side, value, who)
     }
 
     /// `fire_groups_in`, into `scratch.groups` (with the side's values in `scratch.values`).
@@ -366,7 +361,7 @@ impl Battle {
     }
 }
 
-/// `Battle::shoots`, for the unit itself.
+/// Whether a unit of value `value` this round fires now for its `side`.
 fn shoots(u: &Combatant, side: Side, value: u8, who: &dyn Fn(&Combatant) -> bool) -> bool {
     // Casualty-strip units fire back only on defense.
     u.side == side
