@@ -133,8 +133,9 @@ pub(super) struct Sides {
     /// Where a state sits on a chain of losses: (chain, position).
     pub(super) place: Vec<Option<(u32, u32)>>,
     pub(super) chains: Vec<Vec<u32>>,
-    /// A state's hits in a plain round, once asked for.
-    hits: Vec<Option<std::rc::Rc<Hits>>>,
+    /// A state's hits in a plain round, once asked for: an index into `hit_table`.
+    hits: Vec<Option<u32>>,
+    pub(super) hit_table: Vec<Hits>,
 }
 
 impl Sides {
@@ -147,16 +148,20 @@ impl Sides {
                     .collect()
             })
             .collect();
+        // Room for the states of a middling battle from the start: growing these vectors
+        // one doubling at a time cost more than the room.
+        const STATES: usize = 32;
         Sides {
+            all_counts: Vec::with_capacity(STATES * classes.len()),
             classes,
             at_hp,
-            all_counts: Vec::new(),
-            index: hashbrown::HashTable::new(),
-            hp: Vec::new(),
-            present: Vec::new(),
-            place: Vec::new(),
+            index: hashbrown::HashTable::with_capacity(STATES),
+            hp: Vec::with_capacity(STATES),
+            present: Vec::with_capacity(STATES),
+            place: Vec::with_capacity(STATES),
             chains: Vec::new(),
-            hits: Vec::new(),
+            hits: Vec::with_capacity(STATES),
+            hit_table: Vec::with_capacity(STATES),
         }
     }
 
@@ -489,6 +494,9 @@ pub fn exact(q: &Question, endings: usize) -> Result<Odds, String> {
 
 impl<'q> Chain<'q> {
     pub(super) fn new(q: &'q Question) -> Result<Chain<'q>, String> {
+        // Room in the memos for a middling battle's fires and states from the start, as in
+        // `Sides::new`.
+        const ROOM: usize = 128;
         let b = &q.battle;
         let p = &q.profiles;
         let first_round = refusal(q)?;
@@ -544,20 +552,20 @@ impl<'q> Chain<'q> {
             },
             loss_orders: [None, None],
             count_room: CountRoom::default(),
-            fire_memo: Map::default(),
-            fires: Vec::new(),
-            fire_ids: Map::default(),
+            fire_memo: Map::with_capacity_and_hasher(ROOM, Default::default()),
+            fires: Vec::with_capacity(ROOM),
+            fire_ids: Map::with_capacity_and_hasher(ROOM, Default::default()),
             fire_battle: None,
             fire_room: FireRoom::default(),
             signature: Vec::new(),
             convolve_room: Vec::new(),
-            cas_memo: Map::default(),
+            cas_memo: Map::with_capacity_and_hasher(ROOM, Default::default()),
             target_sets: Vec::new(),
             cas_memo_long: Map::default(),
             struck_memo: Map::default(),
             struck_room: StruckRoom::default(),
             add_memo: Map::default(),
-            check_memo: Map::default(),
+            check_memo: Map::with_capacity_and_hasher(ROOM, Default::default()),
             last_check: None,
             binomials: Default::default(),
             here: b.units.iter().fold(0, |a, u| a | (1 << u.kind.0)),
@@ -836,6 +844,7 @@ impl<'q> Chain<'q> {
     }
 
     /// `Battle::check_over` on one unit per class present.
+    #[inline]
     pub(super) fn check(&mut self, a: u32, d: u32) -> Check {
         let key = (
             self.sides[0].present[a as usize],
@@ -847,6 +856,11 @@ impl<'q> Chain<'q> {
                 return c;
             }
         }
+        self.check_classes(key)
+    }
+
+    /// `check` for states with these classes present (bit sets per side), remembered.
+    fn check_classes(&mut self, key: (u64, u64)) -> Check {
         if let Some(c) = self.check_memo.get(&key) {
             self.last_check = Some((key, *c));
             return *c;

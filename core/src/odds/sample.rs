@@ -223,8 +223,14 @@ impl<'q> Sampler<'q> {
             if *rounds >= MAX_ROUNDS {
                 return Err(format!("a battle went on for more than {MAX_ROUNDS} rounds"));
             }
-            let ha = self.chain.hits(Side::Attacker, a);
-            let hd = self.chain.hits(Side::Defender, d);
+            let (ha, hd) = (
+                self.chain.hits(Side::Attacker, a),
+                self.chain.hits(Side::Defender, d),
+            );
+            let (ha, hd) = (
+                self.chain.hits_at(Side::Attacker, ha),
+                self.chain.hits_at(Side::Defender, hd),
+            );
             if ha.stays(pd == ld - 1) * hd.stays(pa == la - 1) >= 1.0 - 1e-12 {
                 return Err("a round that can never change anything".into());
             }

@@ -33,9 +33,10 @@ impl Hits {
 }
 
 impl Chain<'_> {
-    pub(in crate::odds) fn hits(&mut self, side: Side, st: u32) -> std::rc::Rc<Hits> {
-        if let Some(h) = &self.sides[si(side)].hits[st as usize] {
-            return h.clone();
+    /// A state's hits in a plain round, worked out once: read them with `hits_at`.
+    pub(in crate::odds) fn hits(&mut self, side: Side, st: u32) -> u32 {
+        if let Some(h) = self.sides[si(side)].hits[st as usize] {
+            return h;
         }
         let f = self.fire(side, st, Who::All);
         let d: &[f64] = match f.dists.as_slice() {
@@ -50,9 +51,16 @@ impl Chain<'_> {
         for k in (0..p.len()).rev() {
             tail[k] = tail[k + 1] + p[k];
         }
-        let h = std::rc::Rc::new(Hits { offset: lo, p, tail });
-        self.sides[si(side)].hits[st as usize] = Some(h.clone());
+        let s = &mut self.sides[si(side)];
+        let h = s.hit_table.len() as u32;
+        s.hit_table.push(Hits { offset: lo, p, tail });
+        s.hits[st as usize] = Some(h);
         h
+    }
+
+    /// The hits `hits` gave.
+    pub(in crate::odds) fn hits_at(&self, side: Side, h: u32) -> &Hits {
+        &self.sides[si(side)].hit_table[h as usize]
     }
 
     /// Plain rounds over dense tables, one per pair of chains of losses: a state's position
@@ -111,8 +119,8 @@ impl Chain<'_> {
                             .or_default() += m;
                         continue;
                     }
-                    let ha = self.hits(Side::Attacker, a);
-                    let hd = self.hits(Side::Defender, d);
+                    let (ha, hd) = (self.hits(Side::Attacker, a), self.hits(Side::Defender, d));
+                    let (ha, hd) = (self.hits_at(Side::Attacker, ha), self.hits_at(Side::Defender, hd));
                     let stay = ha.stays(pd == ld - 1) * hd.stays(pa == la - 1);
                     if stay >= 1.0 - 1e-12 {
                         return Err("a round that can never change anything".into());
@@ -143,6 +151,9 @@ impl Chain<'_> {
 
     /// The policy's answer for an attacker that may retreat, as the round's last step asks.
     pub(in crate::odds) fn retreats(&self, a: u32, round: u32) -> Result<bool, String> {
+        if self.q.retreat.never() {
+            return Ok(false);
+        }
         let s = &self.sides[0];
         let present = s.present[a as usize];
         let all_air = present & !self.air_classes == 0;
