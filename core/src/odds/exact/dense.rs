@@ -132,15 +132,17 @@ impl Chain<'_> {
                     // What lands back on this state is mass already counted by `visits`.
                     let start = pd + ha.offset;
                     let run = (ld - 1).saturating_sub(start).min(ha.p.len());
+                    let (from, src) = (start.min(ld - 1), &ha.p[..run]);
+                    let spill = (run < ha.p.len()).then(|| ha.tail[run]);
                     for (i, q) in hd.p.iter().enumerate() {
                         let ta = (pa + hd.offset + i).min(la - 1);
                         let row = &mut mass[ta * ld..(ta + 1) * ld];
                         let vq = visits * q;
-                        for (dst, r) in row[start.min(ld - 1)..][..run].iter_mut().zip(&ha.p[..run]) {
+                        for (dst, r) in row[from..from + run].iter_mut().zip(src) {
                             *dst += vq * r;
                         }
-                        if run < ha.p.len() {
-                            row[ld - 1] += vq * ha.tail[run];
+                        if let Some(t) = spill {
+                            row[ld - 1] += vq * t;
                         }
                     }
                 }
