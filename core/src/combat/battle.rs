@@ -570,15 +570,22 @@ impl Battle {
 
     /// The powers with units on a side, in id order (`fighting`: only those still fighting).
     pub fn powers(&self, side: Side, fighting: bool) -> Vec<PowerId> {
-        let mut owners: Vec<PowerId> = self
-            .units
-            .iter()
-            .filter(|u| u.side == side && (!fighting || u.status == Status::Fighting))
-            .map(|u| u.owner)
-            .collect();
+        let mut owners = Vec::new();
+        self.powers_into(side, fighting, &mut owners);
+        owners
+    }
+
+    /// `powers`, into `owners` (room a caller asking at every step keeps).
+    pub fn powers_into(&self, side: Side, fighting: bool, owners: &mut Vec<PowerId>) {
+        owners.clear();
+        owners.extend(
+            self.units
+                .iter()
+                .filter(|u| u.side == side && (!fighting || u.status == Status::Fighting))
+                .map(|u| u.owner),
+        );
         owners.sort();
         owners.dedup();
-        owners
     }
 
     /// The types a side has in the battle (units fighting, or hit and about to go).

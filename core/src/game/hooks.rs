@@ -1012,6 +1012,8 @@ pub struct CombatEvents<'a> {
     /// the next step (`step_event`).
     step_ev: Option<Event>,
     step_key: Option<(crate::rules::SpaceId, PowerId, Vec<PowerId>)>,
+    /// Room for the defenders of the step being announced.
+    defenders: Vec<PowerId>,
     /// `mark` and `clear_mark` requests (handler id, request): applied to the board once the
     /// command fighting the battle has run.
     pub tag_requests: Vec<(String, Value)>,
@@ -1041,6 +1043,7 @@ impl<'a> CombatEvents<'a> {
             fighting: Vec::new(),
             step_ev: None,
             step_key: None,
+            defenders: Vec::new(),
             tag_requests: Vec::new(),
         }
     }
@@ -1075,10 +1078,14 @@ impl<'a> CombatEvents<'a> {
     /// in the same battle, so the last one's event is kept (`put_back`) and only the round and
     /// the step changed in it.
     fn step_event(&mut self, kind: EventKind, b: &Battle, step: Step) -> Event {
-        let defenders = b.powers(Side::Defender, false);
+        let mut defenders = std::mem::take(&mut self.defenders);
+        b.powers_into(Side::Defender, false, &mut defenders);
         let name = self.rules.combat.step_name(step);
-        let key = (b.space, b.attacker, defenders);
-        if self.step_key.as_ref() == Some(&key) {
+        let same = self.step_key.as_ref().is_some_and(|(space, attacker, d)| {
+            (*space, *attacker) == (b.space, b.attacker) && *d == defenders
+        });
+        self.defenders = defenders;
+        if same {
             if let Some(mut ev) = self.step_ev.take() {
                 ev.kind = kind;
                 if let Some(Value::Int(r)) = ev.payload.get_mut("combat_round") {
@@ -1097,14 +1104,14 @@ impl<'a> CombatEvents<'a> {
             .with(
                 "defenders",
                 Value::list(
-                    key.2
+                    self.defenders
                         .iter()
                         .map(|p| Value::from(self.rules.power_info(*p).name.clone())),
                 ),
             )
             .with("combat_round", i64::from(b.round))
             .with("step", name);
-        self.step_key = Some(key);
+        self.step_key = Some((b.space, b.attacker, self.defenders.clone()));
         ev
     }
 

@@ -791,22 +791,24 @@ impl ScriptHost {
                 })?;
             // A handle of its own per dispatch (a kept one answers nothing), of a type
             // registered once; the scoped function behind it is the dispatch's only callback.
+            // The runner puts both in the slot for each handler (`payload::Runner`).
             let game_ud = self.lua.create_any_userdata(view::GameProxy)?;
-            self.runner.slot.raw_set(1, answer)?;
-            self.runner.slot.raw_set(2, &game_ud)?;
             let has_lazy = !lazy.is_empty();
             for call in &calls {
                 *current.borrow_mut() = call.id.clone();
-                match self.run_handler(call, kind, &template, &game_ud, has_lazy) {
+                match self.run_handler(call, kind, &template, &game_ud, &answer, has_lazy) {
                     Ok(Outcome::Continue) => {}
                     done => return Ok(done),
                 }
             }
             Ok(Ok(Outcome::Continue))
         });
-        // The handle is gone with the scope; a payload kept past its handler asks no more.
-        let _ = self.runner.slot.raw_set(1, mlua::Value::Nil);
-        let _ = self.runner.slot.raw_set(2, mlua::Value::Nil);
+        // The handle is gone with the scope; a payload kept past its handler asks no more. A
+        // handler that returned emptied the slot itself; one that failed did not.
+        if !matches!(scoped, Ok(Ok(_))) {
+            let _ = self.runner.slot.raw_set(1, mlua::Value::Nil);
+            let _ = self.runner.slot.raw_set(2, mlua::Value::Nil);
+        }
         let log = {
             let mut reg = self.reg.borrow_mut();
             reg.phase = Phase::Idle;
@@ -845,6 +847,7 @@ impl ScriptHost {
         kind: EventKind,
         template: &mlua::Table,
         game: &mlua::AnyUserData,
+        answer: &mlua::Function,
         has_lazy: bool,
     ) -> Result<Outcome, ScriptError> {
         self.reg.borrow_mut().current = Some(call.id.clone());
@@ -852,7 +855,7 @@ impl ScriptHost {
         let result = self
             .runner
             .run
-            .call::<mlua::Value>((&call.func, template, game, has_lazy));
+            .call::<mlua::Value>((&call.func, template, game, has_lazy, answer));
         self.budget.disarm();
         let returned =
             result.map_err(|e| self.convert(e, Some(kind), Some(&call.id), Some((&call.file, call.line))))?;

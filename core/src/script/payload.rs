@@ -19,10 +19,13 @@ use super::event::{EventKind, LazyFields};
 use super::value::{self, Value};
 
 /// The Lua half: `make(key, value, ...)` builds a template; `run(handler, template, game,
-/// lazy)` copies the template, calls the handler
+/// lazy, answer)` copies the template, calls the handler
 /// and returns what it returned. `slot[1]` is the answering function of the dispatch in
 /// progress (`view::answer`), which the payload's metatable asks for lazy fields, naming itself
-/// with the private `key`.
+/// with the private `key`; `slot[2]` is its `game` handle. `run` fills the slot for the
+/// handler and empties it when the handler returns: from Lua, a table's fields are set without
+/// the protected call each costs from Rust. (A handler that fails leaves them; the host empties
+/// them then.)
 const RUNNER: &str = r##"
 local slot, key = ...
 local clone, setmetatable, type, next, select = table.clone, setmetatable, type, next, select
@@ -64,12 +67,14 @@ local meta = {
     end,
 }
 
-local function run(handler, template, game, lazy)
+local function run(handler, template, game, lazy, answer)
     local ev = copy(template)
     if lazy then
         setmetatable(ev, meta)
     end
+    slot[1], slot[2] = answer, game
     local result = handler(ev, game)
+    slot[1], slot[2] = nil, nil
     if lazy then
         setmetatable(ev, nil)
     end
@@ -81,7 +86,7 @@ return run, make
 
 /// What the host keeps to hand payloads to handlers.
 pub(crate) struct Runner {
-    /// `run(handler, template, game, lazy)`.
+    /// `run(handler, template, game, lazy, answer)`.
     pub run: mlua::Function,
     /// `make(key, value, ...)`: a payload's template (`value::payload_to_lua`).
     pub make: mlua::Function,
