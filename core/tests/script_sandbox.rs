@@ -237,6 +237,17 @@ fn a_growing_table_hits_the_memory_cap_and_the_host_still_works() {
 }
 
 #[test]
+fn a_handle_kept_by_a_handler_that_failed_does_not_outlive_its_call() {
+    let (mut host, result) = load("escape_game_failing.lua");
+    result.expect("loads");
+    let err = fire(&mut host, EventKind::TurnBegin).unwrap_err();
+    assert!(err.message.contains("failing on purpose"), "{err}");
+    let err = fire(&mut host, EventKind::TurnEnd).unwrap_err();
+    assert_eq!(err.line, Some(10), "{err}");
+    assert!(err.message.contains("given to an earlier handler call"), "{err}");
+}
+
+#[test]
 fn the_game_handle_is_read_only_and_does_not_outlive_the_call() {
     let (mut host, result) = load("escape_game.lua");
     result.expect("loads");
