@@ -893,15 +893,12 @@ impl ScriptHost {
                     log,
                 })
             }
-            Ok(outcome) => match self.read_all_stores(Some(kind)) {
-                Ok(stores) => {
-                    self.last_good_store = stores;
-                    Ok(Dispatch {
-                        outcome,
-                        requests,
-                        log,
-                    })
-                }
+            Ok(outcome) => match self.keep_stores(Some(kind)) {
+                Ok(()) => Ok(Dispatch {
+                    outcome,
+                    requests,
+                    log,
+                }),
                 Err(e) => {
                     self.rollback_stores()?;
                     Err(e)
@@ -1072,6 +1069,32 @@ impl ScriptHost {
             err.event = event;
             err
         })
+    }
+
+    /// The stores as they now stand become `last_good_store` (unchanged when one cannot be
+    /// read). After every dispatch: the layers are those it holds already, so only their
+    /// stores are read, into the entries there.
+    fn keep_stores(&mut self, event: Option<EventKind>) -> Result<(), ScriptError> {
+        let same_layers = {
+            let reg = self.reg.borrow();
+            self.last_good_store.len() == reg.layers.len()
+                && self
+                    .last_good_store
+                    .keys()
+                    .zip(&reg.layers)
+                    .all(|(k, l)| *k == l.name)
+        };
+        if !same_layers {
+            self.last_good_store = self.read_all_stores(event)?;
+            return Ok(());
+        }
+        let fresh = (0..self.last_good_store.len())
+            .map(|i| self.read_store(i, event))
+            .collect::<Result<Vec<Value>, ScriptError>>()?;
+        for (kept, now) in self.last_good_store.values_mut().zip(fresh) {
+            *kept = now;
+        }
+        Ok(())
     }
 
     fn read_all_stores(&self, event: Option<EventKind>) -> Result<IndexMap<String, Value>, ScriptError> {
