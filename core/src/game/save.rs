@@ -678,6 +678,24 @@ fn check_log_whole(
 /// The game a (current-version) save describes: the rules it names, its commands replayed.
 fn replay(src: &SaveSource, save: Save, editions_dir: &Path, from: i64) -> Result<Loaded, LoadSaveError> {
     let scheme = hash_scheme(from);
+    let mut game = start_game(src, &save, editions_dir)?;
+    let replayed = replay_commands(src, &save, &mut game, from, scheme)?;
+    let mut warnings = replayed.warnings;
+    if !replayed.drifted {
+        warnings.extend(final_hash_warning(src, &save, &game, scheme));
+    }
+    seat_players(src, &save, &mut game)?;
+    Ok(Loaded {
+        game,
+        version: save.version,
+        warnings,
+        given_again: replayed.given_again,
+        landed: replayed.landed,
+    })
+}
+
+/// The game at its start, under the rules the save names.
+fn start_game(src: &SaveSource, save: &Save, editions_dir: &Path) -> Result<Game, LoadSaveError> {
     let (edition, espan) = &save.edition;
     let mut req = LoadRequest::new(editions_dir, edition.clone());
     req.with = save.with.clone();
@@ -703,42 +721,43 @@ fn replay(src: &SaveSource, save: Save, editions_dir: &Path, from: i64) -> Resul
         }))
     })?;
     let (scenario, sspan) = &save.scenario;
-    let mut game =
-        Game::new(Arc::new(rules), edition, &save.with, Some(scenario), save.seed).map_err(|e| {
-            src.corrupt(
-                sspan.clone(),
-                format!("the saved game cannot start: {}", shown(&e)),
-                "cannot start",
-            )
-        })?;
-    let mut warnings = Vec::new();
-    let mut drifted = false;
-    let diverged = |n: usize, c: &SavedCommand, r: &super::Rejection| {
-        let line = src.line(c.span.start);
-        LoadSaveError::Diverged(Box::new(
-            Problem::new(
-                "save::diverged",
-                format!(
-                    "the game cannot be replayed past command {n} `{}` (line {line}): the current rules reject it: {}",
-                    shown(&c.text),
-                    shown(&r.to_string())
-                ),
-            )
-            .at(src.label(c.span.clone(), "rejected on replay"))
-            .help(format!(
-                "the rules changed since this game was saved, and no part of a game is loaded as if it were the whole. \
-                 Load it with the rules it was played under, or, to play on from before this command, \
-                 delete the [[command]] tables from line {} on: the first {} command(s) replay",
-                line.saturating_sub(1).max(1),
-                n - 1
-            )),
-        ))
+    Game::new(Arc::new(rules), edition, &save.with, Some(scenario), save.seed).map_err(|e| {
+        src.corrupt(
+            sspan.clone(),
+            format!("the saved game cannot start: {}", shown(&e)),
+            "cannot start",
+        )
+    })
+}
+
+/// What replaying a save's commands found besides the game itself.
+struct Replayed {
+    warnings: Vec<SaveWarning>,
+    /// A command's state differed from the hash saved after it (warned once).
+    drifted: bool,
+    given_again: usize,
+    landed: usize,
+}
+
+/// The save's commands, one by one, with what older versions did differently given as they
+/// did it: Japan's kamikaze answers (before version 6) and air units landed unasked (before
+/// version 5).
+fn replay_commands(
+    src: &SaveSource,
+    save: &Save,
+    game: &mut Game,
+    from: i64,
+    scheme: i64,
+) -> Result<Replayed, LoadSaveError> {
+    let mut out = Replayed {
+        warnings: Vec::new(),
+        drifted: false,
+        given_again: 0,
+        landed: 0,
     };
     // Before version 6 Japan's kamikazes were asked as the enemy's combat move ended: the
     // answers, given before any question waits now, are kept for the `fight` that asks them.
     let mut early: Vec<(usize, &SavedCommand)> = Vec::new();
-    let mut given_again = 0;
-    let mut landed = 0;
     for (i, c) in save.commands.iter().enumerate() {
         let n = i + 1;
         if let Err(r) = game.execute(&c.text) {
@@ -746,7 +765,7 @@ fn replay(src: &SaveSource, save: Save, editions_dir: &Path, from: i64) -> Resul
                 && c.text.trim_start().to_lowercase().starts_with("answer")
                 && game.state().questions.0.is_empty();
             if !answer_too_early {
-                return Err(diverged(n, c, &r));
+                return Err(diverged(src, n, c, &r));
             }
             early.push((n, c));
         } else if from < 6
@@ -754,28 +773,9 @@ fn replay(src: &SaveSource, save: Save, editions_dir: &Path, from: i64) -> Resul
             && c.text.trim_start().to_lowercase().starts_with("fight")
             && !game.state().questions.0.is_empty()
         {
-            let (first, last) = (early[0].0, early[early.len() - 1].0);
-            let which = if first == last {
-                format!("command {first}")
-            } else {
-                format!("commands {first} to {last}")
-            };
-            for (m, e) in early.drain(..) {
-                game.execute(&e.text).map_err(|r| diverged(m, e, &r))?;
-            }
-            game.execute(&c.text).map_err(|r| diverged(n, c, &r))?;
-            given_again += 1;
-            warnings.push(SaveWarning(
-                Problem::new(
-                    "save::migrated",
-                    format!(
-                        "a version {from} save: the answers of {which} were given when this `{}` asked the questions, and it was given again",
-                        shown(&c.text)
-                    ),
-                )
-                .at(src.label(c.span.clone(), "asked here"))
-                .help("this version asks Japan's kamikazes as the first battle is ordered, after the scrambles; version 5 asked them as combat move ended"),
-            ));
+            let warning = answer_again(src, game, &mut early, (n, c), from)?;
+            out.warnings.push(warning);
+            out.given_again += 1;
         }
         // Before version 5 the engine landed air units whose base was lost at the first place
         // it found, asking nobody: that answer is given here.
@@ -790,13 +790,13 @@ fn replay(src: &SaveSource, save: Save, editions_dir: &Path, from: i64) -> Resul
             if game.execute("answer 1").is_err() {
                 break;
             }
-            landed += 1;
+            out.landed += 1;
         }
         if let Some(saved) = c.hash {
             let now = game.hash_in_scheme(scheme);
-            if !drifted && now != saved {
-                drifted = true;
-                warnings.push(drift(src, c, n, now, saved));
+            if !out.drifted && now != saved {
+                out.drifted = true;
+                out.warnings.push(drift(src, c, n, now, saved));
             }
         }
     }
@@ -804,54 +804,112 @@ fn replay(src: &SaveSource, save: Save, editions_dir: &Path, from: i64) -> Resul
     if let Some((n, c)) = early.first() {
         let r = super::Rejection::new("no question waits for an answer here, and no later `fight` asked one")
             .by(super::questions::RULE_QUESTION);
-        return Err(diverged(*n, c, &r));
+        return Err(diverged(src, *n, c, &r));
     }
-    if let (false, Some((saved, span))) = (drifted, &save.final_hash) {
-        let now = game.hash_in_scheme(scheme);
-        if now != *saved {
-            warnings.push(SaveWarning(
-                Problem::new(
-                    "save::hash",
-                    format!(
-                        "saved by another warroom: the state after the last command differs from the saved hash \
-                         ({now:016x}, saved {saved:016x}); the game was replayed under the current rules"
-                    ),
-                )
-                .at(src.label(span.clone(), "differs"))
-                .help("the rules or the engine changed since this save was written; saving again records the current hashes"),
-            ));
-        }
+    Ok(out)
+}
+
+/// A version 5 `fight` (`fight`, command `n`) asked the questions the `early` answers were
+/// given for before it: they are given again now, then the `fight` again.
+fn answer_again(
+    src: &SaveSource,
+    game: &mut Game,
+    early: &mut Vec<(usize, &SavedCommand)>,
+    (n, fight): (usize, &SavedCommand),
+    from: i64,
+) -> Result<SaveWarning, LoadSaveError> {
+    let (first, last) = (early[0].0, early[early.len() - 1].0);
+    let which = if first == last {
+        format!("command {first}")
+    } else {
+        format!("commands {first} to {last}")
+    };
+    for (m, e) in early.drain(..) {
+        game.execute(&e.text).map_err(|r| diverged(src, m, e, &r))?;
     }
-    if let Some((seating, span)) = &save.players {
-        let mut ids = Vec::new();
-        for names in seating {
-            let mut powers = Vec::new();
-            for name in names {
-                let p = game.rules().power(name).ok_or_else(|| {
-                    src.corrupt(
-                        span.clone(),
-                        format!("`players` names `{}`, not a power of this edition", shown(name)),
-                        "unknown power",
-                    )
-                })?;
-                powers.push(p);
-            }
-            ids.push(powers);
-        }
-        game.seat_players(ids).map_err(|e| {
-            src.corrupt(
-                span.clone(),
-                format!("the saved seating breaks the rules: {}", shown(&e)),
-                "seating",
+    game.execute(&fight.text)
+        .map_err(|r| diverged(src, n, fight, &r))?;
+    Ok(SaveWarning(
+        Problem::new(
+            "save::migrated",
+            format!(
+                "a version {from} save: the answers of {which} were given when this `{}` asked the questions, and it was given again",
+                shown(&fight.text)
+            ),
+        )
+        .at(src.label(fight.span.clone(), "asked here"))
+        .help("this version asks Japan's kamikazes as the first battle is ordered, after the scrambles; version 5 asked them as combat move ended"),
+    ))
+}
+
+/// The error for command `n`, which the current rules reject on replay.
+fn diverged(src: &SaveSource, n: usize, c: &SavedCommand, r: &super::Rejection) -> LoadSaveError {
+    let line = src.line(c.span.start);
+    LoadSaveError::Diverged(Box::new(
+        Problem::new(
+            "save::diverged",
+            format!(
+                "the game cannot be replayed past command {n} `{}` (line {line}): the current rules reject it: {}",
+                shown(&c.text),
+                shown(&r.to_string())
+            ),
+        )
+        .at(src.label(c.span.clone(), "rejected on replay"))
+        .help(format!(
+            "the rules changed since this game was saved, and no part of a game is loaded as if it were the whole. \
+             Load it with the rules it was played under, or, to play on from before this command, \
+             delete the [[command]] tables from line {} on: the first {} command(s) replay",
+            line.saturating_sub(1).max(1),
+            n - 1
+        )),
+    ))
+}
+
+/// The warning when the state after the last command is not the one the save recorded.
+fn final_hash_warning(src: &SaveSource, save: &Save, game: &Game, scheme: i64) -> Option<SaveWarning> {
+    let (saved, span) = save.final_hash.as_ref()?;
+    let now = game.hash_in_scheme(scheme);
+    (now != *saved).then(|| {
+        SaveWarning(
+            Problem::new(
+                "save::hash",
+                format!(
+                    "saved by another warroom: the state after the last command differs from the saved hash \
+                     ({now:016x}, saved {saved:016x}); the game was replayed under the current rules"
+                ),
             )
-        })?;
+            .at(src.label(span.clone(), "differs"))
+            .help("the rules or the engine changed since this save was written; saving again records the current hashes"),
+        )
+    })
+}
+
+/// The players' seating the save recorded, if it did.
+fn seat_players(src: &SaveSource, save: &Save, game: &mut Game) -> Result<(), LoadSaveError> {
+    let Some((seating, span)) = &save.players else {
+        return Ok(());
+    };
+    let mut ids = Vec::new();
+    for names in seating {
+        let mut powers = Vec::new();
+        for name in names {
+            let p = game.rules().power(name).ok_or_else(|| {
+                src.corrupt(
+                    span.clone(),
+                    format!("`players` names `{}`, not a power of this edition", shown(name)),
+                    "unknown power",
+                )
+            })?;
+            powers.push(p);
+        }
+        ids.push(powers);
     }
-    Ok(Loaded {
-        game,
-        version: save.version,
-        warnings,
-        given_again,
-        landed,
+    game.seat_players(ids).map_err(|e| {
+        src.corrupt(
+            span.clone(),
+            format!("the saved seating breaks the rules: {}", shown(&e)),
+            "seating",
+        )
     })
 }
 
