@@ -1013,7 +1013,8 @@ impl Battle {
             if hits[0].count == 0 {
                 continue;
             }
-            if let Some(need) = self.call_casualties(step, side, &hits, remove_now, p, obs) {
+            let need = self.with_scratch(|b, s| b.call_casualties(step, side, &hits, remove_now, p, obs, s));
+            if let Some(need) = need {
                 return Some(need);
             }
             self.check_over(p, obs);
@@ -1024,25 +1025,18 @@ impl Battle {
         None
     }
 
-    /// Ask the side for casualties, or take them at once when there is no choice to make.
-    fn call_casualties(
-        &mut self,
-        step: Step,
-        side: Side,
-        hits: &[HitGroup],
-        remove_now: bool,
-        p: &Profiles,
-        obs: &mut dyn Observer,
-    ) -> Option<Need> {
+    /// `f` with the battle's room taken out of it (and put back after).
+    fn with_scratch<T>(&mut self, f: impl FnOnce(&mut Battle, &mut Scratch) -> T) -> T {
         let mut scratch = self.scratch.take();
-        let need = self.call_casualties_in(step, side, hits, remove_now, p, obs, &mut scratch);
+        let out = f(self, &mut scratch);
         self.scratch.put(scratch);
-        need
+        out
     }
 
-    /// `call_casualties` with the battle's room taken out (a fire step has it).
+    /// Ask the side for casualties, or take them at once when there is no choice to make; in
+    /// the battle's room, taken out (`with_scratch`, or a fire step that has it).
     #[allow(clippy::too_many_arguments)]
-    fn call_casualties_in(
+    fn call_casualties(
         &mut self,
         step: Step,
         side: Side,
@@ -1180,7 +1174,7 @@ impl Battle {
             targets: aa.targets,
             airborne: true,
         };
-        self.call_casualties(Step::AntiAir, Side::Attacker, &[group], true, p, obs)
+        self.with_scratch(|b, s| b.call_casualties(Step::AntiAir, Side::Attacker, &[group], true, p, obs, s))
     }
 
     fn bombardment(&mut self, p: &Profiles, dice: &mut dyn Roller, obs: &mut dyn Observer) -> Option<Need> {
@@ -1240,7 +1234,9 @@ impl Battle {
             targets: land,
             airborne: false,
         };
-        self.call_casualties(Step::Bombardment, Side::Defender, &[group], false, p, obs)
+        self.with_scratch(|b, s| {
+            b.call_casualties(Step::Bombardment, Side::Defender, &[group], false, p, obs, s)
+        })
     }
 
     /// Submarines whose abilities are not cancelled, of one side.

@@ -81,25 +81,22 @@ impl Battle {
         who: impl Fn(&Combatant) -> bool,
         first_strike: bool,
     ) -> Fired {
-        let mut scratch = self.scratch.take();
-        self.fire_groups_into(p, side, &who, &mut scratch);
-        let rolled = self.fire_groups_roll(step, side, p, dice, obs, &who, first_strike, &mut scratch);
-        let fired = match rolled {
-            Err(need) => Fired::NeedDice(need),
-            Ok(false) => Fired::Done(None),
-            // The defender's hits are removed at once; the attacker's go behind the strip (a
-            // submarine's victims until the surprise strike ends) and fire back.
-            Ok(true) => {
-                let hits = std::mem::take(&mut scratch.hits);
-                let remove_now = side == Side::Defender;
-                let need =
-                    self.call_casualties_in(step, side.other(), &hits, remove_now, p, obs, &mut scratch);
-                scratch.hits = hits;
-                Fired::Done(need)
+        self.with_scratch(|b, scratch| {
+            b.fire_groups_into(p, side, &who, scratch);
+            match b.fire_groups_roll(step, side, p, dice, obs, &who, first_strike, scratch) {
+                Err(need) => Fired::NeedDice(need),
+                Ok(false) => Fired::Done(None),
+                // The defender's hits are removed at once; the attacker's go behind the strip
+                // (a submarine's victims until the surprise strike ends) and fire back.
+                Ok(true) => {
+                    let hits = std::mem::take(&mut scratch.hits);
+                    let remove_now = side == Side::Defender;
+                    let need = b.call_casualties(step, side.other(), &hits, remove_now, p, obs, scratch);
+                    scratch.hits = hits;
+                    Fired::Done(need)
+                }
             }
-        };
-        self.scratch.put(scratch);
-        fired
+        })
     }
 
     /// `fire`, the groups worked out (`scratch`): the dice still to come, or whether anything
