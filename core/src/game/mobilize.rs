@@ -141,7 +141,7 @@ fn factory(rules: &RuleSet, s: &State, power: PowerId, t: SpaceId) -> Result<u32
 }
 
 /// Every territory whose factory the power may mobilize through this turn, with its capacity.
-fn factories(rules: &RuleSet, s: &State, power: PowerId) -> Vec<(SpaceId, u32)> {
+pub(crate) fn factories(rules: &RuleSet, s: &State, power: PowerId) -> Vec<(SpaceId, u32)> {
     rules
         .board
         .ids()

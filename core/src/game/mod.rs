@@ -13,6 +13,7 @@ pub mod convoy;
 pub mod dice;
 pub mod economy;
 pub mod fight;
+mod foresight;
 mod flow;
 mod hooks;
 pub mod intercept;

@@ -81,6 +81,7 @@ pub(crate) static ROOT: SchemaTable = SchemaTable {
             "when war may be declared and who goes to war together: `politics`",
         ),
         Field::opt("research", "table", "how technologies are researched: `research`"),
+        Field::opt("ai", "table", "the computer opponent's weights and thresholds: `ai`"),
         Field::opt(
             "techs",
             "<tech> → table",
@@ -555,6 +556,7 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
     let commands = super::commands::read_commands(&mut ctx, section("commands"), &phases);
     let players = super::players::read_players(&mut ctx, section("players").map(|e| &e.node), &powers);
     let combat = super::combat::read_combat(&mut ctx, section("combat"));
+    let ai = super::ai::read_ai(&mut ctx, section("ai"));
     check_limits(&mut ctx, &section);
 
     if is_edition {
@@ -599,6 +601,7 @@ pub fn build(merged: Merged, project_root: std::path::PathBuf) -> Result<RuleSet
         victory,
         combat,
         politics,
+        ai,
         techs,
         unit_techs,
         research,

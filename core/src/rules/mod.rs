@@ -7,6 +7,7 @@ mod build;
 mod combat;
 mod commands;
 mod players;
+mod ai;
 mod politics;
 pub mod read;
 pub mod schema;
@@ -24,6 +25,7 @@ use std::collections::HashMap;
 pub use build::build;
 pub use combat::{BombardLimit, CombatRules, ConductStep, DiceRule, Step};
 pub use players::{Players, Together};
+pub use ai::AiWeights;
 pub use politics::Politics;
 pub use tech::{Chart, Paratroopers, Research, Tech, TechId, UnitTechs};
 pub use turn::{Guest, Place, Segment, TurnPlan, TurnStep};
@@ -704,6 +706,8 @@ pub struct RuleSet {
     pub combat: CombatRules,
     /// `[politics]`: when war may be declared, and who goes to war together.
     pub politics: Politics,
+    /// `[ai]`: how the computer opponent weighs its choices.
+    pub ai: AiWeights,
     /// `[techs]`: every technology of the game, and per unit type what techs make of it.
     pub techs: Vec<Tech>,
     pub unit_techs: Vec<UnitTechs>,

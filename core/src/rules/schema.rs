@@ -184,6 +184,7 @@ pub static DOCUMENTS: &[Document] = &[
             &super::players::PLAYERS,
             &super::players::TOGETHER,
             &super::politics::POLITICS,
+            &super::ai::AI,
             &super::tech::RESEARCH,
             &super::tech::CHART,
             &super::tech::TECH,

@@ -1,0 +1,18 @@
+// temporary probe: one AI-vs-random game
+use std::sync::Arc;
+use warroom_core::selfplay::{play, Brain};
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let edition = &args[1];
+    let ai_side = &args[2];
+    let seed: u64 = args[3].parse().unwrap();
+    let rounds: u32 = args.get(4).map_or(15, |r| r.parse().unwrap());
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let req = warroom_core::layers::LoadRequest::new(root.join("editions"), edition.clone());
+    let rules = Arc::new(warroom_core::rules::load(&req).map_err(|e| format!("{e:?}")).unwrap());
+    let spec = warroom_core::soak::GameSpec { edition: edition.clone(), with: vec![], scenario: None, seed, rounds };
+    let r2 = rules.clone();
+    let t = std::time::Instant::now();
+    let out = play(&rules, &spec, &|p| if r2.power_info(p).side == *ai_side { Brain::Ai } else { Brain::Random }, &mut |g, t| if std::env::var("TRACE").is_ok() && t.brain == Brain::Ai { println!("r{} {}: {}  -- {}", g.state().round, g.rules().power_info(t.power).name, t.text, t.reason.as_deref().unwrap_or("")); for o in &t.output { println!("     {o}"); } });
+    println!("{out:?} in {:?}", t.elapsed());
+}

@@ -1,0 +1,248 @@
+//! Combat moves. Every space the power's units can attack this turn is a target; targets are
+//! weighed richest first (the territory's income, what defends it). For each, the units that
+//! can reach it are added cheapest land units first, then aircraft, then warships, and the
+//! smallest force whose exact odds of taking the space reach `[ai] attack_odds` is sent, if
+//! the attack's worth (expected TUV swing, plus the territory's income and a victory city's
+//! value weighted by the odds of taking it) is positive. Units guarding a capital stay
+//! (`Sight::spare`); aircraft go only where they can still land afterwards.
+
+use super::sight::{Sight, FAR};
+use super::Choice;
+use crate::game::command::{Command, Move, Pick};
+use crate::game::Game;
+use crate::odds::{calculate, Options};
+use crate::rules::{Domain, PowerId, RuleSet, SpaceId, UnitTypeId};
+use std::collections::BTreeMap;
+
+/// One unit that could join an attack.
+#[derive(Clone, Copy, Debug)]
+struct Mover {
+    from: SpaceId,
+    id: u32,
+    kind: UnitTypeId,
+    cost: u32,
+    domain: Domain,
+}
+
+/// An attack judged.
+struct Judged {
+    take: f64,
+    swing: f64,
+    worth: f64,
+}
+
+pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
+    let rules = game.rules().clone();
+    let me = game.current_power();
+    let s = game.state().clone();
+    let sight = Sight::new(&rules, &s, me);
+    // Who can reach where: the single-unit moves the game proposes.
+    let mut reach: BTreeMap<SpaceId, Vec<(SpaceId, UnitTypeId)>> = BTreeMap::new();
+    for c in game.candidate_actions() {
+        let Command::Move(m) = c else { continue };
+        let [Pick::Kind { kind, count: 1 }] = m.units[..] else {
+            continue;
+        };
+        if m.bombing || m.airborne || m.ignore || !m.via.is_empty() {
+            continue;
+        }
+        let target = m.to;
+        let enemies = sight.enemy_units(target).next().is_some();
+        if !(sight.hostile_land(target) || enemies) {
+            continue;
+        }
+        let list = reach.entry(target).or_default();
+        if !list.contains(&(m.from, kind)) {
+            list.push((m.from, kind));
+        }
+    }
+    // What each space can spare.
+    let mut pool: BTreeMap<SpaceId, Vec<u32>> = BTreeMap::new();
+    for froms in reach.values() {
+        for (from, _) in froms {
+            pool.entry(*from).or_insert_with(|| sight.spare(*from));
+        }
+    }
+    // Richest first: income, then what defends it.
+    let mut targets: Vec<(SpaceId, u32)> = reach
+        .keys()
+        .map(|t| {
+            let tuv: u32 = sight.enemy_units(*t).map(|u| rules.unit(u.kind).cost).sum();
+            (*t, rules.board.space(*t).ipc * rules.ai.territory_value + tuv)
+        })
+        .collect();
+    targets.sort_by_key(|(t, worth)| (std::cmp::Reverse(*worth), *t));
+    let mut out = Vec::new();
+    for (target, _) in targets {
+        let movers = movers_for(&sight, &reach[&target], &pool, target);
+        if movers.is_empty() {
+            continue;
+        }
+        let Some((n, judged)) = smallest_force(game, &rules, me, target, &movers) else {
+            continue;
+        };
+        let sent = &movers[..n];
+        for m in sent {
+            if let Some(ids) = pool.get_mut(&m.from) {
+                ids.retain(|id| *id != m.id);
+            }
+        }
+        out.extend(orders(&rules, target, sent, &judged));
+    }
+    out
+}
+
+/// The units that can reach `target` and are spare, in the order they join an attack:
+/// the cheapest land units first, then aircraft that can land afterwards, then warships.
+fn movers_for(
+    sight: &Sight,
+    froms: &[(SpaceId, UnitTypeId)],
+    pool: &BTreeMap<SpaceId, Vec<u32>>,
+    target: SpaceId,
+) -> Vec<Mover> {
+    let rules = sight.rules;
+    let sea = sight.is_sea(target);
+    let mut out = Vec::new();
+    for &(from, kind) in froms {
+        let t = rules.unit(kind);
+        if t.attack == 0 || (sea && t.domain == Domain::Land) {
+            continue;
+        }
+        if t.domain == Domain::Air && !lands_after(sight, from, target, t.movement) {
+            continue;
+        }
+        let Some(ids) = pool.get(&from) else { continue };
+        for u in sight.own_units(from) {
+            if u.kind == kind && u.aboard.is_none() && ids.contains(&u.id) {
+                out.push(Mover {
+                    from,
+                    id: u.id,
+                    kind,
+                    cost: t.cost,
+                    domain: t.domain,
+                });
+            }
+        }
+    }
+    let order = |d: Domain| match d {
+        Domain::Land => 0,
+        Domain::Air => 1,
+        Domain::Sea => 2,
+    };
+    out.sort_by_key(|m| (order(m.domain), m.cost, m.from, m.id));
+    out
+}
+
+/// Whether an aircraft flying from `from` to `target` keeps enough movement to reach a
+/// territory of its side that is not the target.
+fn lands_after(sight: &Sight, from: SpaceId, target: SpaceId, movement: u32) -> bool {
+    let out = sight.steps_from(from, false, movement)[target.index()];
+    if out == FAR || out > movement {
+        return false;
+    }
+    let back = sight.steps_from(target, false, movement - out);
+    sight.rules.board.ids().any(|sp| {
+        sp != target
+            && back[sp.index()] != FAR
+            && !sight.is_sea(sp)
+            && sight.s.space(sp).controller.is_some_and(|c| sight.friendly(c))
+    })
+}
+
+/// The fewest of `movers` (a prefix) whose attack is good enough, with its judgement; `None`
+/// when even all of them are not.
+fn smallest_force(
+    game: &Game,
+    rules: &RuleSet,
+    me: PowerId,
+    target: SpaceId,
+    movers: &[Mover],
+) -> Option<(usize, Judged)> {
+    let good = |j: &Judged| j.take * 100.0 >= f64::from(rules.ai.attack_odds) && j.worth > 0.0;
+    let all = judge(game, rules, me, target, movers)?;
+    if !good(&all) {
+        return None;
+    }
+    // The odds grow with every unit added: search for the shortest prefix that is enough.
+    let (mut lo, mut hi, mut best) = (1, movers.len(), all);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        match judge(game, rules, me, target, &movers[..mid]) {
+            Some(j) if good(&j) => {
+                hi = mid;
+                best = j;
+            }
+            _ => lo = mid + 1,
+        }
+    }
+    Some((hi, best))
+}
+
+fn judge(game: &Game, rules: &RuleSet, me: PowerId, target: SpaceId, movers: &[Mover]) -> Option<Judged> {
+    let units: Vec<(SpaceId, u32)> = movers.iter().map(|m| (m.from, m.id)).collect();
+    let q = game.attack_question(me, target, &units).ok()?;
+    let odds = calculate(
+        &q,
+        &Options {
+            fallback_runs: Some(400),
+            seed: 1,
+            threads: Some(1),
+            endings: 1,
+            ..Options::default()
+        },
+    )
+    .ok()?;
+    let space = rules.board.space(target);
+    let take = match odds.takes_territory {
+        Some(e) if !space.is_sea() => e.value,
+        _ => odds.attacker_wins.value,
+    };
+    let swing = odds.tuv_swing();
+    let mut worth = swing;
+    if !space.is_sea() {
+        let prize = space.ipc * rules.ai.territory_value
+            + if space.capital || space.victory_city.is_some() {
+                rules.ai.victory_city
+            } else {
+                0
+            };
+        worth += take * f64::from(prize);
+    }
+    Some(Judged { take, swing, worth })
+}
+
+/// The moves that send `sent` into `target`, one per space and unit type.
+fn orders(rules: &RuleSet, target: SpaceId, sent: &[Mover], j: &Judged) -> Vec<Choice> {
+    let mut groups: Vec<(SpaceId, UnitTypeId, u32)> = Vec::new();
+    for m in sent {
+        match groups.iter_mut().find(|g| g.0 == m.from && g.1 == m.kind) {
+            Some(g) => g.2 += 1,
+            None => groups.push((m.from, m.kind, 1)),
+        }
+    }
+    let name = &rules.board.space(target).name;
+    let why = format!(
+        "attacks {name}: {:.0}% to {}, expected TUV swing {:+.1}",
+        j.take * 100.0,
+        if rules.board.space(target).is_sea() { "win" } else { "take it" },
+        j.swing
+    );
+    groups
+        .into_iter()
+        .map(|(from, kind, count)| {
+            Choice::new(
+                Command::Move(Move {
+                    units: vec![Pick::Kind { kind, count }],
+                    from,
+                    to: target,
+                    via: Vec::new(),
+                    ignore: false,
+                    bombing: false,
+                    target: None,
+                    airborne: false,
+                }),
+                why.clone(),
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,78 @@
+//! Fighting: battles are fought in the order the game offers them; casualties are the order
+//! of loss the game suggests (cheapest first, as the rulebook's players do); the attacker
+//! presses on while its odds of winning from where the battle stands reach `[ai] press_odds`
+//! and retreats, where it may, when they fall below.
+
+use super::Choice;
+use crate::combat::Need;
+use crate::game::command::Command;
+use crate::game::Game;
+use crate::odds::{calculate, Options};
+
+/// The choices for the decision the battle waits for, best first.
+pub(super) fn decide(game: &Game) -> Vec<Choice> {
+    let Some(b) = &game.state().combat else {
+        return Vec::new();
+    };
+    match &b.waiting {
+        Some(Need::Casualties(_)) => vec![Choice::new(
+            Command::Casualties(Vec::new()),
+            "takes the casualties the order of loss suggests",
+        )],
+        Some(Need::Submerge { .. }) => vec![Choice::new(
+            Command::Submerge(Vec::new()),
+            "its submarines stay and fight",
+        )],
+        Some(Need::PressOrRetreat) => press_or_retreat(game),
+        _ => Vec::new(),
+    }
+}
+
+fn press_or_retreat(game: &Game) -> Vec<Choice> {
+    let Some(b) = &game.state().combat else {
+        return Vec::new();
+    };
+    let rules = game.rules();
+    let win = game.odds_question(b.space).ok().and_then(|q| {
+        calculate(
+            &q,
+            &Options {
+                fallback_runs: Some(400),
+                seed: 1,
+                threads: Some(1),
+                endings: 1,
+                ..Options::default()
+            },
+        )
+        .ok()
+    });
+    let press = Choice::new(Command::Press, match &win {
+        Some(o) => format!("presses on: {:.0}% to win from here", o.attacker_wins.value * 100.0),
+        None => "presses on".to_owned(),
+    });
+    let Some(o) = win else { return vec![press] };
+    if o.attacker_wins.value * 100.0 >= f64::from(rules.ai.press_odds) {
+        return vec![press];
+    }
+    let why = format!(
+        "retreats: only {:.0}% to win from here (`[ai] press_odds` is {}%)",
+        o.attacker_wins.value * 100.0,
+        rules.ai.press_odds
+    );
+    let mut out: Vec<Choice> = b
+        .retreat_to
+        .iter()
+        .map(|to| Choice::new(Command::Retreat(Some(*to)), why.clone()))
+        .collect();
+    out.push(press);
+    out
+}
+
+/// The next battle of conduct combat.
+pub(super) fn next_fight(game: &mut Game) -> Option<Choice> {
+    let fight = Command::Fight(None);
+    if game.dry_run(&fight).is_ok() {
+        return Some(Choice::new(fight, "fights the next battle"));
+    }
+    None
+}

@@ -1,0 +1,105 @@
+//! Purchases by a value model: each unit type is worth `buy_attack × attack + buy_defense ×
+//! defence + buy_move × (movement − 1) + buy_hits × hit points` per IPC (`[ai]`), each type
+//! bought again worth a little less so the army stays mixed; with the capital threatened,
+//! defence alone counts. No more is bought than the factories can place this turn.
+
+use super::sight::{Sight, FAR};
+use super::Choice;
+use crate::game::command::Command;
+use crate::game::Game;
+use crate::rules::{Domain, Piece, UnitTypeId};
+
+/// Hit points weigh as much as this many points of attack or defence (a cheap unit that
+/// takes a hit protects the rest).
+const HIT_WORTH: u32 = 3;
+
+pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
+    let rules = game.rules().clone();
+    let me = game.current_power();
+    let s = game.state().clone();
+    let sight = Sight::new(&rules, &s, me);
+    let w = &rules.ai;
+    let techs = &s.techs[me.index()];
+    let mut money = s.treasuries[me.index()];
+    let waiting: u32 = s.purchased[me.index()].iter().map(|(_, n)| *n).sum();
+    let capacity: u32 = crate::game::mobilize::factories(&rules, &s, me)
+        .iter()
+        .map(|(_, c)| *c)
+        .sum::<u32>()
+        .saturating_sub(waiting);
+    let threatened = sight.capital().is_some_and(|c| {
+        let (attack, defence) = sight.threat(c);
+        defence * 100 < attack * w.capital_guard
+    });
+    // Land and air units only until the AI can carry armies by sea: a ship it cannot use
+    // well is money not spent on the front. A power with no land front still buys aircraft
+    // and a garrison.
+    let front = sight.front();
+    let land_front = crate::game::mobilize::factories(&rules, &s, me)
+        .iter()
+        .any(|(t, _)| front[t.index()] != FAR);
+    let mut kinds: Vec<(UnitTypeId, u32, f64)> = Vec::new();
+    for i in 0..rules.units.len() {
+        let k = UnitTypeId(i as u16);
+        let t = rules.unit_for(k, techs);
+        if t.domain == Domain::Sea || t.cost == 0 {
+            continue;
+        }
+        let buy = Command::Buy {
+            piece: Piece::Unit(k),
+            count: 1,
+            economy: None,
+        };
+        if game.dry_run(&buy).is_err() {
+            continue;
+        }
+        let worth = if threatened {
+            f64::from(t.defense * 2 + t.hits * HIT_WORTH)
+        } else {
+            let moves = if land_front { w.buy_move } else { w.buy_move * 2 };
+            f64::from(
+                w.buy_attack * t.attack * t.attack_dice.max(1)
+                    + w.buy_defense * t.defense
+                    + moves * t.movement.saturating_sub(1)
+                    + HIT_WORTH * t.hits,
+            )
+        };
+        kinds.push((k, t.cost, worth / f64::from(t.cost)));
+    }
+    let mut bought: Vec<(UnitTypeId, u32)> = Vec::new();
+    for _ in 0..capacity {
+        let best = kinds
+            .iter()
+            .filter(|(_, cost, _)| i64::from(*cost) <= money)
+            .map(|&(k, cost, per_ipc)| {
+                let n = bought.iter().find(|b| b.0 == k).map_or(0, |b| b.1);
+                // Each one of a type already bought makes the next a fifth less wanted.
+                (k, cost, per_ipc / (1.0 + 0.2 * f64::from(n)))
+            })
+            .max_by(|a, b| a.2.total_cmp(&b.2).then(b.0.cmp(&a.0)));
+        let Some((k, cost, _)) = best else { break };
+        money -= i64::from(cost);
+        match bought.iter_mut().find(|b| b.0 == k) {
+            Some(b) => b.1 += 1,
+            None => bought.push((k, 1)),
+        }
+    }
+    let why = if threatened {
+        "the capital is threatened: defence first"
+    } else {
+        "the value model (`[ai] buy_*`)"
+    };
+    bought
+        .into_iter()
+        .map(|(k, n)| {
+            Choice::new(
+                Command::Buy {
+                    piece: Piece::Unit(k),
+                    count: n,
+                    economy: None,
+                },
+                format!("buys {n} {} by {why}", rules.unit(k).name),
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,196 @@
+//! The computer opponent: it plays whatever rules are loaded, choosing among the commands the
+//! engine accepts and judging battles with the odds calculator, so a house rule changes its
+//! play without a line of code here.
+//!
+//! Each call to [`Ai::choose`] gives the next command for the power that must decide now (the
+//! one to play, a defender taking casualties, a power answering a script's question), with the
+//! reason a player would give for it. The caller applies it: the REPL shows it, `warroom
+//! selfplay` just plays on. A command is offered only after `Game::dry_run` accepted it, so the
+//! AI never gives an illegal command, and it ends the phase when nothing better is accepted.
+//!
+//! The rooms follow a turn:
+//! - `sight`: the board as a power sees it: where the fronts are, what could attack a space.
+//! - `buy`: purchases by a value model (`[ai] buy_*`), within what the factories can place.
+//! - `attack`: combat moves, each target weighed with the exact odds and the expected TUV
+//!   swing, capitals kept guarded.
+//! - `battle`: fighting the battles, casualties, pressing on or retreating by the odds.
+//! - `reinforce`: noncombat moves towards the front, aircraft landed safely.
+//! - `place`: new units placed at the factories nearest the front.
+//!
+//! Architecture invariant: nothing here names an edition, a power or a unit type. What it
+//! knows of the rules it reads from the `RuleSet` (values, costs, movement, `[ai]` weights) and
+//! from the game's own answers (candidate actions, `dry_run`, odds questions).
+
+mod attack;
+mod battle;
+mod buy;
+mod place;
+mod reinforce;
+mod sight;
+
+use crate::combat::{Need, Side};
+use crate::game::command::Command;
+use crate::game::Game;
+use crate::rules::{PhaseKind, PowerId};
+use std::collections::VecDeque;
+
+/// A command the AI chose, and why, in the words a player would use.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub command: Command,
+    pub reason: String,
+}
+
+impl Choice {
+    fn new(command: Command, reason: impl Into<String>) -> Choice {
+        Choice {
+            command,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// The computer opponent. It keeps the plan of the phase it is playing (the purchases and
+/// attacks it worked out at the phase's start); everything else it reads from the game.
+#[derive(Default)]
+pub struct Ai {
+    plan: Option<Plan>,
+}
+
+/// The commands worked out for one phase of one power's turn, given in order.
+struct Plan {
+    at: PhaseKey,
+    steps: VecDeque<Choice>,
+}
+
+/// Round, turn and phase: a plan belongs to one phase.
+type PhaseKey = (u32, usize, usize);
+
+impl Ai {
+    pub fn new() -> Ai {
+        Ai::default()
+    }
+
+    /// The power that must decide now: the one to play, or within a battle the side whose
+    /// casualties or submarines are asked for, or the power a script's question is put to.
+    /// `None` when the game is over or waits for dice rolled at the table.
+    pub fn decider(game: &Game) -> Option<PowerId> {
+        let s = game.state();
+        if s.winner.is_some() {
+            return None;
+        }
+        if let Some(q) = s.questions.0.first() {
+            return Some(q.power);
+        }
+        if let Some(b) = &s.combat {
+            return match &b.waiting {
+                Some(Need::Dice { .. }) => None,
+                Some(Need::Casualties(call)) => Some(side_power(b, call.side)),
+                Some(Need::Submerge { side }) => Some(side_power(b, *side)),
+                _ => Some(b.attacker),
+            };
+        }
+        Some(game.current_power())
+    }
+
+    /// The AI's next command for [`Ai::decider`], with its reason; `None` when it has nothing
+    /// to decide (the game is over, or dice are awaited from the table).
+    pub fn choose(&mut self, game: &mut Game) -> Option<Choice> {
+        Ai::decider(game)?;
+        let s = game.state();
+        if let Some(q) = s.questions.0.first() {
+            let answer = q.answers.first()?.clone();
+            return Some(Choice::new(
+                Command::Answer(answer.clone()),
+                format!("answers `{answer}`, the first answer offered"),
+            ));
+        }
+        if s.combat.is_some() {
+            if let Some(c) = accepted(game, battle::decide(game)) {
+                return Some(c);
+            }
+            return fallback(game);
+        }
+        let kind = game.current_phase().kind;
+        let key = (s.round, s.turn, s.phase);
+        let chosen = match kind {
+            PhaseKind::Purchase | PhaseKind::CombatMove => self.planned(game, key, kind),
+            PhaseKind::ConductCombat => battle::next_fight(game),
+            PhaseKind::NoncombatMove => reinforce::next(game),
+            PhaseKind::Mobilize => place::next(game),
+            _ => None,
+        };
+        match chosen {
+            Some(c) => Some(c),
+            None => fallback(game),
+        }
+    }
+
+    /// The next step of the phase's plan that the game accepts, working the plan out when the
+    /// phase begins.
+    fn planned(&mut self, game: &mut Game, key: PhaseKey, kind: PhaseKind) -> Option<Choice> {
+        if self.plan.as_ref().is_none_or(|p| p.at != key) {
+            let steps = match kind {
+                PhaseKind::Purchase => buy::plan(game),
+                PhaseKind::CombatMove => attack::plan(game),
+                _ => Vec::new(),
+            };
+            self.plan = Some(Plan {
+                at: key,
+                steps: steps.into(),
+            });
+        }
+        let plan = self.plan.as_mut()?;
+        while let Some(step) = plan.steps.pop_front() {
+            if game.dry_run(&step.command).is_ok() {
+                return Some(step);
+            }
+        }
+        None
+    }
+}
+
+/// The power that answers for one side of a battle: the attacker, or the first defender.
+fn side_power(b: &crate::combat::Battle, side: Side) -> PowerId {
+    match side {
+        Side::Attacker => b.attacker,
+        Side::Defender => b
+            .units
+            .iter()
+            .find(|u| u.side == Side::Defender)
+            .map_or(b.attacker, |u| u.owner),
+    }
+}
+
+/// The first of the choices that the game accepts.
+fn accepted(game: &mut Game, choices: Vec<Choice>) -> Option<Choice> {
+    choices.into_iter().find(|c| game.dry_run(&c.command).is_ok())
+}
+
+/// Nothing planned is accepted: end the phase, or else take the first legal action of the
+/// kinds that move the game on (never `undo`, never the table's settings).
+fn fallback(game: &mut Game) -> Option<Choice> {
+    if game.dry_run(&Command::EndPhase).is_ok() {
+        return Some(Choice::new(Command::EndPhase, "nothing more worth doing in this phase"));
+    }
+    let legal = game.legal_actions();
+    let rank = |c: &Command| match c {
+        Command::Fight(_) | Command::FightBombarding { .. } => 0,
+        Command::Casualties(_) | Command::Press | Command::Submerge(_) => 1,
+        Command::Place { .. } => 2,
+        Command::Move(_) => 3,
+        Command::Answer(_) | Command::Breakthrough(_) => 4,
+        Command::Undo
+        | Command::Edit(_)
+        | Command::Dice(_)
+        | Command::Roll(_)
+        | Command::CasualtyOrder { .. }
+        | Command::DeclareWar(_) => u32::MAX,
+        _ => 5,
+    };
+    let best = legal
+        .into_iter()
+        .filter(|c| rank(c) < u32::MAX)
+        .min_by_key(|c| rank(c))?;
+    Some(Choice::new(best, "the phase cannot end yet; this is what the rules allow"))
+}

@@ -1,0 +1,172 @@
+//! The board as one power sees it: who is an enemy, how far each territory is from the front,
+//! what could attack a space next turn, what units are worth.
+
+use crate::game::state::{Relation, State, Unit};
+use crate::rules::{Domain, PowerId, RuleSet, SpaceId};
+use std::collections::VecDeque;
+
+/// Far: no path.
+pub(super) const FAR: u32 = u32::MAX;
+
+pub(super) struct Sight<'a> {
+    pub rules: &'a RuleSet,
+    pub s: &'a State,
+    pub me: PowerId,
+}
+
+impl<'a> Sight<'a> {
+    pub fn new(rules: &'a RuleSet, s: &'a State, me: PowerId) -> Sight<'a> {
+        Sight { rules, s, me }
+    }
+
+    pub fn at_war(&self, other: PowerId) -> bool {
+        self.s.relations[self.me.index()][other.index()] == Relation::War
+    }
+
+    pub fn friendly(&self, other: PowerId) -> bool {
+        other == self.me || self.s.relations[self.me.index()][other.index()] == Relation::Allied
+    }
+
+    pub fn is_sea(&self, sp: SpaceId) -> bool {
+        self.rules.board.space(sp).is_sea()
+    }
+
+    /// A land territory held by a power at war with this one.
+    pub fn hostile_land(&self, sp: SpaceId) -> bool {
+        !self.is_sea(sp) && self.s.space(sp).controller.is_some_and(|c| self.at_war(c))
+    }
+
+    pub fn enemy_units(&self, sp: SpaceId) -> impl Iterator<Item = &'a Unit> + '_ {
+        self.s.space(sp).units.iter().filter(move |u| self.at_war(u.owner))
+    }
+
+    pub fn own_units(&self, sp: SpaceId) -> impl Iterator<Item = &'a Unit> + '_ {
+        let me = self.me;
+        self.s.space(sp).units.iter().filter(move |u| u.owner == me)
+    }
+
+    /// Steps over land from each space to the nearest hostile territory (or territory holding
+    /// enemy land units): 0 there, 1 next to it. Sea zones and territories cut off by the sea
+    /// are `FAR`.
+    pub fn front(&self) -> Vec<u32> {
+        let board = &self.rules.board;
+        let mut dist = vec![FAR; board.spaces.len()];
+        let mut queue = VecDeque::new();
+        for sp in board.ids() {
+            if self.is_sea(sp) {
+                continue;
+            }
+            let enemy_army = self
+                .enemy_units(sp)
+                .any(|u| self.rules.unit(u.kind).domain == Domain::Land);
+            if self.hostile_land(sp) || enemy_army {
+                dist[sp.index()] = 0;
+                queue.push_back(sp);
+            }
+        }
+        while let Some(sp) = queue.pop_front() {
+            let d = dist[sp.index()];
+            for &a in &board.space(sp).adjacent {
+                if !self.is_sea(a) && dist[a.index()] == FAR {
+                    dist[a.index()] = d + 1;
+                    queue.push_back(a);
+                }
+            }
+        }
+        dist
+    }
+
+    /// Steps from `from` to every space, over land only (`land`) or over anything (as aircraft
+    /// fly), up to `limit`.
+    pub fn steps_from(&self, from: SpaceId, land: bool, limit: u32) -> Vec<u32> {
+        let board = &self.rules.board;
+        let mut dist = vec![FAR; board.spaces.len()];
+        dist[from.index()] = 0;
+        let mut queue = VecDeque::from([from]);
+        while let Some(sp) = queue.pop_front() {
+            let d = dist[sp.index()];
+            if d >= limit {
+                continue;
+            }
+            for &a in &board.space(sp).adjacent {
+                if (!land || !self.is_sea(a)) && dist[a.index()] == FAR {
+                    dist[a.index()] = d + 1;
+                    queue.push_back(a);
+                }
+            }
+        }
+        dist
+    }
+
+    /// What the enemies could throw at `space` next turn, as the sum of the attack values of
+    /// their land units within their movement over land and their aircraft within their
+    /// movement; and what this power's side defends it with now, as the sum of defence values.
+    pub fn threat(&self, space: SpaceId) -> (u32, u32) {
+        let most = self.rules.units.iter().map(|u| u.movement).max().unwrap_or(1);
+        let by_land = self.steps_from(space, true, most);
+        let by_air = self.steps_from(space, false, most);
+        let mut attack = 0;
+        for sp in self.rules.board.ids() {
+            let (dl, da) = (by_land[sp.index()], by_air[sp.index()]);
+            if dl == FAR && da == FAR {
+                continue;
+            }
+            for u in self.enemy_units(sp) {
+                let t = self.rules.unit(u.kind);
+                let d = match t.domain {
+                    Domain::Land => dl,
+                    Domain::Air => da,
+                    Domain::Sea => continue,
+                };
+                if d != FAR && d <= t.movement.max(1) {
+                    attack += t.attack * t.attack_dice.max(1);
+                }
+            }
+        }
+        let defence = self
+            .s
+            .space(space)
+            .units
+            .iter()
+            .filter(|u| self.friendly(u.owner))
+            .map(|u| self.rules.unit(u.kind).defense)
+            .sum();
+        (attack, defence)
+    }
+
+    /// This power's capital, if it holds one.
+    pub fn capital(&self) -> Option<SpaceId> {
+        let board = &self.rules.board;
+        board.ids().find(|sp| {
+            let space = board.space(*sp);
+            space.capital && space.owner == Some(self.me) && self.s.space(*sp).controller == Some(self.me)
+        })
+    }
+
+    /// The units in a space this power may take away and still guard it (`[ai]
+    /// capital_guard`): all of them but in its capital, where as many stay, strongest defence
+    /// per attack first, as the enemies nearby call for.
+    pub fn spare(&self, space: SpaceId) -> Vec<u32> {
+        let mut mine: Vec<&Unit> = self.own_units(space).collect();
+        if Some(space) != self.capital() {
+            return mine.iter().map(|u| u.id).collect();
+        }
+        let (attack, mut defence) = self.threat(space);
+        let need = attack * self.rules.ai.capital_guard / 100;
+        // The units that attack best for what they defend leave first.
+        mine.sort_by_key(|u| {
+            let t = self.rules.unit(u.kind);
+            (std::cmp::Reverse(t.attack as i64 - t.defense as i64), t.cost)
+        });
+        let mut out = Vec::new();
+        for u in mine {
+            let d = self.rules.unit(u.kind).defense;
+            if defence.saturating_sub(d) < need {
+                break;
+            }
+            defence -= d;
+            out.push(u.id);
+        }
+        out
+    }
+}

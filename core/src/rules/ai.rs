@@ -1,0 +1,100 @@
+//! `[ai]`: the computer opponent's weights and thresholds. They are data so that an edition or
+//! a house rule can tune how the AI plays without a line of its code: a layer that makes
+//! artillery cheaper needs nothing here, one whose battles are bloodier may ask for better odds.
+//!
+//! ```toml
+//! [ai]
+//! attack_odds = 70        # attack where the odds of taking the space are at least 70 %
+//! press_odds = 45         # fight another round while the odds of winning stay at 45 % or more
+//! territory_value = 3     # an enemy territory's IPCs count three times in an attack's worth
+//! victory_city = 10       # and a victory city or capital 10 IPCs more
+//! capital_guard = 100     # keep the capital's defence at 100 % of what could attack it
+//! buy_attack = 2          # what a unit type is worth per IPC: 2 × attack ...
+//! buy_defense = 2         # ... + 2 × defence ...
+//! buy_move = 1            # ... + 1 × each point of movement past the first
+//! ```
+
+use super::read::{as_int_in, Ctx, Fields};
+use super::schema::{Field, Table};
+use crate::tree::Entry;
+
+/// How the computer opponent weighs its choices (`[ai]`; every field has a default).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AiWeights {
+    /// Percent: an attack is made when the odds of taking the territory (at sea: of winning)
+    /// with the units planned for it reach this.
+    pub attack_odds: u32,
+    /// Percent: the attacker fights another round while its odds of winning from where the
+    /// battle stands reach this (and retreats, where it may, when they do not).
+    pub press_odds: u32,
+    /// How many times an enemy territory's IPC value counts beside the units an attack
+    /// expects to destroy and lose.
+    pub territory_value: u32,
+    /// IPCs a victory city (or capital) is worth in an attack's worth, on top of its income.
+    pub victory_city: u32,
+    /// Percent of the attack the enemies next to a capital could make on it that its defenders
+    /// must match before units leave it.
+    pub capital_guard: u32,
+    /// The purchase value model: a unit type is worth `buy_attack × attack + buy_defense ×
+    /// defence + buy_move × (movement − 1)` per IPC of its cost.
+    pub buy_attack: u32,
+    pub buy_defense: u32,
+    pub buy_move: u32,
+}
+
+impl Default for AiWeights {
+    fn default() -> Self {
+        AiWeights {
+            attack_odds: 70,
+            press_odds: 45,
+            territory_value: 3,
+            victory_city: 10,
+            capital_guard: 100,
+            buy_attack: 2,
+            buy_defense: 2,
+            buy_move: 1,
+        }
+    }
+}
+
+/// `[ai]`.
+pub(crate) static AI: Table = Table {
+    path: "ai",
+    doc: "The computer opponent's weights and thresholds (`warroom play --ai`, `hint`, \
+          `warroom selfplay`). Every field has a default; a layer sets only what it tunes.",
+    fields: &[
+        Field::def("attack_odds", "int", "70", "percent: attack where the odds of taking the territory (at sea: of winning) reach this"),
+        Field::def("press_odds", "int", "45", "percent: fight another round while the odds of winning from there reach this; retreat, where possible, below"),
+        Field::def("territory_value", "int", "3", "how many times an enemy territory's IPC value counts in an attack's worth, beside the units expected to be destroyed and lost"),
+        Field::def("victory_city", "int", "10", "IPCs a victory city or capital adds to an attack's worth, on top of its income"),
+        Field::def("capital_guard", "int", "100", "percent of the attack that enemies next to a capital could make on it that its defenders must match before units leave it"),
+        Field::def("buy_attack", "int", "2", "purchase value model: weight of a unit's attack (its worth per IPC is buy_attack × attack + buy_defense × defence + buy_move × (movement − 1))"),
+        Field::def("buy_defense", "int", "2", "purchase value model: weight of a unit's defence"),
+        Field::def("buy_move", "int", "1", "purchase value model: weight of each point of movement past the first"),
+    ],
+};
+
+pub fn read_ai(ctx: &mut Ctx, e: Option<&Entry>) -> AiWeights {
+    let mut out = AiWeights::default();
+    let Some(e) = e else { return out };
+    let Some(mut f) = Fields::of(ctx, &e.node, "ai", &AI) else {
+        return out;
+    };
+    let field = |ctx: &mut Ctx, f: &mut Fields, key: &'static str, max: i64, into: &mut u32| {
+        if let Some(n) = f.get(key) {
+            if let Some(v) = as_int_in(ctx, n, &format!("ai.{key}"), 0..=max) {
+                *into = v as u32;
+            }
+        }
+    };
+    field(ctx, &mut f, "attack_odds", 100, &mut out.attack_odds);
+    field(ctx, &mut f, "press_odds", 100, &mut out.press_odds);
+    field(ctx, &mut f, "territory_value", 100, &mut out.territory_value);
+    field(ctx, &mut f, "victory_city", 1000, &mut out.victory_city);
+    field(ctx, &mut f, "capital_guard", 1000, &mut out.capital_guard);
+    field(ctx, &mut f, "buy_attack", 100, &mut out.buy_attack);
+    field(ctx, &mut f, "buy_defense", 100, &mut out.buy_defense);
+    field(ctx, &mut f, "buy_move", 100, &mut out.buy_move);
+    f.finish(ctx);
+    out
+}

@@ -1,0 +1,145 @@
+//! Whole games played by computer players: the AI (`crate::ai`) or the random player of the
+//! soak (`crate::soak::Player`) on each side. `warroom selfplay` plays many and reports wins
+//! per side with their confidence intervals: what tells a house-rule author whether a rule
+//! unbalances the game.
+
+use crate::ai::Ai;
+use crate::game::Game;
+use crate::rules::{PowerId, RuleSet};
+use crate::soak::{GameSpec, Player};
+use std::sync::Arc;
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Brain {
+    Ai,
+    Random,
+}
+
+/// How one game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ended {
+    /// The winning side, or `None` when the round limit came first.
+    pub winner: Option<String>,
+    /// Rounds begun.
+    pub rounds: u32,
+    pub commands: u64,
+    /// Commands the AI chose (the rest were the random player's).
+    pub ai_commands: u64,
+}
+
+/// A command given, as `watch` hears it (after it was applied).
+pub struct Told {
+    pub power: PowerId,
+    pub brain: Brain,
+    pub text: String,
+    /// The AI's reason; none for the random player.
+    pub reason: Option<String>,
+    /// What the game logged for it.
+    pub output: Vec<String>,
+}
+
+/// At most this many commands in a game: a player that loops is a bug to report, not a game
+/// to wait for.
+const COMMAND_LIMIT: u64 = 400_000;
+
+/// Play one game to its end or to `spec.rounds`, `brain` telling who plays each power.
+pub fn play(
+    rules: &Arc<RuleSet>,
+    spec: &GameSpec,
+    brain: &dyn Fn(PowerId) -> Brain,
+    watch: &mut dyn FnMut(&Game, &Told),
+) -> Result<Ended, String> {
+    let mut game = Game::new(
+        rules.clone(),
+        &spec.edition,
+        &spec.with,
+        spec.scenario.as_deref(),
+        spec.seed,
+    )?;
+    game.explain_refusals(false);
+    let mut ai = Ai::new();
+    let mut random = Player::seeded(spec.seed);
+    let mut ended = Ended {
+        winner: None,
+        rounds: 0,
+        commands: 0,
+        ai_commands: 0,
+    };
+    while game.state().winner.is_none() && game.state().round <= spec.rounds {
+        if ended.commands >= COMMAND_LIMIT {
+            return Err(format!(
+                "no end after {COMMAND_LIMIT} commands (round {}, {})",
+                game.state().round,
+                game.current_phase().title
+            ));
+        }
+        let who = Ai::decider(&game).unwrap_or_else(|| game.current_power());
+        match brain(who) {
+            Brain::Ai => {
+                let Some(choice) = ai.choose(&mut game) else {
+                    return Err(format!(
+                        "the AI has nothing to choose in {} of round {}",
+                        game.current_phase().title,
+                        game.state().round
+                    ));
+                };
+                let output = game.apply(&choice.command).map_err(|e| {
+                    format!(
+                        "the AI's `{}` was refused: {e}",
+                        choice.command.to_text(rules)
+                    )
+                })?;
+                ended.ai_commands += 1;
+                let text = choice.command.to_text(rules);
+                watch(
+                    &game,
+                    &Told {
+                        power: who,
+                        brain: Brain::Ai,
+                        text,
+                        reason: Some(choice.reason),
+                        output,
+                    },
+                );
+            }
+            Brain::Random => {
+                let Some(cmd) = random.step(&mut game) else {
+                    return Err(format!(
+                        "the random player found no legal action in {} of round {}",
+                        game.current_phase().title,
+                        game.state().round
+                    ));
+                };
+                let text = cmd.to_text(rules);
+                watch(
+                    &game,
+                    &Told {
+                        power: who,
+                        brain: Brain::Random,
+                        text,
+                        reason: None,
+                        output: Vec::new(),
+                    },
+                );
+            }
+        }
+        ended.commands += 1;
+    }
+    ended.winner = game.state().winner.clone();
+    ended.rounds = game.state().round.min(spec.rounds);
+    Ok(ended)
+}
+
+/// A share and the half-width of its 95 % Wilson score interval, for `wins` of `games`.
+pub fn wilson(wins: u64, games: u64) -> (f64, f64, f64) {
+    if games == 0 {
+        return (0.0, 0.0, 1.0);
+    }
+    let n = games as f64;
+    let p = wins as f64 / n;
+    let z = 1.96f64;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    (p, (centre - half).max(0.0), (centre + half).min(1.0))
+}
