@@ -298,7 +298,7 @@ fn offer(verb: &str, words_after_verb: usize) -> Offer {
             ..c
         },
         "status" | "relations" | "press" | "disagree" | "roll" | "undo" | "log" | "layers" | "quit"
-        | "exit" | "save" | "record" | "load" | "research" | "breakthrough" | "players" => c,
+        | "exit" | "save" | "record" | "load" | "research" | "breakthrough" | "players" | "hint" => c,
         "repair" => Offer {
             spaces: true,
             keywords: &["in"],

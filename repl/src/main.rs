@@ -6,6 +6,7 @@ mod complete;
 mod odds;
 mod play;
 mod render;
+mod selfplay;
 mod soak;
 mod test;
 
@@ -56,6 +57,17 @@ enum Cmd {
         /// How many people play: the powers are dealt to them by the edition's rules.
         #[arg(long, value_name = "N")]
         players: Option<u32>,
+        /// The powers the computer plays: a side (`axis`), powers (`Germany,Japan`) or `all`.
+        /// Its turns are shown command by command with its reasons; you play the others.
+        #[arg(long, value_name = "POWERS")]
+        ai: Option<String>,
+        /// Milliseconds between the AI's commands at a terminal (default 400; 0: no pause).
+        #[arg(long, value_name = "MS")]
+        ai_pace: Option<u64>,
+        /// The AI plays up to the end of this round, then hands every power to you (default:
+        /// to the end of the game).
+        #[arg(long, value_name = "N")]
+        ai_rounds: Option<u32>,
     },
     /// Check editions and layers; report every problem with its file and line.
     Check {
@@ -94,6 +106,9 @@ enum Cmd {
     /// Random games by the thousand, the engine's invariants checked after every command;
     /// failures written out as saves and scenarios that reproduce them.
     Soak(soak::Args),
+    /// Whole games played by the computer opponent, against itself or the random player: wins
+    /// per side with their 95% confidence intervals, undecided games, length.
+    Selfplay(selfplay::Args),
     /// Print the API reference generated from the code: every TOML field, every event, the Lua
     /// environment (Markdown, as docs/api.md).
     Api {
@@ -171,6 +186,9 @@ fn main() -> ExitCode {
         load: None,
         strict: false,
         players: None,
+        ai: None,
+        ai_pace: None,
+        ai_rounds: None,
     }) {
         Cmd::Play {
             edition,
@@ -180,6 +198,9 @@ fn main() -> ExitCode {
             load,
             strict,
             players,
+            ai,
+            ai_pace,
+            ai_rounds,
         } => play::run(play::Options {
             editions,
             edition: edition.unwrap_or_else(|| DEFAULT_EDITION.to_string()),
@@ -189,6 +210,9 @@ fn main() -> ExitCode {
             load,
             strict,
             players,
+            ai,
+            ai_pace,
+            ai_rounds,
         }),
         Cmd::Check { targets } => check::check(&editions, &targets),
         Cmd::Editions => check::list(&editions),
@@ -196,6 +220,7 @@ fn main() -> ExitCode {
         Cmd::Odds(args) => odds::run(&editions, args),
         Cmd::Api { luau } => api::run(luau),
         Cmd::Soak(args) => soak::run(&editions, args),
+        Cmd::Selfplay(args) => selfplay::run(&editions, args),
         Cmd::Test {
             paths,
             with,

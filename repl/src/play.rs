@@ -1,5 +1,7 @@
 //! `warroom play`: the interactive shell (rustyline on a terminal, line by line from a pipe).
 
+mod ai;
+
 use crate::render;
 use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
@@ -20,6 +22,12 @@ pub struct Options {
     pub strict: bool,
     /// Deal the powers to this many players.
     pub players: Option<u32>,
+    /// The powers the computer opponent plays (`--ai`): a side, powers, or `all`.
+    pub ai: Option<String>,
+    /// Milliseconds between the AI's commands at a terminal (`--ai-pace`).
+    pub ai_pace: Option<u64>,
+    /// The last round the AI plays (`--ai-rounds`).
+    pub ai_rounds: Option<u32>,
 }
 
 /// Commands of the shell, with an example each (the `help` text).
@@ -177,7 +185,12 @@ const HELP: &[(&str, &str, &str)] = &[
         "answer strike",
         "answer the question a rule asked (the answer, or its number); nothing else is played until then",
     ),
-    ("undo", "undo", "take back the last command of this phase"),
+    (
+        "hint",
+        "hint",
+        "what the computer opponent would play now, and why (odds, TUV); in purchase and combat move its whole plan",
+    ),
+    ("undo", "undo", "take back the last command of this phase (your own: never the AI's)"),
     (
         "end",
         "end phase",
@@ -214,6 +227,11 @@ struct Shell {
     /// The last line was an `end phase` refused because aircraft had not landed: the same
     /// command again ends the phase and loses them.
     landing_warned: bool,
+    /// The computer opponent, when it plays some powers (`--ai`).
+    autopilot: Option<ai::Autopilot>,
+    /// For each command the game's undo stack holds, whether the AI gave it (`undo` takes
+    /// back only the human's).
+    undo_by_ai: Vec<bool>,
 }
 
 enum Outcome {
@@ -263,14 +281,43 @@ pub fn run(opts: Options) -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
+    let interactive_input = std::io::stdin().is_terminal();
+    let autopilot = match &opts.ai {
+        None => None,
+        Some(who) => match crate::selfplay::ai_powers(game.rules(), who) {
+            Ok(powers) => {
+                // A pause a human can follow, at a terminal only: none when the output goes
+                // to a file or the input is a script.
+                let shown = std::io::stdout().is_terminal() && !opts.strict;
+                let ms = match opts.ai_pace {
+                    Some(ms) if shown => ms,
+                    None if shown && interactive_input => ai::DEFAULT_PACE_MS,
+                    _ => 0,
+                };
+                Some(ai::Autopilot::new(
+                    who.clone(),
+                    powers,
+                    std::time::Duration::from_millis(ms),
+                    opts.ai_rounds,
+                ))
+            }
+            Err(e) => {
+                eprintln!("warroom play: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
     let saved_at = game.history().len();
+    let undo_by_ai = vec![false; game.undoable().len()];
     let mut shell = Shell {
         game,
         editions: opts.editions.clone(),
         saved_at,
         landing_warned: false,
+        autopilot,
+        undo_by_ai,
     };
-    if std::io::stdin().is_terminal() {
+    if interactive_input {
         interactive(&mut shell)
     } else {
         batch(&mut shell, opts.strict)
@@ -289,6 +336,17 @@ fn load_game(path: &std::path::Path, editions: &std::path::Path) -> Result<Game,
 
 fn batch(shell: &mut Shell, strict: bool) -> ExitCode {
     println!("{}", shell.banner());
+    // The AI plays its powers before the first line is read and after every line.
+    let ai_failed = |stopped: ai::Stopped| match stopped {
+        ai::Stopped::Refused(why) if strict => {
+            eprintln!("{why}");
+            true
+        }
+        _ => false,
+    };
+    if ai_failed(shell.autoplay()) {
+        return ExitCode::from(1);
+    }
     let stdin = std::io::stdin();
     for (n, line) in stdin.lock().lines().enumerate() {
         let Ok(line) = line else { break };
@@ -311,6 +369,9 @@ fn batch(shell: &mut Shell, strict: bool) -> ExitCode {
                 }
             }
             Outcome::Quit => return ExitCode::SUCCESS,
+        }
+        if ai_failed(shell.autoplay()) {
+            return ExitCode::from(1);
         }
     }
     // A script that ends while the game waits for an answer stopped short of what it meant to
@@ -360,9 +421,25 @@ fn interactive(shell: &mut Shell) -> ExitCode {
     }
     println!("{}", shell.banner());
     println!("type `help` for commands; Tab completes names, the right arrow takes a hint");
+    if shell.autopilot.is_some() {
+        ai::catch_interrupts();
+    }
     let mut warned = false;
     let mut reminded = false;
     loop {
+        // The AI plays its powers until one of the human's decides (or the game ends).
+        shell.autoplay();
+        // A question a rule script asked: Tab offers its answers.
+        if let Some(h) = rl.helper_mut() {
+            h.names.answers = shell
+                .game
+                .state()
+                .questions
+                .0
+                .first()
+                .map(|q| q.answers.clone())
+                .unwrap_or_default();
+        }
         let default = enter_default(&shell.game);
         if default.is_some() && !reminded {
             println!(
@@ -374,6 +451,13 @@ fn interactive(shell: &mut Shell) -> ExitCode {
         match rl.readline(&prompt) {
             Ok(line) => {
                 let line = line.trim();
+                // An empty line while the AI is paused lets it play on.
+                if line.is_empty() {
+                    if let Some(p) = shell.autopilot.as_mut().filter(|p| p.paused) {
+                        p.resume();
+                        continue;
+                    }
+                }
                 let line = match (line.is_empty(), default) {
                     (false, _) => {
                         let _ = rl.add_history_entry(line);
@@ -405,17 +489,6 @@ fn interactive(shell: &mut Shell) -> ExitCode {
                         h.names = Names::new(&names_of, HELP);
                     }
                 }
-                // A question a rule script asked: Tab offers its answers.
-                if let Some(h) = rl.helper_mut() {
-                    h.names.answers = shell
-                        .game
-                        .state()
-                        .questions
-                        .0
-                        .first()
-                        .map(|q| q.answers.clone())
-                        .unwrap_or_default();
-                }
             }
             Err(rustyline::error::ReadlineError::Interrupted) => continue,
             Err(_) => break,
@@ -439,6 +512,10 @@ impl Shell {
     fn banner(&self) -> String {
         let o = self.game.origin();
         let mut text = format!("warroom: {}", o.describe());
+        if let Some(ai) = self.ai_banner() {
+            text.push('\n');
+            text.push_str(&ai);
+        }
         if let Some(to_play) = self.to_play() {
             text.push('\n');
             text.push_str(&to_play);
@@ -649,13 +726,19 @@ impl Shell {
                     .join("\n"),
             ),
             "save" => self.save(&rest),
+            // Not yet among the verbs core reserves: a layer's own `hint` command comes first.
+            "hint" if !self.rules().commands.iter().any(|c| c.name == "hint") => self.hint(),
             "reload" => self.reload(),
             "record" => self.record(&rest),
             "load" => match load_game(std::path::Path::new(&rest), &self.editions) {
                 Ok(g) => {
                     self.game = g;
                     self.saved_at = self.game.history().len();
-                    Outcome::Ok(format!("loaded {rest}: {}", self.banner()))
+                    let mut text = format!("loaded {rest}: {}", self.banner());
+                    if let Some(stopped) = self.game_replaced() {
+                        text.push_str(&format!("\n{stopped}"));
+                    }
+                    Outcome::Ok(text)
                 }
                 Err(e) => Outcome::Rejected(e),
             },
@@ -667,14 +750,25 @@ impl Shell {
             }
             _ => {
                 let warned = std::mem::take(&mut self.landing_warned);
-                if !warned && command::Command::parse(self.rules(), line) == Ok(command::Command::EndPhase) {
+                let parsed = command::Command::parse(self.rules(), line);
+                if !warned && parsed == Ok(command::Command::EndPhase) {
                     if let Some(question) = self.where_to_land() {
                         self.landing_warned = true;
                         return Outcome::Rejected(question);
                     }
                 }
+                if parsed == Ok(command::Command::Undo) {
+                    if let Some(refusal) = self.undo_refusal() {
+                        return Outcome::Rejected(refusal);
+                    }
+                }
+                if let Some(p) = &mut self.autopilot {
+                    p.resume();
+                }
                 let before = self.playing();
-                match self.game.execute(line) {
+                let executed = self.game.execute(line);
+                self.sync_undo(false);
+                match executed {
                     Ok(mut lines) => {
                         // The turn passed to another player: say who takes over.
                         if self.playing() != before {
@@ -1470,6 +1564,13 @@ impl Shell {
                 let layers = r.game.rules().layers.len();
                 let commands = r.game.history().len();
                 self.game = r.game;
+                // The same commands replayed: the undo stack holds the same ones, by the same
+                // hands.
+                let by_ai = std::mem::take(&mut self.undo_by_ai);
+                let stopped = self.game_replaced();
+                if by_ai.len() == self.undo_by_ai.len() {
+                    self.undo_by_ai = by_ai;
+                }
                 let commands = match commands {
                     1 => "its one command".to_string(),
                     n => format!("its {n} commands"),
@@ -1477,6 +1578,7 @@ impl Shell {
                 let mut out = vec![format!(
                     "rules reloaded from disk ({layers} layers); the game replayed under them, {commands}"
                 )];
+                out.extend(stopped);
                 if r.changes.is_empty() {
                     out.push("the board is as it was".into());
                 } else {
@@ -1741,12 +1843,13 @@ fn question(rules: &RuleSet, b: &warroom_core::combat::Battle) -> Option<String>
 #[cfg(test)]
 mod tests {
     /// Every command `warroom play` reads before the game's (its `help` table) is one a layer
-    /// may not take.
+    /// may not take; `hint`, newer than core's list, gives way to a layer's command of that
+    /// name instead (`Shell::handle`).
     #[test]
     fn the_shells_verbs_are_reserved() {
         for (v, _, _) in super::HELP {
             assert!(
-                warroom_core::rules::BUILT_IN_VERBS.contains(v),
+                warroom_core::rules::BUILT_IN_VERBS.contains(v) || *v == "hint",
                 "`{v}` is not reserved"
             );
         }
