@@ -84,12 +84,9 @@ pub fn play(
                         game.state().round
                     ));
                 };
-                let output = game.apply(&choice.command).map_err(|e| {
-                    format!(
-                        "the AI's `{}` was refused: {e}",
-                        choice.command.to_text(rules)
-                    )
-                })?;
+                let output = game
+                    .apply(&choice.command)
+                    .map_err(|e| format!("the AI's `{}` was refused: {e}", choice.command.to_text(rules)))?;
                 ended.ai_commands += 1;
                 let text = choice.command.to_text(rules);
                 watch(

@@ -6,6 +6,7 @@
 //! value weighted by the odds of taking it) is positive. Units guarding a capital stay
 //! (`Sight::spare`); aircraft go only where they can still land afterwards.
 
+use super::sealift::{self, Ride, Ship};
 use super::sight::{Sight, FAR};
 use super::Choice;
 use crate::game::command::{Command, Move, Pick};
@@ -22,6 +23,8 @@ struct Mover {
     kind: UnitTypeId,
     cost: u32,
     domain: Domain,
+    /// Carried by sea (an amphibious assault).
+    ride: Option<Ride>,
 }
 
 /// An attack judged.
@@ -31,7 +34,7 @@ struct Judged {
     worth: f64,
 }
 
-pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
+pub(super) fn plan(game: &mut Game) -> Vec<(u32, Choice)> {
     let rules = game.rules().clone();
     let me = game.current_power();
     let s = game.state().clone();
@@ -58,11 +61,23 @@ pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
     }
     // What each space can spare.
     let mut pool: BTreeMap<SpaceId, Vec<u32>> = BTreeMap::new();
-    for froms in reach.values() {
-        for (from, _) in froms {
-            pool.entry(*from).or_insert_with(|| sight.spare(*from));
+    for sp in rules.board.ids() {
+        if sight.own_units(sp).next().is_some() {
+            pool.insert(sp, sight.spare(sp));
         }
     }
+    // Amphibious assaults reach coasts no land unit can walk to.
+    let ships = sealift::ships(&sight, true);
+    for ship in &ships {
+        for z in ship.reach.keys() {
+            for &shore in &rules.board.space(*z).adjacent {
+                if sight.hostile_land(shore) {
+                    reach.entry(shore).or_default();
+                }
+            }
+        }
+    }
+    let mut sailed: Vec<u32> = Vec::new();
     // Richest first: income, then what defends it.
     let mut targets: Vec<(SpaceId, u32)> = reach
         .keys()
@@ -71,10 +86,18 @@ pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
             (*t, rules.board.space(*t).ipc * rules.ai.territory_value + tuv)
         })
         .collect();
-    targets.sort_by_key(|(t, worth)| (std::cmp::Reverse(*worth), *t));
+    // Sea battles first: a zone cleared of the enemy's ships this turn is one transports may
+    // land troops from.
+    targets.sort_by_key(|(t, worth)| (!sight.is_sea(*t), std::cmp::Reverse(*worth), *t));
+    let mut cleared: Vec<SpaceId> = Vec::new();
     let mut out = Vec::new();
-    for (target, _) in targets {
-        let movers = movers_for(&sight, &reach[&target], &pool, target);
+    for (group, (target, _)) in targets.into_iter().enumerate() {
+        let mut movers = movers_for(&sight, &reach[&target], &pool, target);
+        if !sight.is_sea(target) {
+            let lifted = lifts_for(&sight, &ships, &sailed, &pool, target, &movers, &cleared);
+            let at = movers.iter().take_while(|m| m.domain == Domain::Land).count();
+            movers.splice(at..at, lifted);
+        }
         if movers.is_empty() {
             continue;
         }
@@ -82,12 +105,22 @@ pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
             continue;
         };
         let sent = &movers[..n];
+        if sight.is_sea(target) {
+            cleared.push(target);
+        }
         for m in sent {
             if let Some(ids) = pool.get_mut(&m.from) {
                 ids.retain(|id| *id != m.id);
             }
+            if let Some(r) = m.ride {
+                sailed.push(r.ship);
+            }
         }
-        out.extend(orders(&rules, target, sent, &judged));
+        out.extend(
+            orders(&rules, &ships, target, sent, &judged)
+                .into_iter()
+                .map(|c| (group as u32, c)),
+        );
     }
     out
 }
@@ -120,6 +153,7 @@ fn movers_for(
                     kind,
                     cost: t.cost,
                     domain: t.domain,
+                    ride: None,
                 });
             }
         }
@@ -130,6 +164,66 @@ fn movers_for(
         Domain::Sea => 2,
     };
     out.sort_by_key(|m| (order(m.domain), m.cost, m.from, m.id));
+    out
+}
+
+/// Land units the power's transports can carry to `target` this phase: each ship that can
+/// reach a zone beside it, with what it carries and what it can board from the coast beside
+/// it; one ship after another, none counted twice nor any unit already in `direct`.
+fn lifts_for(
+    sight: &Sight,
+    ships: &[Ship],
+    sailed: &[u32],
+    pool: &BTreeMap<SpaceId, Vec<u32>>,
+    target: SpaceId,
+    direct: &[Mover],
+    cleared: &[SpaceId],
+) -> Vec<Mover> {
+    let rules = sight.rules;
+    let mut claimed: Vec<u32> = direct.iter().map(|m| m.id).collect();
+    let mut out = Vec::new();
+    for ship in ships.iter().filter(|sh| !sailed.contains(&sh.id)) {
+        let Some(to) = sealift::landing_zone(sight, ship, target, cleared) else {
+            continue;
+        };
+        let ride = |board_from| Ride {
+            ship: ship.id,
+            board_from,
+            at: ship.at,
+            to,
+        };
+        let mut riders: Vec<Mover> = ship
+            .aboard
+            .iter()
+            .map(|&(id, kind)| Mover {
+                from: ship.at,
+                id,
+                kind,
+                cost: rules.unit(kind).cost,
+                domain: Domain::Land,
+                ride: Some(ride(None)),
+            })
+            .collect();
+        let loads: Vec<_> = sealift::loads(sight, ship, pool)
+            .into_iter()
+            .filter(|(_, u)| !claimed.contains(&u.id))
+            .collect();
+        for (shore, u) in sealift::fill(sight, ship, &loads) {
+            riders.push(Mover {
+                from: shore,
+                id: u.id,
+                kind: u.kind,
+                cost: rules.unit(u.kind).cost,
+                domain: Domain::Land,
+                ride: Some(ride(Some(shore))),
+            });
+        }
+        if riders.iter().all(|r| rules.unit(r.kind).attack == 0) {
+            continue;
+        }
+        claimed.extend(riders.iter().map(|r| r.id));
+        out.extend(riders);
+    }
     out
 }
 
@@ -211,10 +305,11 @@ fn judge(game: &Game, rules: &RuleSet, me: PowerId, target: SpaceId, movers: &[M
     Some(Judged { take, swing, worth })
 }
 
-/// The moves that send `sent` into `target`, one per space and unit type.
-fn orders(rules: &RuleSet, target: SpaceId, sent: &[Mover], j: &Judged) -> Vec<Choice> {
+/// The moves that send `sent` into `target`, one per space and unit type, then each ship's
+/// boarding, sailing and landing.
+fn orders(rules: &RuleSet, ships: &[Ship], target: SpaceId, sent: &[Mover], j: &Judged) -> Vec<Choice> {
     let mut groups: Vec<(SpaceId, UnitTypeId, u32)> = Vec::new();
-    for m in sent {
+    for m in sent.iter().filter(|m| m.ride.is_none()) {
         match groups.iter_mut().find(|g| g.0 == m.from && g.1 == m.kind) {
             Some(g) => g.2 += 1,
             None => groups.push((m.from, m.kind, 1)),
@@ -224,10 +319,14 @@ fn orders(rules: &RuleSet, target: SpaceId, sent: &[Mover], j: &Judged) -> Vec<C
     let why = format!(
         "attacks {name}: {:.0}% to {}, expected TUV swing {:+.1}",
         j.take * 100.0,
-        if rules.board.space(target).is_sea() { "win" } else { "take it" },
+        if rules.board.space(target).is_sea() {
+            "win"
+        } else {
+            "take it"
+        },
         j.swing
     );
-    groups
+    let mut out: Vec<Choice> = groups
         .into_iter()
         .map(|(from, kind, count)| {
             Choice::new(
@@ -244,5 +343,13 @@ fn orders(rules: &RuleSet, target: SpaceId, sent: &[Mover], j: &Judged) -> Vec<C
                 why.clone(),
             )
         })
-        .collect()
+        .collect();
+    for ship in ships {
+        let riders: Vec<(UnitTypeId, Ride)> = sent
+            .iter()
+            .filter_map(|m| m.ride.filter(|r| r.ship == ship.id).map(|r| (m.kind, r)))
+            .collect();
+        out.extend(sealift::carry(rules, ship.kind, &riders, target, &why));
+    }
+    out
 }

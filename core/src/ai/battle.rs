@@ -46,10 +46,16 @@ fn press_or_retreat(game: &Game) -> Vec<Choice> {
         )
         .ok()
     });
-    let press = Choice::new(Command::Press, match &win {
-        Some(o) => format!("presses on: {:.0}% to win from here", o.attacker_wins.value * 100.0),
-        None => "presses on".to_owned(),
-    });
+    let press = Choice::new(
+        Command::Press,
+        match &win {
+            Some(o) => format!(
+                "presses on: {:.0}% to win from here",
+                o.attacker_wins.value * 100.0
+            ),
+            None => "presses on".to_owned(),
+        },
+    );
     let Some(o) = win else { return vec![press] };
     if o.attacker_wins.value * 100.0 >= f64::from(rules.ai.press_odds) {
         return vec![press];

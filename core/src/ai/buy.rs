@@ -67,6 +67,21 @@ pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
         kinds.push((k, t.cost, worth / f64::from(t.cost)));
     }
     let mut bought: Vec<(UnitTypeId, u32)> = Vec::new();
+    let mut capacity = capacity;
+    // A power whose capital cannot reach the enemy by land needs ships to carry its armies.
+    let naval = sight.capital().is_some_and(|c| front[c.index()] == FAR);
+    if naval && !threatened {
+        if let Some((k, cost, n)) = transports_wanted(game, &sight, &front) {
+            let n = n
+                .min(capacity)
+                .min(u32::try_from(money / i64::from(cost.max(1))).unwrap_or(0));
+            if n > 0 {
+                money -= i64::from(cost * n);
+                capacity -= n;
+                bought.push((k, n));
+            }
+        }
+    }
     for _ in 0..capacity {
         let best = kinds
             .iter()
@@ -84,7 +99,9 @@ pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
             None => bought.push((k, 1)),
         }
     }
-    let why = if threatened {
+    let why = if naval && !threatened {
+        "the value model (`[ai] buy_*`), with transports to carry the army"
+    } else if threatened {
         "the capital is threatened: defence first"
     } else {
         "the value model (`[ai] buy_*`)"
@@ -102,4 +119,45 @@ pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
             )
         })
         .collect()
+}
+
+/// The transport to buy (the cheapest the game sells to this power), its cost and how many:
+/// enough for two land units each of those cut off from the front by land, at least two in
+/// all, three a turn at most.
+fn transports_wanted(game: &mut Game, sight: &Sight, front: &[u32]) -> Option<(UnitTypeId, u32, u32)> {
+    let rules = sight.rules;
+    let techs = &sight.s.techs[sight.me.index()];
+    let kind = (0..rules.units.len())
+        .map(|i| UnitTypeId(i as u16))
+        .filter(|k| {
+            let t = rules.unit_for(*k, techs);
+            t.domain == Domain::Sea && t.transport_capacity > 0 && t.cost > 0
+        })
+        .filter(|k| {
+            game.dry_run(&Command::Buy {
+                piece: Piece::Unit(*k),
+                count: 1,
+                economy: None,
+            })
+            .is_ok()
+        })
+        .min_by_key(|k| (rules.unit_for(*k, techs).cost, *k))?;
+    let mut ships = 0u32;
+    let mut waiting = 0u32;
+    for sp in rules.board.ids() {
+        for u in sight.own_units(sp) {
+            let t = rules.unit(u.kind);
+            if t.transport_capacity > 0 {
+                ships += 1;
+            } else if t.domain == Domain::Land
+                && t.transport_cost.is_some()
+                && !sight.is_sea(sp)
+                && front[sp.index()] == FAR
+            {
+                waiting += 1;
+            }
+        }
+    }
+    let want = waiting.div_ceil(2).max(2).saturating_sub(ships).min(3);
+    Some((kind, rules.unit_for(kind, techs).cost, want))
 }

@@ -14,6 +14,7 @@
 //! - `attack`: combat moves, each target weighed with the exact odds and the expected TUV
 //!   swing, capitals kept guarded.
 //! - `battle`: fighting the battles, casualties, pressing on or retreating by the odds.
+//! - `sealift`: armies carried by sea: which transports can take which units where.
 //! - `reinforce`: noncombat moves towards the front, aircraft landed safely.
 //! - `place`: new units placed at the factories nearest the front.
 //!
@@ -26,6 +27,7 @@ mod battle;
 mod buy;
 mod place;
 mod reinforce;
+mod sealift;
 mod sight;
 
 use crate::combat::{Need, Side};
@@ -57,10 +59,14 @@ pub struct Ai {
     plan: Option<Plan>,
 }
 
-/// The commands worked out for one phase of one power's turn, given in order.
+/// The commands worked out for one phase of one power's turn, given in order. Steps of one
+/// group stand or fall together (the moves of one attack): when the game refuses one, those
+/// of its group already given are taken back with `undo` and the rest dropped.
 struct Plan {
     at: PhaseKey,
-    steps: VecDeque<Choice>,
+    steps: VecDeque<(u32, Choice)>,
+    /// The groups of the steps given so far, in order.
+    given: Vec<u32>,
 }
 
 /// Round, turn and phase: a plan belongs to one phase.
@@ -130,20 +136,40 @@ impl Ai {
     /// phase begins.
     fn planned(&mut self, game: &mut Game, key: PhaseKey, kind: PhaseKind) -> Option<Choice> {
         if self.plan.as_ref().is_none_or(|p| p.at != key) {
-            let steps = match kind {
-                PhaseKind::Purchase => buy::plan(game),
+            let steps: Vec<(u32, Choice)> = match kind {
+                PhaseKind::Purchase => buy::plan(game).into_iter().map(|c| (0, c)).collect(),
                 PhaseKind::CombatMove => attack::plan(game),
                 _ => Vec::new(),
             };
             self.plan = Some(Plan {
                 at: key,
                 steps: steps.into(),
+                given: Vec::new(),
             });
         }
         let plan = self.plan.as_mut()?;
-        while let Some(step) = plan.steps.pop_front() {
-            if game.dry_run(&step.command).is_ok() {
-                return Some(step);
+        while let Some((group, step)) = plan.steps.pop_front() {
+            let refused = match game.dry_run(&step.command) {
+                Ok(_) => {
+                    plan.given.push(group);
+                    return Some(step);
+                }
+                Err(e) => e,
+            };
+            if step.command == Command::Undo {
+                continue;
+            }
+            // Take back what the group did: its steps given are the last commands.
+            let done = plan.given.iter().rev().take_while(|g| **g == group).count();
+            plan.given.truncate(plan.given.len() - done);
+            plan.steps.retain(|(g, _)| *g != group);
+            let why = format!(
+                "takes back a move of a plan the game refused: `{}` ({refused})",
+                step.command.to_text(game.rules())
+            );
+            for _ in 0..done.min(game.undoable().len()) {
+                plan.steps
+                    .push_front((u32::MAX, Choice::new(Command::Undo, why.clone())));
             }
         }
         None
@@ -167,11 +193,30 @@ fn accepted(game: &mut Game, choices: Vec<Choice>) -> Option<Choice> {
     choices.into_iter().find(|c| game.dry_run(&c.command).is_ok())
 }
 
-/// Nothing planned is accepted: end the phase, or else take the first legal action of the
-/// kinds that move the game on (never `undo`, never the table's settings).
+/// Nothing planned is accepted: end the phase; or, when the game refuses that, take back the
+/// phase's last command in the move phases (what stands in the way is something the AI did
+/// there), or else take the first legal action of the kinds that move the game on (never the
+/// table's settings).
 fn fallback(game: &mut Game) -> Option<Choice> {
-    if game.dry_run(&Command::EndPhase).is_ok() {
-        return Some(Choice::new(Command::EndPhase, "nothing more worth doing in this phase"));
+    let why = match game.dry_run(&Command::EndPhase) {
+        Ok(_) => {
+            return Some(Choice::new(
+                Command::EndPhase,
+                "nothing more worth doing in this phase",
+            ))
+        }
+        Err(e) => e.to_string(),
+    };
+    let moving = game.state().combat.is_none()
+        && matches!(
+            game.current_phase().kind,
+            PhaseKind::CombatMove | PhaseKind::NoncombatMove
+        );
+    if moving && game.dry_run(&Command::Undo).is_ok() {
+        return Some(Choice::new(
+            Command::Undo,
+            format!("takes back its last move: the phase cannot end ({why})"),
+        ));
     }
     let legal = game.legal_actions();
     let rank = |c: &Command| match c {
@@ -192,5 +237,8 @@ fn fallback(game: &mut Game) -> Option<Choice> {
         .into_iter()
         .filter(|c| rank(c) < u32::MAX)
         .min_by_key(|c| rank(c))?;
-    Some(Choice::new(best, "the phase cannot end yet; this is what the rules allow"))
+    Some(Choice::new(
+        best,
+        format!("the phase cannot end yet ({why}); this is what the rules allow"),
+    ))
 }

@@ -18,7 +18,14 @@ pub(super) fn next(game: &mut Game) -> Option<Choice> {
     // Nearest the front first; a sea zone as near as the nearest territory beside it.
     let near = |sp: crate::rules::SpaceId| -> u32 {
         if sight.is_sea(sp) {
-            rules.board.space(sp).adjacent.iter().map(|a| front[a.index()]).min().unwrap_or(FAR)
+            rules
+                .board
+                .space(sp)
+                .adjacent
+                .iter()
+                .map(|a| front[a.index()])
+                .min()
+                .unwrap_or(FAR)
         } else {
             front[sp.index()]
         }

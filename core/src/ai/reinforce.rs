@@ -2,6 +2,7 @@
 //! places they can reach); then land units march towards the front, a stack at a time, from
 //! spaces that are not on it already and can spare them.
 
+use super::sealift;
 use super::sight::{Sight, FAR};
 use super::Choice;
 use crate::game::command::{Command, Move, Pick};
@@ -42,29 +43,37 @@ pub(super) fn next(game: &mut Game) -> Option<Choice> {
             }
         }
     }
-    // Land stacks behind the front, farthest first.
+    // A ship under way finishes its voyage before anything else moves.
+    if let Some(c) = ferry(game, &sight, true) {
+        return Some(c);
+    }
+    // Land stacks march on the enemy: towards its nearest capital or victory city where one
+    // can be reached by land, else towards the nearest hostile territory. Farthest first.
+    let goal = sight.objectives();
+    let metric = |sp: SpaceId| (goal[sp.index()], front[sp.index()]);
     let mut sources: Vec<SpaceId> = rules
         .board
         .ids()
         .filter(|sp| {
             !sight.is_sea(*sp)
                 && front[sp.index()] != FAR
-                && front[sp.index()] > 1
-                && sight.own_units(*sp).any(|u| rules.unit(u.kind).domain == Domain::Land)
+                && sight
+                    .own_units(*sp)
+                    .any(|u| rules.unit(u.kind).domain == Domain::Land)
         })
         .collect();
-    sources.sort_by_key(|sp| (std::cmp::Reverse(front[sp.index()]), *sp));
+    sources.sort_by_key(|sp| (std::cmp::Reverse(metric(*sp)), *sp));
     for from in sources {
         let spare = sight.spare(from);
-        let here = front[from.index()];
-        let mut moves: Vec<(u32, Command, String)> = Vec::new();
+        let here = metric(from);
+        let mut moves: Vec<((u32, u32), Command, String)> = Vec::new();
         for c in game.candidate_moves_from(from) {
             let Command::Move(m) = &c else { continue };
             let [Pick::Kind { kind, count: 1 }] = m.units[..] else {
                 continue;
             };
             let t = rules.unit(kind);
-            let there = front[m.to.index()];
+            let there = metric(m.to);
             if t.domain != Domain::Land || sight.is_sea(m.to) || there >= here {
                 continue;
             }
@@ -75,12 +84,21 @@ pub(super) fn next(game: &mut Game) -> Option<Choice> {
             if n == 0 {
                 continue;
             }
-            let why = format!(
-                "moves {} towards the front: {} to {} ({there} step(s) from it)",
-                t.name,
-                rules.board.space(from).name,
-                rules.board.space(m.to).name
-            );
+            let why = match there.0 {
+                FAR => format!(
+                    "moves {} towards the front: {} to {} ({} step(s) from it)",
+                    t.name,
+                    rules.board.space(from).name,
+                    rules.board.space(m.to).name,
+                    there.1
+                ),
+                d => format!(
+                    "moves {} on the enemy: {} to {} ({d} step(s) from a capital or victory city)",
+                    t.name,
+                    rules.board.space(from).name,
+                    rules.board.space(m.to).name
+                ),
+            };
             moves.push((there, mv(vec![Pick::Kind { kind, count: n }], from, m.to), why));
         }
         moves.sort_by_key(|(d, ..)| *d);
@@ -90,5 +108,250 @@ pub(super) fn next(game: &mut Game) -> Option<Choice> {
             }
         }
     }
+    ferry(game, &sight, false)
+}
+
+/// The next command of a voyage for land units cut off from the front by land (or far from
+/// it): to a friendly territory from which they can march on the enemy, when the voyage
+/// brings them nearer (`Sight::front_by_sea`); else towards the nearest hostile coast, where
+/// next turn's combat move can land them (`sealift::to_assault`). With `under_way`, only ships
+/// with cargo aboard already. An empty ship with nothing to carry sails to the coast with the
+/// most units waiting; warships then join the transports.
+fn ferry(game: &mut Game, sight: &Sight, under_way: bool) -> Option<Choice> {
+    let rules = sight.rules;
+    let far = sight.front_by_sea();
+    let assault = sealift::to_assault(sight);
+    let mut spare = std::collections::BTreeMap::new();
+    for sp in rules.board.ids() {
+        if !sight.is_sea(sp) && sight.own_units(sp).next().is_some() {
+            spare.insert(sp, sight.spare(sp));
+        }
+    }
+    let front = sight.front();
+    let ships = sealift::ships(sight, false);
+    for ship in &ships {
+        if under_way && ship.aboard.is_empty() {
+            continue;
+        }
+        // Units that gain by the voyage: cut off from the front by land, or far from it.
+        let loads: Vec<_> = sealift::loads(sight, ship, &spare)
+            .into_iter()
+            .filter(|(shore, _)| front[shore.index()] == FAR || front[shore.index()] > 3)
+            .collect();
+        let cargo = sealift::fill(sight, ship, &loads);
+        let from_far = ship
+            .aboard
+            .iter()
+            .map(|_| far[ship.at.index()])
+            .chain(cargo.iter().map(|(shore, _)| far[shore.index()]))
+            .max();
+        let Some(now) = from_far else {
+            if !under_way {
+                if let Some(c) = reposition(game, sight, ship, &spare, &front) {
+                    return Some(c);
+                }
+            }
+            continue;
+        };
+        // A friendly shore with a land front, nearer the enemy.
+        let shore = ship
+            .reach
+            .iter()
+            .flat_map(|(z, steps)| {
+                rules
+                    .board
+                    .space(*z)
+                    .adjacent
+                    .iter()
+                    .map(move |shore| (*z, *steps, *shore))
+            })
+            .filter(|(_, _, shore)| {
+                !sight.is_sea(*shore)
+                    && front[shore.index()] != FAR
+                    && sight
+                        .s
+                        .space(*shore)
+                        .controller
+                        .is_some_and(|c| sight.friendly(c))
+                    && far[shore.index()] + 1 < now
+            })
+            .min_by_key(|(z, steps, shore)| (far[shore.index()], *steps, *z, *shore));
+        // Or the zone nearest a hostile coast.
+        let (to, landing) = match shore {
+            Some((z, _, shore)) => (z, Some(shore)),
+            None => {
+                // The muster: a zone one step from a landing, where next turn's combat move
+                // reaches it, not the zone beside the enemy's coast, where the ships would wait
+                // under its guns while the rest of the force comes up.
+                let muster = |z: SpaceId| {
+                    let a = assault[z.index()];
+                    (a.max(1), a == 0)
+                };
+                let Some((z, _)) = ship
+                    .reach
+                    .iter()
+                    .min_by_key(|(z, steps)| (muster(**z), **steps, **z))
+                else {
+                    continue;
+                };
+                if muster(*z) >= muster(ship.at) && cargo.is_empty() {
+                    continue;
+                }
+                let z = if muster(*z) >= muster(ship.at) {
+                    ship.at
+                } else {
+                    *z
+                };
+                (z, None)
+            }
+        };
+        let ride = |board_from| sealift::Ride {
+            ship: ship.id,
+            board_from,
+            at: ship.at,
+            to,
+        };
+        let mut riders: Vec<(crate::rules::UnitTypeId, sealift::Ride)> =
+            ship.aboard.iter().map(|&(_, kind)| (kind, ride(None))).collect();
+        riders.extend(cargo.iter().map(|(from, u)| (u.kind, ride(Some(*from)))));
+        let steps = match landing {
+            Some(shore) => {
+                let why = format!(
+                    "ferries troops to {} ({} step(s) from the front)",
+                    rules.board.space(shore).name,
+                    far[shore.index()]
+                );
+                sealift::carry(rules, ship.kind, &riders, shore, &why)
+            }
+            None => {
+                let why = format!(
+                    "carries troops towards the enemy's coast: {} ({} zone(s) from a landing)",
+                    rules.board.space(to).name,
+                    assault[to.index()]
+                );
+                sealift::sail(ship.kind, &riders, &why)
+            }
+        };
+        // A voyage goes in order: when its first step is refused, the ship stays.
+        if let Some(c) = steps.into_iter().next() {
+            if game.dry_run(&c.command).is_ok() {
+                return Some(c);
+            }
+        }
+    }
+    if under_way {
+        return None;
+    }
+    escort(game, sight, &ships)
+}
+
+/// Warships join the power's transports: each sails to the zone within its reach holding the
+/// most of them, when that is more than where it is.
+fn escort(game: &mut Game, sight: &Sight, ships: &[sealift::Ship]) -> Option<Choice> {
+    let rules = sight.rules;
+    let mut convoys: std::collections::BTreeMap<SpaceId, usize> = std::collections::BTreeMap::new();
+    for sh in ships {
+        *convoys.entry(sh.at).or_default() += 1;
+    }
+    // Transports that already sailed this phase count where they are now.
+    for z in rules.board.ids().filter(|z| sight.is_sea(*z)) {
+        let n = sight
+            .own_units(z)
+            .filter(|u| rules.unit(u.kind).transport_capacity > 0)
+            .count();
+        if n > 0 {
+            convoys.insert(z, n);
+        }
+    }
+    if convoys.is_empty() {
+        return None;
+    }
+    for z in rules.board.ids().filter(|z| sight.is_sea(*z)) {
+        for u in sight.own_units(z) {
+            let t = rules.unit(u.kind);
+            if t.domain != Domain::Sea || t.transport_capacity > 0 || t.attack == 0 || u.aboard.is_some() {
+                continue;
+            }
+            let Some(left) = crate::game::movement::movable(rules, sight.s, u, false) else {
+                continue;
+            };
+            if left == 0 {
+                continue;
+            }
+            let here = convoys.get(&z).copied().unwrap_or(0);
+            let reach = sealift::sea_reach(sight, z, left);
+            let Some((to, n)) = reach
+                .keys()
+                .filter_map(|r| convoys.get(r).map(|n| (*r, *n)))
+                .max_by_key(|(r, n)| (*n, std::cmp::Reverse(reach[r]), std::cmp::Reverse(*r)))
+            else {
+                continue;
+            };
+            if n <= here || to == z {
+                continue;
+            }
+            let c = sealift::mv(Pick::Id(u.id), z, to);
+            if game.dry_run(&c).is_ok() {
+                return Some(Choice::new(
+                    c,
+                    format!(
+                        "the {} escorts the {n} transport(s) in {}",
+                        t.name,
+                        rules.board.space(to).name
+                    ),
+                ));
+            }
+        }
+    }
     None
+}
+
+/// An empty ship sails to the zone whose coast has the most units waiting to be carried.
+fn reposition(
+    game: &mut Game,
+    sight: &Sight,
+    ship: &sealift::Ship,
+    spare: &std::collections::BTreeMap<SpaceId, Vec<u32>>,
+    front: &[u32],
+) -> Option<Choice> {
+    let rules = sight.rules;
+    let waiting = |z: SpaceId| -> usize {
+        rules
+            .board
+            .space(z)
+            .adjacent
+            .iter()
+            .filter(|a| !sight.is_sea(**a) && (front[a.index()] == FAR || front[a.index()] > 3))
+            .filter_map(|a| spare.get(a).map(|ids| (a, ids)))
+            .map(|(a, ids)| {
+                sight
+                    .own_units(*a)
+                    .filter(|u| {
+                        ids.contains(&u.id)
+                            && rules.unit(u.kind).domain == Domain::Land
+                            && rules.unit(u.kind).transport_cost.is_some()
+                    })
+                    .count()
+            })
+            .sum()
+    };
+    let here = waiting(ship.at);
+    let (best, n) = ship
+        .reach
+        .keys()
+        .map(|z| (*z, waiting(*z)))
+        .max_by_key(|(z, n)| (*n, std::cmp::Reverse(ship.reach[z]), std::cmp::Reverse(*z)))?;
+    if n <= here || best == ship.at {
+        return None;
+    }
+    let c = sealift::mv(Pick::Id(ship.id), ship.at, best);
+    game.dry_run(&c).ok()?;
+    Some(Choice::new(
+        c,
+        format!(
+            "sends an empty {} to {}, where {n} unit(s) wait to be carried",
+            rules.unit(ship.kind).name,
+            rules.board.space(best).name
+        ),
+    ))
 }

@@ -37,7 +37,11 @@ impl<'a> Sight<'a> {
     }
 
     pub fn enemy_units(&self, sp: SpaceId) -> impl Iterator<Item = &'a Unit> + '_ {
-        self.s.space(sp).units.iter().filter(move |u| self.at_war(u.owner))
+        self.s
+            .space(sp)
+            .units
+            .iter()
+            .filter(move |u| self.at_war(u.owner))
     }
 
     pub fn own_units(&self, sp: SpaceId) -> impl Iterator<Item = &'a Unit> + '_ {
@@ -68,6 +72,55 @@ impl<'a> Sight<'a> {
             let d = dist[sp.index()];
             for &a in &board.space(sp).adjacent {
                 if !self.is_sea(a) && dist[a.index()] == FAR {
+                    dist[a.index()] = d + 1;
+                    queue.push_back(a);
+                }
+            }
+        }
+        dist
+    }
+
+    /// Steps over land from each space to the nearest enemy capital or victory city (the
+    /// objectives that win the game); `FAR` where none can be reached by land.
+    pub fn objectives(&self) -> Vec<u32> {
+        let board = &self.rules.board;
+        let mut dist = vec![FAR; board.spaces.len()];
+        let mut queue = VecDeque::new();
+        for sp in board.ids() {
+            let space = board.space(sp);
+            if self.hostile_land(sp) && (space.capital || space.victory_city.is_some()) {
+                dist[sp.index()] = 0;
+                queue.push_back(sp);
+            }
+        }
+        while let Some(sp) = queue.pop_front() {
+            let d = dist[sp.index()];
+            for &a in &board.space(sp).adjacent {
+                if !self.is_sea(a) && dist[a.index()] == FAR {
+                    dist[a.index()] = d + 1;
+                    queue.push_back(a);
+                }
+            }
+        }
+        dist
+    }
+
+    /// Steps from each space to the nearest hostile territory over land and sea alike: how
+    /// far an army is from the fight when it may be carried by sea.
+    pub fn front_by_sea(&self) -> Vec<u32> {
+        let board = &self.rules.board;
+        let mut dist = vec![FAR; board.spaces.len()];
+        let mut queue = VecDeque::new();
+        for sp in board.ids() {
+            if self.hostile_land(sp) {
+                dist[sp.index()] = 0;
+                queue.push_back(sp);
+            }
+        }
+        while let Some(sp) = queue.pop_front() {
+            let d = dist[sp.index()];
+            for &a in &board.space(sp).adjacent {
+                if dist[a.index()] == FAR {
                     dist[a.index()] = d + 1;
                     queue.push_back(a);
                 }

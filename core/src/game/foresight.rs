@@ -11,7 +11,8 @@ use std::sync::Arc;
 impl Game {
     /// The battle `attacker` would fight in `target` with these units (space, unit id) moved
     /// in, against what is there now: its odds question, rule scripts included. Units not
-    /// found where named are left out; cargo moves with its transport.
+    /// found where named are left out; cargo moves with its transport, and cargo named on its
+    /// own lands as an amphibious assault does.
     pub fn attack_question(
         &self,
         attacker: PowerId,
@@ -30,7 +31,11 @@ impl Game {
             if from == target {
                 continue;
             }
-            let moved = s.remove_unit(from, id);
+            let mut moved = s.remove_unit(from, id);
+            // Cargo named on its own comes ashore (an assault); a transport keeps its cargo.
+            if let Some(u) = moved.first_mut() {
+                u.aboard = None;
+            }
             s.space_mut(target).units.extend(moved);
         }
         let b = s.this_turn.battle_mut(target);

@@ -81,7 +81,11 @@ pub(crate) static ROOT: SchemaTable = SchemaTable {
             "when war may be declared and who goes to war together: `politics`",
         ),
         Field::opt("research", "table", "how technologies are researched: `research`"),
-        Field::opt("ai", "table", "the computer opponent's weights and thresholds: `ai`"),
+        Field::opt(
+            "ai",
+            "table",
+            "the computer opponent's weights and thresholds: `ai`",
+        ),
         Field::opt(
             "techs",
             "<tech> → table",

@@ -3,11 +3,11 @@
 //! Architecture invariant: nothing after [`load`] reads an edition file; a game holds an
 //! `Arc<RuleSet>` and the REPL's reload builds a new one.
 
+mod ai;
 mod build;
 mod combat;
 mod commands;
 mod players;
-mod ai;
 mod politics;
 pub mod read;
 pub mod schema;
@@ -22,10 +22,10 @@ use crate::layers::{Layer, LoadRequest};
 use crate::tree::{Node, Origin};
 use std::collections::HashMap;
 
+pub use ai::AiWeights;
 pub use build::build;
 pub use combat::{BombardLimit, CombatRules, ConductStep, DiceRule, Step};
 pub use players::{Players, Together};
-pub use ai::AiWeights;
 pub use politics::Politics;
 pub use tech::{Chart, Paratroopers, Research, Tech, TechId, UnitTechs};
 pub use turn::{Guest, Place, Segment, TurnPlan, TurnStep};

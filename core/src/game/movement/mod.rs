@@ -34,7 +34,9 @@ pub use air::{
 };
 pub use combat_move_end::{declare_standing_battles, end_combat_move};
 pub(crate) use paratroopers::{airfield, flown_from};
-pub(crate) use paths::{air_attack_ends, canal_closed, land_ends, stays_for_battle, warships_block};
+pub(crate) use paths::{
+    air_attack_ends, canal_closed, canal_shut, land_ends, stays_for_battle, warships_block,
+};
 
 /// Whether `move ... as paratroopers` would be accepted now (combat move).
 pub(crate) fn paratroopers_may_fly(rules: &RuleSet, s: &State, power: PowerId, m: &Move) -> bool {

@@ -718,6 +718,12 @@ pub(crate) fn canal_closed(rules: &RuleSet, s: &State, power: PowerId, a: SpaceI
         })
 }
 
+/// Whether a canal or strait between `a` and `b` is shut to this power now (not only whether it
+/// could be: [`canal_closed`] is for candidates, this is for planning).
+pub(crate) fn canal_shut(rules: &RuleSet, s: &State, power: PowerId, a: SpaceId, b: SpaceId) -> bool {
+    Board { rules, s, power }.closed_canal(a, b, None).is_some()
+}
+
 /// Enemy warships in this sea zone stop movement: `ignoring` them is refused.
 pub(crate) fn warships_block(rules: &RuleSet, s: &State, power: PowerId, zone: SpaceId) -> bool {
     Board { rules, s, power }.blocked(zone)
