@@ -57,6 +57,9 @@ impl Choice {
 #[derive(Default)]
 pub struct Ai {
     plan: Option<Plan>,
+    /// Commands taken back in this phase because the phase could not end after them: not
+    /// given again in it (a move undone and redone would never end the phase).
+    undone: Option<(PhaseKey, Vec<String>)>,
 }
 
 /// The commands worked out for one phase of one power's turn, given in order. Steps of one
@@ -119,16 +122,30 @@ impl Ai {
         }
         let kind = game.current_phase().kind;
         let key = (s.round, s.turn, s.phase);
+        if self.undone.as_ref().is_some_and(|(k, _)| *k != key) {
+            self.undone = None;
+        }
+        let banned: Vec<String> = self.undone.as_ref().map(|(_, b)| b.clone()).unwrap_or_default();
         let chosen = match kind {
             PhaseKind::Purchase | PhaseKind::CombatMove => self.planned(game, key, kind),
             PhaseKind::ConductCombat => battle::next_fight(game),
-            PhaseKind::NoncombatMove => reinforce::next(game),
+            PhaseKind::NoncombatMove => reinforce::next(game, &banned),
             PhaseKind::Mobilize => place::next(game),
             _ => None,
         };
+        let chosen = chosen.filter(|c| !banned.contains(&c.command.to_text(game.rules())));
         match chosen {
             Some(c) => Some(c),
-            None => fallback(game),
+            None => {
+                let c = fallback(game)?;
+                if c.command == Command::Undo {
+                    if let Some(last) = game.undoable().last() {
+                        let last = last.to_string();
+                        self.undone.get_or_insert_with(|| (key, Vec::new())).1.push(last);
+                    }
+                }
+                Some(c)
+            }
         }
     }
 
@@ -186,6 +203,11 @@ fn side_power(b: &crate::combat::Battle, side: Side) -> PowerId {
             .find(|u| u.side == Side::Defender)
             .map_or(b.attacker, |u| u.owner),
     }
+}
+
+/// Whether the game accepts `c` now and it is not one the AI took back in this phase.
+pub(super) fn accepts(game: &mut Game, banned: &[String], c: &Command) -> bool {
+    (banned.is_empty() || !banned.contains(&c.to_text(game.rules()))) && game.dry_run(c).is_ok()
 }
 
 /// The first of the choices that the game accepts.

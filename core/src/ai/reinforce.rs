@@ -9,7 +9,7 @@ use crate::game::command::{Command, Move, Pick};
 use crate::game::Game;
 use crate::rules::{Domain, SpaceId};
 
-pub(super) fn next(game: &mut Game) -> Option<Choice> {
+pub(super) fn next(game: &mut Game, banned: &[String]) -> Option<Choice> {
     let rules = game.rules().clone();
     let me = game.current_power();
     let s = game.state().clone();
@@ -32,7 +32,7 @@ pub(super) fn next(game: &mut Game) -> Option<Choice> {
         landings.sort_by_key(|sp| front[sp.index()].saturating_sub(1));
         for to in landings {
             let c = mv(vec![Pick::Id(u.id)], u.space, to);
-            if game.dry_run(&c).is_ok() {
+            if super::accepts(game, banned, &c) {
                 let why = format!(
                     "lands the {} from {} in {}",
                     rules.unit(u.kind).name,
@@ -44,7 +44,7 @@ pub(super) fn next(game: &mut Game) -> Option<Choice> {
         }
     }
     // A ship under way finishes its voyage before anything else moves.
-    if let Some(c) = ferry(game, &sight, true) {
+    if let Some(c) = ferry(game, &sight, true, banned) {
         return Some(c);
     }
     // Land stacks march on the enemy: towards its nearest capital or victory city where one
@@ -103,12 +103,12 @@ pub(super) fn next(game: &mut Game) -> Option<Choice> {
         }
         moves.sort_by_key(|(d, ..)| *d);
         for (_, c, why) in moves {
-            if game.dry_run(&c).is_ok() {
+            if super::accepts(game, banned, &c) {
                 return Some(Choice::new(c, why));
             }
         }
     }
-    ferry(game, &sight, false)
+    ferry(game, &sight, false, banned)
 }
 
 /// The next command of a voyage for land units cut off from the front by land (or far from
@@ -117,7 +117,7 @@ pub(super) fn next(game: &mut Game) -> Option<Choice> {
 /// next turn's combat move can land them (`sealift::to_assault`). With `under_way`, only ships
 /// with cargo aboard already. An empty ship with nothing to carry sails to the coast with the
 /// most units waiting; warships then join the transports.
-fn ferry(game: &mut Game, sight: &Sight, under_way: bool) -> Option<Choice> {
+fn ferry(game: &mut Game, sight: &Sight, under_way: bool, banned: &[String]) -> Option<Choice> {
     let rules = sight.rules;
     let far = sight.front_by_sea();
     let assault = sealift::to_assault(sight);
@@ -147,7 +147,7 @@ fn ferry(game: &mut Game, sight: &Sight, under_way: bool) -> Option<Choice> {
             .max();
         let Some(now) = from_far else {
             if !under_way {
-                if let Some(c) = reposition(game, sight, ship, &spare, &front) {
+                if let Some(c) = reposition(game, sight, ship, &spare, &front, banned) {
                     return Some(c);
                 }
             }
@@ -234,7 +234,7 @@ fn ferry(game: &mut Game, sight: &Sight, under_way: bool) -> Option<Choice> {
         };
         // A voyage goes in order: when its first step is refused, the ship stays.
         if let Some(c) = steps.into_iter().next() {
-            if game.dry_run(&c.command).is_ok() {
+            if super::accepts(game, banned, &c.command) {
                 return Some(c);
             }
         }
@@ -242,12 +242,15 @@ fn ferry(game: &mut Game, sight: &Sight, under_way: bool) -> Option<Choice> {
     if under_way {
         return None;
     }
-    escort(game, sight, &ships)
+    if let Some(c) = meet_fighters(game, sight, banned) {
+        return Some(c);
+    }
+    escort(game, sight, &ships, banned)
 }
 
 /// Warships join the power's transports: each sails to the zone within its reach holding the
 /// most of them, when that is more than where it is.
-fn escort(game: &mut Game, sight: &Sight, ships: &[sealift::Ship]) -> Option<Choice> {
+fn escort(game: &mut Game, sight: &Sight, ships: &[sealift::Ship], banned: &[String]) -> Option<Choice> {
     let rules = sight.rules;
     let mut convoys: std::collections::BTreeMap<SpaceId, usize> = std::collections::BTreeMap::new();
     for sh in ships {
@@ -291,7 +294,7 @@ fn escort(game: &mut Game, sight: &Sight, ships: &[sealift::Ship]) -> Option<Cho
                 continue;
             }
             let c = sealift::mv(Pick::Id(u.id), z, to);
-            if game.dry_run(&c).is_ok() {
+            if super::accepts(game, banned, &c) {
                 return Some(Choice::new(
                     c,
                     format!(
@@ -313,6 +316,7 @@ fn reposition(
     ship: &sealift::Ship,
     spare: &std::collections::BTreeMap<SpaceId, Vec<u32>>,
     front: &[u32],
+    banned: &[String],
 ) -> Option<Choice> {
     let rules = sight.rules;
     let waiting = |z: SpaceId| -> usize {
@@ -345,7 +349,9 @@ fn reposition(
         return None;
     }
     let c = sealift::mv(Pick::Id(ship.id), ship.at, best);
-    game.dry_run(&c).ok()?;
+    if !super::accepts(game, banned, &c) {
+        return None;
+    }
     Some(Choice::new(
         c,
         format!(
@@ -354,4 +360,50 @@ fn reposition(
             rules.board.space(best).name
         ),
     ))
+}
+
+/// Carriers sail to the zones where the power's aircraft wait at sea for a deck (they landed
+/// there trusting one could come, and the phase cannot end until it does).
+fn meet_fighters(game: &mut Game, sight: &Sight, banned: &[String]) -> Option<Choice> {
+    let rules = sight.rules;
+    let waiting: Vec<SpaceId> = rules
+        .board
+        .ids()
+        .filter(|z| {
+            sight.is_sea(*z)
+                && sight
+                    .own_units(*z)
+                    .any(|u| rules.unit(u.kind).domain == Domain::Air && u.aboard.is_none())
+                && !sight.own_units(*z).any(|u| rules.unit(u.kind).carrier_capacity > 0)
+        })
+        .collect();
+    for z in rules.board.ids().filter(|z| sight.is_sea(*z)) {
+        for u in sight.own_units(z) {
+            let t = rules.unit(u.kind);
+            if t.carrier_capacity == 0 {
+                continue;
+            }
+            let Some(left) = crate::game::movement::movable(rules, sight.s, u, false) else {
+                continue;
+            };
+            let reach = sealift::sea_reach(sight, z, left);
+            for &to in &waiting {
+                if !reach.contains_key(&to) {
+                    continue;
+                }
+                let c = sealift::mv(Pick::Id(u.id), z, to);
+                if super::accepts(game, banned, &c) {
+                    return Some(Choice::new(
+                        c,
+                        format!(
+                            "the {} sails to {} to take the aircraft waiting there",
+                            t.name,
+                            rules.board.space(to).name
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    None
 }
