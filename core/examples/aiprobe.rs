@@ -24,6 +24,7 @@ fn main() {
     let r2 = rules.clone();
     let t = std::time::Instant::now();
     let summary = std::cell::RefCell::new(String::new());
+    let last_round = std::cell::Cell::new(0u32);
     let out = play(
         &rules,
         &spec,
@@ -36,6 +37,31 @@ fn main() {
         },
         &mut |g, t| {
             let r = g.rules();
+            if std::env::var("ROUNDS").is_ok() && g.state().round != last_round.get() {
+                last_round.set(g.state().round);
+                let mut line = format!("round {}:", g.state().round);
+                for (i, p) in r.powers.iter().enumerate() {
+                    let n: usize = r
+                        .board
+                        .ids()
+                        .map(|sp| {
+                            g.state()
+                                .space(sp)
+                                .units
+                                .iter()
+                                .filter(|u| u.owner.index() == i)
+                                .count()
+                        })
+                        .sum();
+                    line += &format!(
+                        " {}={}u/{}ipc",
+                        p.name,
+                        n,
+                        g.income(warroom_core::rules::PowerId(i as u8))
+                    );
+                }
+                println!("{line}");
+            }
             *summary.borrow_mut() = r
                 .board
                 .ids()

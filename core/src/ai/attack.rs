@@ -101,6 +101,19 @@ pub(super) fn plan(game: &mut Game) -> Vec<(u32, Choice)> {
         if movers.is_empty() {
             continue;
         }
+        if std::env::var_os("AI_DEBUG").is_some() && rules.board.space(target).capital {
+            let all = judge(game, &rules, me, target, &movers);
+            eprintln!(
+                "DEBUG r{} {} target {} movers {} lifted {} take {:?} worth {:?}",
+                s.round,
+                rules.power_info(me).name,
+                rules.board.space(target).name,
+                movers.len(),
+                movers.iter().filter(|m| m.ride.is_some()).count(),
+                all.as_ref().map(|j| j.take),
+                all.as_ref().map(|j| j.worth)
+            );
+        }
         let Some((n, judged)) = smallest_force(game, &rules, me, target, &movers) else {
             continue;
         };
@@ -252,7 +265,14 @@ fn smallest_force(
     target: SpaceId,
     movers: &[Mover],
 ) -> Option<(usize, Judged)> {
-    let good = |j: &Judged| j.take * 100.0 >= f64::from(rules.ai.attack_odds) && j.worth > 0.0;
+    let space = rules.board.space(target);
+    let enemy_capital = space.capital && space.owner.is_some_and(|o| o != me);
+    let odds = if enemy_capital {
+        rules.ai.capital_odds
+    } else {
+        rules.ai.attack_odds
+    };
+    let good = |j: &Judged| j.take * 100.0 >= f64::from(odds) && j.worth > 0.0;
     let all = judge(game, rules, me, target, movers)?;
     if !good(&all) {
         return None;

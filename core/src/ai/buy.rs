@@ -69,9 +69,10 @@ pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
     let mut bought: Vec<(UnitTypeId, u32)> = Vec::new();
     let mut capacity = capacity;
     // A power whose capital cannot reach the enemy by land needs ships to carry its armies.
-    let naval = sight.capital().is_some_and(|c| front[c.index()] == FAR);
+    let goal = sight.objectives();
+    let naval = sight.capital().is_some_and(|c| goal[c.index()] == FAR);
     if naval && !threatened {
-        if let Some((k, cost, n)) = transports_wanted(game, &sight, &front) {
+        if let Some((k, cost, n)) = transports_wanted(game, &sight, &front, &goal) {
             let n = n
                 .min(capacity)
                 .min(u32::try_from(money / i64::from(cost.max(1))).unwrap_or(0));
@@ -124,7 +125,12 @@ pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
 /// The transport to buy (the cheapest the game sells to this power), its cost and how many:
 /// enough for two land units each of those cut off from the front by land, at least two in
 /// all, three a turn at most.
-fn transports_wanted(game: &mut Game, sight: &Sight, front: &[u32]) -> Option<(UnitTypeId, u32, u32)> {
+fn transports_wanted(
+    game: &mut Game,
+    sight: &Sight,
+    front: &[u32],
+    goal: &[u32],
+) -> Option<(UnitTypeId, u32, u32)> {
     let rules = sight.rules;
     let techs = &sight.s.techs[sight.me.index()];
     let kind = (0..rules.units.len())
@@ -152,7 +158,7 @@ fn transports_wanted(game: &mut Game, sight: &Sight, front: &[u32]) -> Option<(U
             } else if t.domain == Domain::Land
                 && t.transport_cost.is_some()
                 && !sight.is_sea(sp)
-                && front[sp.index()] == FAR
+                && Sight::wants_ship(front, goal, sp)
             {
                 waiting += 1;
             }

@@ -1,11 +1,12 @@
-//! Placement: each unit bought goes to the space nearest the front where the game accepts
-//! it, as many at once as it takes there.
+//! Placement: each army unit bought goes to the space nearest the front where the game
+//! accepts it, a transport where troops wait for one, a warship nearest the enemy's coast;
+//! as many at once as the space takes.
 
 use super::sight::{Sight, FAR};
 use super::Choice;
 use crate::game::command::Command;
 use crate::game::Game;
-use crate::rules::Piece;
+use crate::rules::{Domain, Piece, SpaceId};
 
 pub(super) fn next(game: &mut Game) -> Option<Choice> {
     let rules = game.rules().clone();
@@ -14,9 +15,12 @@ pub(super) fn next(game: &mut Game) -> Option<Choice> {
     let waiting = s.purchased.get(me.index())?.clone();
     let sight = Sight::new(&rules, &s, me);
     let front = sight.front();
-    let mut spaces: Vec<_> = crate::game::mobilize::unit_spaces(&rules, &s, me);
-    // Nearest the front first; a sea zone as near as the nearest territory beside it.
-    let near = |sp: crate::rules::SpaceId| -> u32 {
+    let goal = sight.objectives();
+    let spaces: Vec<_> = crate::game::mobilize::unit_spaces(&rules, &s, me);
+    let by_sea = sight.front_by_sea();
+    let assault = super::sealift::to_assault(&sight);
+    // A sea zone is as near the front as the nearest territory beside it.
+    let near = |sp: SpaceId| -> u32 {
         if sight.is_sea(sp) {
             rules
                 .board
@@ -30,12 +34,51 @@ pub(super) fn next(game: &mut Game) -> Option<Choice> {
             front[sp.index()]
         }
     };
-    spaces.sort_by_key(|sp| (near(*sp), *sp));
+    // Land units that wait on a coast for a ship: cut off from the front, or far from it.
+    let waiting_ashore = |z: SpaceId| -> usize {
+        rules
+            .board
+            .space(z)
+            .adjacent
+            .iter()
+            .filter(|a| !sight.is_sea(**a) && Sight::wants_ship(&front, &goal, **a))
+            .map(|a| {
+                sight
+                    .own_units(*a)
+                    .filter(|u| {
+                        let t = rules.unit(u.kind);
+                        t.domain == Domain::Land && t.transport_cost.is_some()
+                    })
+                    .count()
+            })
+            .sum()
+    };
+    // Where each kind of piece goes first: an army nearest the front (by land, then by sea),
+    // a transport where the most troops wait for one, a warship nearest the enemy's coast.
+    let order = |piece: Piece| -> Vec<SpaceId> {
+        let mut l = spaces.clone();
+        match piece {
+            Piece::Unit(k) if rules.unit(k).transport_capacity > 0 => {
+                l.sort_by_key(|z| (std::cmp::Reverse(waiting_ashore(*z)), assault[z.index()], *z))
+            }
+            Piece::Unit(k) if rules.unit(k).domain == Domain::Sea => {
+                l.sort_by_key(|z| (assault[z.index()], *z))
+            }
+            _ => l.sort_by_key(|sp| (near(*sp), by_sea[sp.index()], *sp)),
+        }
+        l
+    };
+    // Armies first: a transport goes where they are.
+    let mut waiting = waiting;
+    waiting.sort_by_key(|(piece, _)| match piece {
+        Piece::Unit(k) => rules.unit(*k).domain == Domain::Sea,
+        Piece::Facility(_) => false,
+    });
     for (piece, n) in waiting {
         if n == 0 {
             continue;
         }
-        for &space in &spaces {
+        for space in order(piece) {
             let place = |count| Command::Place { piece, count, space };
             if game.dry_run(&place(1)).is_err() {
                 continue;

@@ -43,20 +43,27 @@ pub(super) fn next(game: &mut Game, banned: &[String]) -> Option<Choice> {
             }
         }
     }
-    // A ship under way finishes its voyage before anything else moves.
+    // A ship under way finishes its voyage before anything else moves; then ships take the
+    // troops cut off from the front before those march off along the coast.
     if let Some(c) = ferry(game, &sight, true, banned) {
+        return Some(c);
+    }
+    if let Some(c) = ferry(game, &sight, false, banned) {
         return Some(c);
     }
     // Land stacks march on the enemy: towards its nearest capital or victory city where one
     // can be reached by land, else towards the nearest hostile territory. Farthest first.
+    // Cut off from every enemy by land, they march to the coast nearest the enemy by sea,
+    // where ships can take them.
     let goal = sight.objectives();
-    let metric = |sp: SpaceId| (goal[sp.index()], front[sp.index()]);
+    let by_sea = sight.front_by_sea();
+    let metric = |sp: SpaceId| (goal[sp.index()], front[sp.index()], by_sea[sp.index()]);
     let mut sources: Vec<SpaceId> = rules
         .board
         .ids()
         .filter(|sp| {
             !sight.is_sea(*sp)
-                && front[sp.index()] != FAR
+                && by_sea[sp.index()] != FAR
                 && sight
                     .own_units(*sp)
                     .any(|u| rules.unit(u.kind).domain == Domain::Land)
@@ -66,7 +73,7 @@ pub(super) fn next(game: &mut Game, banned: &[String]) -> Option<Choice> {
     for from in sources {
         let spare = sight.spare(from);
         let here = metric(from);
-        let mut moves: Vec<((u32, u32), Command, String)> = Vec::new();
+        let mut moves: Vec<((u32, u32, u32), Command, String)> = Vec::new();
         for c in game.candidate_moves_from(from) {
             let Command::Move(m) = &c else { continue };
             let [Pick::Kind { kind, count: 1 }] = m.units[..] else {
@@ -85,6 +92,13 @@ pub(super) fn next(game: &mut Game, banned: &[String]) -> Option<Choice> {
                 continue;
             }
             let why = match there.0 {
+                FAR if there.1 == FAR => format!(
+                    "moves {} to the coast nearest the enemy: {} to {} ({} step(s) from it by sea)",
+                    t.name,
+                    rules.board.space(from).name,
+                    rules.board.space(m.to).name,
+                    there.2
+                ),
                 FAR => format!(
                     "moves {} towards the front: {} to {} ({} step(s) from it)",
                     t.name,
@@ -108,7 +122,7 @@ pub(super) fn next(game: &mut Game, banned: &[String]) -> Option<Choice> {
             }
         }
     }
-    ferry(game, &sight, false, banned)
+    None
 }
 
 /// The next command of a voyage for land units cut off from the front by land (or far from
@@ -128,6 +142,7 @@ fn ferry(game: &mut Game, sight: &Sight, under_way: bool, banned: &[String]) -> 
         }
     }
     let front = sight.front();
+    let goal = sight.objectives();
     let ships = sealift::ships(sight, false);
     for ship in &ships {
         if under_way && ship.aboard.is_empty() {
@@ -136,7 +151,7 @@ fn ferry(game: &mut Game, sight: &Sight, under_way: bool, banned: &[String]) -> 
         // Units that gain by the voyage: cut off from the front by land, or far from it.
         let loads: Vec<_> = sealift::loads(sight, ship, &spare)
             .into_iter()
-            .filter(|(shore, _)| front[shore.index()] == FAR || front[shore.index()] > 3)
+            .filter(|(shore, _)| Sight::wants_ship(&front, &goal, *shore))
             .collect();
         let cargo = sealift::fill(sight, ship, &loads);
         let from_far = ship
@@ -167,7 +182,7 @@ fn ferry(game: &mut Game, sight: &Sight, under_way: bool, banned: &[String]) -> 
             })
             .filter(|(_, _, shore)| {
                 !sight.is_sea(*shore)
-                    && front[shore.index()] != FAR
+                    && goal[shore.index()] != FAR
                     && sight
                         .s
                         .space(*shore)
@@ -309,7 +324,7 @@ fn escort(game: &mut Game, sight: &Sight, ships: &[sealift::Ship], banned: &[Str
     None
 }
 
-/// An empty ship sails to the zone whose coast has the most units waiting to be carried.
+/// An empty ship sails towards the nearest coast where units wait to be carried.
 fn reposition(
     game: &mut Game,
     sight: &Sight,
@@ -319,13 +334,14 @@ fn reposition(
     banned: &[String],
 ) -> Option<Choice> {
     let rules = sight.rules;
+    let goal = sight.objectives();
     let waiting = |z: SpaceId| -> usize {
         rules
             .board
             .space(z)
             .adjacent
             .iter()
-            .filter(|a| !sight.is_sea(**a) && (front[a.index()] == FAR || front[a.index()] > 3))
+            .filter(|a| !sight.is_sea(**a) && Sight::wants_ship(&front, &goal, **a))
             .filter_map(|a| spare.get(a).map(|ids| (a, ids)))
             .map(|(a, ids)| {
                 sight
@@ -340,12 +356,26 @@ fn reposition(
             .sum()
     };
     let here = waiting(ship.at);
-    let (best, n) = ship
+    if here > 0 {
+        return None;
+    }
+    // The nearest coast where troops wait, however far: the ship sails towards it over as
+    // many turns as it takes.
+    let zones: Vec<SpaceId> = rules.board.ids().filter(|z| sight.is_sea(*z)).collect();
+    let from_here = sealift::sea_reach(sight, ship.at, u32::MAX);
+    let (goal, n) = zones
+        .iter()
+        .filter_map(|z| from_here.get(z).map(|d| (*z, *d, waiting(*z))))
+        .filter(|(_, _, n)| *n > 0)
+        .min_by_key(|(z, d, n)| (*d, std::cmp::Reverse(*n), *z))
+        .map(|(z, _, n)| (z, n))?;
+    let to_goal = sealift::sea_reach(sight, goal, u32::MAX);
+    let best = ship
         .reach
         .keys()
-        .map(|z| (*z, waiting(*z)))
-        .max_by_key(|(z, n)| (*n, std::cmp::Reverse(ship.reach[z]), std::cmp::Reverse(*z)))?;
-    if n <= here || best == ship.at {
+        .copied()
+        .min_by_key(|z| (to_goal.get(z).copied().unwrap_or(u32::MAX), ship.reach[z], *z))?;
+    if best == ship.at {
         return None;
     }
     let c = sealift::mv(Pick::Id(ship.id), ship.at, best);
@@ -355,9 +385,9 @@ fn reposition(
     Some(Choice::new(
         c,
         format!(
-            "sends an empty {} to {}, where {n} unit(s) wait to be carried",
+            "sends an empty {} towards {}, where {n} unit(s) wait to be carried",
             rules.unit(ship.kind).name,
-            rules.board.space(best).name
+            rules.board.space(goal).name
         ),
     ))
 }
@@ -374,7 +404,9 @@ fn meet_fighters(game: &mut Game, sight: &Sight, banned: &[String]) -> Option<Ch
                 && sight
                     .own_units(*z)
                     .any(|u| rules.unit(u.kind).domain == Domain::Air && u.aboard.is_none())
-                && !sight.own_units(*z).any(|u| rules.unit(u.kind).carrier_capacity > 0)
+                && !sight
+                    .own_units(*z)
+                    .any(|u| rules.unit(u.kind).carrier_capacity > 0)
         })
         .collect();
     for z in rules.board.ids().filter(|z| sight.is_sea(*z)) {

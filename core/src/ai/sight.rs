@@ -187,6 +187,14 @@ impl<'a> Sight<'a> {
         (attack, defence)
     }
 
+    /// Whether land units here should take ship: cut off from every enemy by land, or far
+    /// from the front with no capital or victory city of the enemy to march on (`front` and
+    /// `goal`: [`Sight::front`] and [`Sight::objectives`]).
+    pub fn wants_ship(front: &[u32], goal: &[u32], sp: SpaceId) -> bool {
+        let (f, g) = (front[sp.index()], goal[sp.index()]);
+        f == FAR || (g == FAR && f > 2)
+    }
+
     /// This power's capital, if it holds one.
     pub fn capital(&self) -> Option<SpaceId> {
         let board = &self.rules.board;

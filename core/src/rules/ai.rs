@@ -7,7 +7,8 @@
 //! attack_odds = 70        # attack where the odds of taking the space are at least 70 %
 //! press_odds = 45         # fight another round while the odds of winning stay at 45 % or more
 //! territory_value = 3     # an enemy territory's IPCs count three times in an attack's worth
-//! victory_city = 10       # and a victory city or capital 10 IPCs more
+//! victory_city = 30       # and a victory city or capital 30 IPCs more
+//! capital_odds = 40       # an enemy capital is attacked at 40 % already
 //! capital_guard = 100     # keep the capital's defence at 100 % of what could attack it
 //! buy_attack = 2          # what a unit type is worth per IPC: 2 × attack ...
 //! buy_defense = 2         # ... + 2 × defence ...
@@ -24,6 +25,9 @@ pub struct AiWeights {
     /// Percent: an attack is made when the odds of taking the territory (at sea: of winning)
     /// with the units planned for it reach this.
     pub attack_odds: u32,
+    /// Percent: the same for an enemy capital (taking one may win the game, and an assault
+    /// that fails still wears down its defenders for the next).
+    pub capital_odds: u32,
     /// Percent: the attacker fights another round while its odds of winning from where the
     /// battle stands reach this (and retreats, where it may, when they do not).
     pub press_odds: u32,
@@ -46,9 +50,10 @@ impl Default for AiWeights {
     fn default() -> Self {
         AiWeights {
             attack_odds: 70,
+            capital_odds: 40,
             press_odds: 45,
             territory_value: 3,
-            victory_city: 10,
+            victory_city: 30,
             capital_guard: 100,
             buy_attack: 2,
             buy_defense: 2,
@@ -64,9 +69,10 @@ pub(crate) static AI: Table = Table {
           `warroom selfplay`). Every field has a default; a layer sets only what it tunes.",
     fields: &[
         Field::def("attack_odds", "int", "70", "percent: attack where the odds of taking the territory (at sea: of winning) reach this"),
+        Field::def("capital_odds", "int", "40", "percent: the same for an enemy capital (taking one may win the game; a failed assault still wears down its defenders)"),
         Field::def("press_odds", "int", "45", "percent: fight another round while the odds of winning from there reach this; retreat, where possible, below"),
         Field::def("territory_value", "int", "3", "how many times an enemy territory's IPC value counts in an attack's worth, beside the units expected to be destroyed and lost"),
-        Field::def("victory_city", "int", "10", "IPCs a victory city or capital adds to an attack's worth, on top of its income"),
+        Field::def("victory_city", "int", "30", "IPCs a victory city or capital adds to an attack's worth, on top of its income"),
         Field::def("capital_guard", "int", "100", "percent of the attack that enemies next to a capital could make on it that its defenders must match before units leave it"),
         Field::def("buy_attack", "int", "2", "purchase value model: weight of a unit's attack (its worth per IPC is buy_attack × attack + buy_defense × defence + buy_move × (movement − 1))"),
         Field::def("buy_defense", "int", "2", "purchase value model: weight of a unit's defence"),
@@ -88,6 +94,7 @@ pub fn read_ai(ctx: &mut Ctx, e: Option<&Entry>) -> AiWeights {
         }
     };
     field(ctx, &mut f, "attack_odds", 100, &mut out.attack_odds);
+    field(ctx, &mut f, "capital_odds", 100, &mut out.capital_odds);
     field(ctx, &mut f, "press_odds", 100, &mut out.press_odds);
     field(ctx, &mut f, "territory_value", 100, &mut out.territory_value);
     field(ctx, &mut f, "victory_city", 1000, &mut out.victory_city);
