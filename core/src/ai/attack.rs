@@ -364,12 +364,22 @@ fn orders(rules: &RuleSet, ships: &[Ship], target: SpaceId, sent: &[Mover], j: &
             )
         })
         .collect();
+    // Every ship sails first, then each landing zone's troops go ashore together: which of
+    // the ships in a zone carries which units is the engine's choice, the total is the plan's.
+    let riders: Vec<(UnitTypeId, Ride)> = sent.iter().filter_map(|m| m.ride.map(|r| (m.kind, r))).collect();
     for ship in ships {
-        let riders: Vec<(UnitTypeId, Ride)> = sent
+        let own: Vec<(UnitTypeId, Ride)> = riders
             .iter()
-            .filter_map(|m| m.ride.filter(|r| r.ship == ship.id).map(|r| (m.kind, r)))
+            .copied()
+            .filter(|(_, r)| r.ship == ship.id)
             .collect();
-        out.extend(sealift::carry(rules, ship.kind, &riders, target, &why));
+        out.extend(sealift::sail(ship.id, &own, &why));
+    }
+    let mut zones: Vec<SpaceId> = riders.iter().map(|(_, r)| r.to).collect();
+    zones.sort();
+    zones.dedup();
+    for zone in zones {
+        out.extend(sealift::land(zone, &riders, target, &why));
     }
     out
 }

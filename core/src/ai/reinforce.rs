@@ -236,7 +236,7 @@ fn ferry(game: &mut Game, sight: &Sight, under_way: bool, banned: &[String]) -> 
                     rules.board.space(shore).name,
                     far[shore.index()]
                 );
-                sealift::carry(rules, ship.kind, &riders, shore, &why)
+                sealift::carry(ship.id, &riders, shore, &why)
             }
             None => {
                 let why = format!(
@@ -244,7 +244,7 @@ fn ferry(game: &mut Game, sight: &Sight, under_way: bool, banned: &[String]) -> 
                     rules.board.space(to).name,
                     assault[to.index()]
                 );
-                sealift::sail(ship.kind, &riders, &why)
+                sealift::sail(ship.id, &riders, &why)
             }
         };
         // A voyage goes in order: when its first step is refused, the ship stays.

@@ -199,58 +199,33 @@ pub(super) fn fill<'a>(
 
 /// The commands that carry the riders of one ship to `shore` (board, sail, offload), each
 /// with `why`. `riders`: (unit kind, ride).
-pub(super) fn carry(
-    rules: &crate::rules::RuleSet,
-    ship_kind: UnitTypeId,
-    riders: &[(UnitTypeId, Ride)],
-    shore: SpaceId,
-    why: &str,
-) -> Vec<Choice> {
-    let Some(first) = riders.first() else {
-        return Vec::new();
-    };
-    let (at, to) = (first.1.at, first.1.to);
-    let mut out = Vec::new();
-    let mut boards: Vec<(SpaceId, UnitTypeId, u32)> = Vec::new();
+pub(super) fn carry(ship: u32, riders: &[(UnitTypeId, Ride)], shore: SpaceId, why: &str) -> Vec<Choice> {
+    let mut out = sail(ship, riders, why);
+    if let Some(first) = riders.first() {
+        out.extend(land(first.1.to, riders, shore, why));
+    }
+    out
+}
+
+/// The commands that offload `riders` from `zone` into `shore`, a command per unit type (the
+/// riders of every ship that sailed there).
+pub(super) fn land(zone: SpaceId, riders: &[(UnitTypeId, Ride)], shore: SpaceId, why: &str) -> Vec<Choice> {
     let mut lands: Vec<(UnitTypeId, u32)> = Vec::new();
-    for (kind, ride) in riders {
-        if let Some(from) = ride.board_from {
-            match boards.iter_mut().find(|b| b.0 == from && b.1 == *kind) {
-                Some(b) => b.2 += 1,
-                None => boards.push((from, *kind, 1)),
-            }
-        }
+    for (kind, _) in riders.iter().filter(|(_, r)| r.to == zone) {
         match lands.iter_mut().find(|l| l.0 == *kind) {
             Some(l) => l.1 += 1,
             None => lands.push((*kind, 1)),
         }
     }
-    for (from, kind, count) in boards {
-        out.push(Choice::new(mv(Pick::Kind { kind, count }, from, at), why));
-    }
-    if at != to {
-        out.push(Choice::new(
-            mv(
-                Pick::Kind {
-                    kind: ship_kind,
-                    count: 1,
-                },
-                at,
-                to,
-            ),
-            why,
-        ));
-    }
-    for (kind, count) in lands {
-        out.push(Choice::new(mv(Pick::Kind { kind, count }, to, shore), why));
-    }
-    let _ = rules;
-    out
+    lands
+        .into_iter()
+        .map(|(kind, count)| Choice::new(mv(Pick::Kind { kind, count }, zone, shore), why))
+        .collect()
 }
 
-/// The commands that board the riders of one ship and sail it (no landing: the riders stay
-/// aboard for an assault to come).
-pub(super) fn sail(ship_kind: UnitTypeId, riders: &[(UnitTypeId, Ride)], why: &str) -> Vec<Choice> {
+/// The commands that board the riders of one ship and sail it, named by its id (no landing:
+/// the riders stay aboard for [`land`], or for an assault to come).
+pub(super) fn sail(ship: u32, riders: &[(UnitTypeId, Ride)], why: &str) -> Vec<Choice> {
     let Some(first) = riders.first() else {
         return Vec::new();
     };
@@ -269,17 +244,7 @@ pub(super) fn sail(ship_kind: UnitTypeId, riders: &[(UnitTypeId, Ride)], why: &s
         out.push(Choice::new(mv(Pick::Kind { kind, count }, from, at), why));
     }
     if at != to {
-        out.push(Choice::new(
-            mv(
-                Pick::Kind {
-                    kind: ship_kind,
-                    count: 1,
-                },
-                at,
-                to,
-            ),
-            why,
-        ));
+        out.push(Choice::new(mv(Pick::Id(ship), at, to), why));
     }
     out
 }
