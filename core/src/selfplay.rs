@@ -21,7 +21,7 @@ pub enum Brain {
 pub struct Ended {
     /// The winning side, or `None` when the round limit came first.
     pub winner: Option<String>,
-    /// Rounds begun.
+    /// Rounds played: the round of the game's last command.
     pub rounds: u32,
     pub commands: u64,
     /// Commands the AI chose (the rest were the random player's).
@@ -66,6 +66,12 @@ pub fn play(
         commands: 0,
         ai_commands: 0,
     };
+    // Who gave each command `undo` can reach (the random player never takes back the AI's).
+    let mut given: Vec<Brain> = Vec::new();
+    // The phase in which the random player, stuck behind an answer the AI gave in its turn,
+    // took that answer back: questions in the rest of it are its own to answer (the AI would
+    // give the same answer again, and the random player take it back again, for ever).
+    let mut answers_own: Option<(u32, usize, usize)> = None;
     while game.state().winner.is_none() && game.state().round <= spec.rounds {
         if ended.commands >= COMMAND_LIMIT {
             return Err(format!(
@@ -74,8 +80,16 @@ pub fn play(
                 game.current_phase().title
             ));
         }
+        ended.rounds = game.state().round;
         let who = Ai::decider(&game).unwrap_or_else(|| game.current_power());
-        match brain(who) {
+        let s = game.state();
+        let at = (s.round, s.turn, s.phase);
+        let mine = if !s.questions.0.is_empty() && answers_own == Some(at) {
+            Brain::Random
+        } else {
+            brain(who)
+        };
+        match mine {
             Brain::Ai => {
                 let Some(choice) = ai.choose(&mut game) else {
                     return Err(format!(
@@ -101,7 +115,14 @@ pub fn play(
                 );
             }
             Brain::Random => {
-                let Some(cmd) = random.step(&mut game) else {
+                random.keep_commands(others_undoable(&given));
+                let mut step = random.step(&mut game);
+                if step.is_none() && others_undoable(&given) > 0 {
+                    answers_own = Some(at);
+                    random.keep_commands(0);
+                    step = random.step(&mut game);
+                }
+                let Some(cmd) = step else {
                     return Err(format!(
                         "the random player found no legal action in {} of round {}",
                         game.current_phase().title,
@@ -122,13 +143,25 @@ pub fn play(
             }
         }
         ended.commands += 1;
+        let reach = game.undoable().len();
+        given.truncate(reach);
+        while given.len() < reach {
+            given.push(mine);
+        }
     }
     ended.winner = game.state().winner.clone();
-    ended.rounds = game.state().round.min(spec.rounds);
+    // The round of the last command: a win at the end of a round does not count the next.
+    ended.rounds = ended.rounds.min(spec.rounds);
     Ok(ended)
 }
 
-/// A share and the half-width of its 95 % Wilson score interval, for `wins` of `games`.
+/// How many of the commands `undo` can reach were not the random player's to take back: up to
+/// and including the last the AI gave.
+fn others_undoable(given: &[Brain]) -> usize {
+    given.iter().rposition(|b| *b == Brain::Ai).map_or(0, |i| i + 1)
+}
+
+/// The share `wins / games` and its 95 % Wilson score interval: (share, low, high).
 pub fn wilson(wins: u64, games: u64) -> (f64, f64, f64) {
     if games == 0 {
         return (0.0, 0.0, 1.0);

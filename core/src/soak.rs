@@ -356,6 +356,9 @@ pub struct Player {
     /// what stands in the way is something else: fighters waiting for a carrier that may not
     /// go there).
     taking_back: bool,
+    /// How many of the phase's commands `undo` may not reach: those another player gave (a
+    /// computer opponent answering a question in this player's turn).
+    undo_floor: usize,
 }
 
 /// Commands of a phase between an `end phase` refused and the next try.
@@ -370,7 +373,14 @@ impl Player {
             unwinding: false,
             end_refused: None,
             taking_back: false,
+            undo_floor: 0,
         }
+    }
+
+    /// Never take back the first `n` commands `undo` could reach now: another player gave
+    /// them (`selfplay`, where the AI answers questions in the random player's turn).
+    pub fn keep_commands(&mut self, n: usize) {
+        self.undo_floor = n;
     }
 
     /// Apply one action drawn among the legal ones; the command, or `None` when the game
@@ -410,6 +420,11 @@ impl Player {
             game.candidate_actions()
         };
         let mut sources = if moving { self.stacks(game) } else { Vec::new() };
+        // Commands below the floor are another player's: never taken back.
+        let may_undo = game.undoable().len() > self.undo_floor;
+        if !may_undo {
+            candidates.retain(|c| *c != Command::Undo);
+        }
         let mut undo_held = take_undo_rarely(&mut candidates, &mut self.dice);
         if self.in_phase >= PHASE_LIMIT || self.unwinding {
             // Out of patience: end the phase, taking back its commands one by one while
@@ -417,7 +432,7 @@ impl Player {
             // Aircraft that must land (`air_units_must_land`) still fly: what stands in the way
             // may be a battle of an earlier phase, which nothing takes back.
             candidates = vec![Command::EndPhase];
-            if game.undoable().is_empty() {
+            if !may_undo {
                 self.taking_back = false;
             }
             sources = game
@@ -427,7 +442,7 @@ impl Player {
                 .map(|u| (u.space, u.kind))
                 .collect();
             // Taking back the landing that was just flown would go round in circles.
-            undo_held = sources.is_empty() && !game.undoable().is_empty();
+            undo_held = sources.is_empty() && may_undo;
         }
         // Conduct combat ends only when every battle is fought.
         let battles_left = candidates.iter().any(|c| matches!(c, Command::Fight(_)));
