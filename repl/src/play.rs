@@ -726,8 +726,7 @@ impl Shell {
                     .join("\n"),
             ),
             "save" => self.save(&rest),
-            // Not yet among the verbs core reserves: a layer's own `hint` command comes first.
-            "hint" if !self.rules().commands.iter().any(|c| c.name == "hint") => self.hint(),
+            "hint" => self.hint(),
             "reload" => self.reload(),
             "record" => self.record(&rest),
             "load" => match load_game(std::path::Path::new(&rest), &self.editions) {
@@ -1843,13 +1842,12 @@ fn question(rules: &RuleSet, b: &warroom_core::combat::Battle) -> Option<String>
 #[cfg(test)]
 mod tests {
     /// Every command `warroom play` reads before the game's (its `help` table) is one a layer
-    /// may not take; `hint`, newer than core's list, gives way to a layer's command of that
-    /// name instead (`Shell::handle`).
+    /// may not take.
     #[test]
     fn the_shells_verbs_are_reserved() {
         for (v, _, _) in super::HELP {
             assert!(
-                warroom_core::rules::BUILT_IN_VERBS.contains(v) || *v == "hint",
+                warroom_core::rules::BUILT_IN_VERBS.contains(v),
                 "`{v}` is not reserved"
             );
         }

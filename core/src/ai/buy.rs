@@ -1,7 +1,9 @@
 //! Purchases by a value model: each unit type is worth `buy_attack × attack + buy_defense ×
-//! defence + buy_move × (movement − 1) + buy_hits × hit points` per IPC (`[ai]`), each type
-//! bought again worth a little less so the army stays mixed; with the capital threatened,
-//! defence alone counts. No more is bought than the factories can place this turn.
+//! defence + buy_move × (movement − 1)` plus its hit points (`[ai]`), weighed per IPC while
+//! money is short and per place at the factories while places are (a rich power buys its
+//! best units, a poor one the most value for its money); each type bought again is worth a
+//! little less so the army stays mixed; with the capital threatened, defence alone counts. No
+//! more is bought than the factories can place this turn.
 
 use super::sight::{Sight, FAR};
 use super::Choice;
@@ -64,7 +66,7 @@ pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
                     + HIT_WORTH * t.hits,
             )
         };
-        kinds.push((k, t.cost, worth / f64::from(t.cost)));
+        kinds.push((k, t.cost, worth));
     }
     let mut bought: Vec<(UnitTypeId, u32)> = Vec::new();
     let mut capacity = capacity;
@@ -83,14 +85,19 @@ pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
             }
         }
     }
-    for _ in 0..capacity {
+    for placed in 0..capacity {
+        // What one place at the factories may spend: with money short a unit is worth its
+        // value per IPC, with places short its value per place.
+        let slots = capacity - placed;
+        let per_place = money as f64 / f64::from(slots);
         let best = kinds
             .iter()
             .filter(|(_, cost, _)| i64::from(*cost) <= money)
-            .map(|&(k, cost, per_ipc)| {
+            .map(|&(k, cost, worth)| {
                 let n = bought.iter().find(|b| b.0 == k).map_or(0, |b| b.1);
                 // Each one of a type already bought makes the next a fifth less wanted.
-                (k, cost, per_ipc / (1.0 + 0.2 * f64::from(n)))
+                let score = worth / f64::from(cost).max(per_place);
+                (k, cost, score / (1.0 + 0.2 * f64::from(n)))
             })
             .max_by(|a, b| a.2.total_cmp(&b.2).then(b.0.cmp(&a.0)));
         let Some((k, cost, _)) = best else { break };

@@ -341,7 +341,7 @@ fn reposition(
             .space(z)
             .adjacent
             .iter()
-            .filter(|a| !sight.is_sea(**a) && Sight::wants_ship(&front, &goal, **a))
+            .filter(|a| !sight.is_sea(**a) && Sight::wants_ship(front, &goal, **a))
             .filter_map(|a| spare.get(a).map(|ids| (a, ids)))
             .map(|(a, ids)| {
                 sight

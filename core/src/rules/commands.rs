@@ -56,7 +56,7 @@ pub const BUILT_IN_VERBS: &[&str] = &[
     "dice", "research", "breakthrough", "rocket", "repair", "play", "declare", "answer", "scramble", "intercept", "ask",
     // `warroom play`'s own.
     "help", "?", "status", "players", "seat", "relations", "battles", "odds", "show", "moves",
-    "options", "units", "map", "log", "why", "layers", "save", "reload", "record", "load", "quit", "report", "objectives", "victory",
+    "options", "units", "map", "log", "why", "layers", "save", "reload", "record", "load", "quit", "report", "objectives", "victory", "hint",
     "exit",
 ];
 

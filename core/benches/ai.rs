@@ -1,0 +1,79 @@
+//! The computer opponent's turn: the time it takes to play one power's whole turn (purchase,
+//! attacks weighed with the odds, battles, noncombat moves, placement), from a position some
+//! rounds into a game the AI has played against itself. Issue 26 asks for at most 0.5 s on
+//! 1941 and 2 s on Global 1940 on the project's 2-core machine.
+//!
+//! `cargo bench -p warroom-core --bench ai` (add `-- --quick` for a short run).
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use warroom_core::ai::Ai;
+use warroom_core::game::Game;
+use warroom_core::layers::LoadRequest;
+use warroom_core::rules::{self, RuleSet};
+
+fn root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+fn rules_for(edition: &str) -> Arc<RuleSet> {
+    let req = LoadRequest::new(root().join("editions"), edition);
+    Arc::new(rules::load(&req).unwrap_or_else(|e| panic!("{edition}: {:#?}", e.problems)))
+}
+
+/// Whose turn it is and the round: a turn ends when either changes.
+fn turn(g: &Game) -> (u32, usize) {
+    (g.state().round, g.state().turn)
+}
+
+/// Play one whole turn of whoever is to play, AI for every decision.
+fn play_turn(ai: &mut Ai, g: &mut Game) {
+    let start = turn(g);
+    while turn(g) == start && g.state().winner.is_none() {
+        let Some(c) = ai.choose(g) else { return };
+        g.apply(&c.command).expect("the AI gives accepted commands");
+    }
+}
+
+/// A game the AI played against itself up to the start of round `round`.
+fn position(rules: &Arc<RuleSet>, edition: &str, round: u32) -> Game {
+    let mut g = Game::new(rules.clone(), edition, &[], None, 1).expect("the game starts");
+    g.explain_refusals(false);
+    let mut ai = Ai::new();
+    while g.state().round < round && g.state().winner.is_none() {
+        play_turn(&mut ai, &mut g);
+    }
+    g
+}
+
+fn ai_turn(c: &mut Criterion) {
+    let mut group = c.benchmark_group("ai_turn");
+    group.sample_size(10).measurement_time(Duration::from_secs(20));
+    for (edition, round) in [("1941", 3), ("anniversary", 3), ("global1940", 3)] {
+        let rules = rules_for(edition);
+        let start = position(&rules, edition, round);
+        let history: Vec<String> = start.history().iter().map(|r| r.text.clone()).collect();
+        group.bench_function(edition, |b| {
+            b.iter_batched(
+                || {
+                    // The same position again, from its commands.
+                    let mut g = Game::new(rules.clone(), edition, &[], None, 1).unwrap();
+                    g.explain_refusals(false);
+                    for line in &history {
+                        g.execute(line).expect("the game replays");
+                    }
+                    (Ai::new(), g)
+                },
+                |(mut ai, mut g)| play_turn(&mut ai, &mut g),
+                BatchSize::PerIteration,
+            )
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, ai_turn);
+criterion_main!(benches);
