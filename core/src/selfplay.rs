@@ -39,6 +39,19 @@ pub struct Told {
     pub output: Vec<String>,
 }
 
+/// A game that could not go on: why, and the game so far as a save (`warroom play --load`).
+#[derive(Clone, Debug)]
+pub struct Failed {
+    pub message: String,
+    pub save: String,
+}
+
+impl std::fmt::Display for Failed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 /// At most this many commands in a game: a player that loops is a bug to report, not a game
 /// to wait for.
 const COMMAND_LIMIT: u64 = 400_000;
@@ -49,14 +62,22 @@ pub fn play(
     spec: &GameSpec,
     brain: &dyn Fn(PowerId) -> Brain,
     watch: &mut dyn FnMut(&Game, &Told),
-) -> Result<Ended, String> {
+) -> Result<Ended, Failed> {
     let mut game = Game::new(
         rules.clone(),
         &spec.edition,
         &spec.with,
         spec.scenario.as_deref(),
         spec.seed,
-    )?;
+    )
+    .map_err(|message| Failed {
+        message,
+        save: String::new(),
+    })?;
+    let failed = |game: &Game, message: String| Failed {
+        message,
+        save: game.save_text(),
+    };
     game.explain_refusals(false);
     let mut ai = Ai::new();
     let mut random = Player::seeded(spec.seed);
@@ -74,10 +95,13 @@ pub fn play(
     let mut answers_own: Option<(u32, usize, usize)> = None;
     while game.state().winner.is_none() && game.state().round <= spec.rounds {
         if ended.commands >= COMMAND_LIMIT {
-            return Err(format!(
-                "no end after {COMMAND_LIMIT} commands (round {}, {})",
-                game.state().round,
-                game.current_phase().title
+            return Err(failed(
+                &game,
+                format!(
+                    "no end after {COMMAND_LIMIT} commands (round {}, {})",
+                    game.state().round,
+                    game.current_phase().title
+                ),
             ));
         }
         ended.rounds = game.state().round;
@@ -92,15 +116,22 @@ pub fn play(
         match mine {
             Brain::Ai => {
                 let Some(choice) = ai.choose(&mut game) else {
-                    return Err(format!(
-                        "the AI has nothing to choose in {} of round {}",
-                        game.current_phase().title,
-                        game.state().round
+                    return Err(failed(
+                        &game,
+                        format!(
+                            "the AI has nothing to choose in {} of round {}",
+                            game.current_phase().title,
+                            game.state().round
+                        ),
                     ));
                 };
-                let output = game
-                    .apply(&choice.command)
-                    .map_err(|e| format!("the AI's `{}` was refused: {e}", choice.command.to_text(rules)))?;
+                let output = match game.apply(&choice.command) {
+                    Ok(out) => out,
+                    Err(e) => {
+                        let text = choice.command.to_text(rules);
+                        return Err(failed(&game, format!("the AI's `{text}` was refused: {e}")));
+                    }
+                };
                 ended.ai_commands += 1;
                 let text = choice.command.to_text(rules);
                 watch(
@@ -123,10 +154,13 @@ pub fn play(
                     step = random.step(&mut game);
                 }
                 let Some(cmd) = step else {
-                    return Err(format!(
-                        "the random player found no legal action in {} of round {}",
-                        game.current_phase().title,
-                        game.state().round
+                    return Err(failed(
+                        &game,
+                        format!(
+                            "the random player found no legal action in {} of round {}",
+                            game.current_phase().title,
+                            game.state().round
+                        ),
                     ));
                 };
                 let text = cmd.to_text(rules);

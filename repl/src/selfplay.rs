@@ -59,6 +59,9 @@ pub struct Args {
     /// game: the games are played one at a time).
     #[arg(long)]
     trace: bool,
+    /// Where the save of a game that fails is written (`warroom play --load` it).
+    #[arg(long, default_value = "selfplay-failures", value_name = "DIR")]
+    failures: std::path::PathBuf,
 }
 
 /// The sides of the rules, in the order their first power comes in `rules.powers`.
@@ -154,7 +157,7 @@ struct Played {
     /// The sides all of whose powers the AI played, and the sides it played none of.
     ai_sides: Vec<String>,
     other_sides: Vec<String>,
-    result: Result<Ended, String>,
+    result: Result<Ended, selfplay::Failed>,
     time: Duration,
 }
 
@@ -259,7 +262,17 @@ pub fn run(editions: &Path, a: Args) -> ExitCode {
                 let result = selfplay::play(&rules, &spec, &brain, &mut watch);
                 let time = began.elapsed();
                 if let Err(e) = &result {
-                    bar.suspend(|| println!("FAIL seed {}: {e}", spec.seed));
+                    let kept = keep_failure(&a.failures, &edition, spec.seed, &e.save);
+                    bar.suspend(|| {
+                        println!("FAIL seed {}: {e}", spec.seed);
+                        match kept {
+                            Ok(Some(path)) => {
+                                println!("  the game so far: warroom play --load {}", path.display())
+                            }
+                            Ok(None) => {}
+                            Err(why) => println!("  its save could not be written: {why}"),
+                        }
+                    });
                 }
                 results.lock().unwrap_or_else(|e| e.into_inner()).push(Played {
                     seed: spec.seed,
@@ -508,6 +521,27 @@ fn report(rules: &RuleSet, a: &Args, played: &[Played], wall: Duration, threads:
         }
     }
     out
+}
+
+/// Write a failed game's save into `dir` (made if missing); its path, or `None` when the game
+/// had not begun.
+fn keep_failure(
+    dir: &Path,
+    edition: &str,
+    seed: u64,
+    save: &str,
+) -> Result<Option<std::path::PathBuf>, String> {
+    if save.is_empty() {
+        return Ok(None);
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let name: String = edition
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { '-' })
+        .collect();
+    let path = dir.join(format!("{name}-seed-{seed}.save"));
+    std::fs::write(&path, save).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Some(path))
 }
 
 /// The command that plays one game again, traced.

@@ -57,8 +57,9 @@ impl Choice {
 #[derive(Default)]
 pub struct Ai {
     plan: Option<Plan>,
-    /// Commands taken back in this phase because the phase could not end after them: not
-    /// given again in it (a move undone and redone would never end the phase).
+    /// Commands taken back in this phase because the phase could not end after them: one
+    /// taken back twice is not given again in it (a move undone and redone for ever would
+    /// never end the phase).
     undone: Option<(PhaseKey, Vec<String>)>,
 }
 
@@ -118,14 +119,24 @@ impl Ai {
             if let Some(c) = accepted(game, battle::decide(game)) {
                 return Some(c);
             }
-            return fallback(game);
+            return fallback(game, &[]);
         }
         let kind = game.current_phase().kind;
         let key = (s.round, s.turn, s.phase);
         if self.undone.as_ref().is_some_and(|(k, _)| *k != key) {
             self.undone = None;
         }
-        let banned: Vec<String> = self.undone.as_ref().map(|(_, b)| b.clone()).unwrap_or_default();
+        // A command taken back twice in the phase is not given a third time.
+        let banned: Vec<String> = self
+            .undone
+            .as_ref()
+            .map(|(_, b)| {
+                b.iter()
+                    .filter(|t| b.iter().filter(|u| u == t).count() >= 2)
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
         let chosen = match kind {
             PhaseKind::Purchase | PhaseKind::CombatMove => self.planned(game, key, kind),
             PhaseKind::ConductCombat => battle::next_fight(game),
@@ -137,7 +148,7 @@ impl Ai {
         match chosen {
             Some(c) => Some(c),
             None => {
-                let c = fallback(game)?;
+                let c = fallback(game, &banned)?;
                 if c.command == Command::Undo {
                     if let Some(last) = game.undoable().last() {
                         let last = last.to_string();
@@ -219,7 +230,7 @@ fn accepted(game: &mut Game, choices: Vec<Choice>) -> Option<Choice> {
 /// phase's last command in the move phases (what stands in the way is something the AI did
 /// there), or else take the first legal action of the kinds that move the game on (never the
 /// table's settings).
-fn fallback(game: &mut Game) -> Option<Choice> {
+fn fallback(game: &mut Game, banned: &[String]) -> Option<Choice> {
     let why = match game.dry_run(&Command::EndPhase) {
         Ok(_) => {
             return Some(Choice::new(
@@ -240,20 +251,49 @@ fn fallback(game: &mut Game) -> Option<Choice> {
             format!("takes back its last move: the phase cannot end ({why})"),
         ));
     }
-    let legal = game.legal_actions();
+    let legal: Vec<Command> = game
+        .legal_actions()
+        .into_iter()
+        .filter(|c| !banned.contains(&c.to_text(game.rules())))
+        .collect();
+    // Aircraft waiting at sea for a deck hold the phase: a move to them (a carrier) or of them
+    // (to land) comes first.
+    let me = game.current_power();
+    let rules = game.rules().clone();
+    let s = game.state();
+    let decks_wanted = |to: crate::rules::SpaceId| {
+        rules.board.space(to).is_sea()
+            && s.space(to)
+                .units
+                .iter()
+                .any(|u| u.owner == me && rules.unit(u.kind).domain == crate::rules::Domain::Air)
+    };
+    let flies = |m: &crate::game::command::Move| {
+        m.units.iter().any(|p| match p {
+            crate::game::command::Pick::Kind { kind, .. } | crate::game::command::Pick::All(kind) => {
+                rules.unit(*kind).domain == crate::rules::Domain::Air
+            }
+            crate::game::command::Pick::Id(id) => s
+                .space(m.from)
+                .units
+                .iter()
+                .any(|u| u.id == *id && rules.unit(u.kind).domain == crate::rules::Domain::Air),
+        })
+    };
     let rank = |c: &Command| match c {
         Command::Fight(_) | Command::FightBombarding { .. } => 0,
         Command::Casualties(_) | Command::Press | Command::Submerge(_) => 1,
         Command::Place { .. } => 2,
-        Command::Move(_) => 3,
-        Command::Answer(_) | Command::Breakthrough(_) => 4,
+        Command::Move(m) if decks_wanted(m.to) || (decks_wanted(m.from) && flies(m)) => 3,
+        Command::Move(_) => 4,
+        Command::Answer(_) | Command::Breakthrough(_) => 5,
         Command::Undo
         | Command::Edit(_)
         | Command::Dice(_)
         | Command::Roll(_)
         | Command::CasualtyOrder { .. }
         | Command::DeclareWar(_) => u32::MAX,
-        _ => 5,
+        _ => 6,
     };
     let best = legal
         .into_iter()

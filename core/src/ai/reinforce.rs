@@ -400,29 +400,32 @@ fn meet_fighters(game: &mut Game, sight: &Sight, banned: &[String]) -> Option<Ch
         .board
         .ids()
         .filter(|z| {
-            sight.is_sea(*z)
-                && sight
-                    .own_units(*z)
-                    .any(|u| rules.unit(u.kind).domain == Domain::Air && u.aboard.is_none())
-                && !sight
-                    .own_units(*z)
-                    .any(|u| rules.unit(u.kind).carrier_capacity > 0)
+            if !sight.is_sea(*z) {
+                return false;
+            }
+            // Decks that can take aircraft (a damaged carrier that launches nothing cannot),
+            // against the aircraft there.
+            let mut room: i64 = 0;
+            for u in sight.own_units(*z) {
+                let t = rules.unit(u.kind);
+                if t.carrier_capacity > 0 && !(u.damage > 0 && t.disabled_when_damaged) {
+                    room += i64::from(t.carrier_capacity);
+                }
+                if t.domain == Domain::Air {
+                    room -= i64::from(t.carrier_cost.unwrap_or(1));
+                }
+            }
+            room < 0
         })
         .collect();
+    // The game knows how far each carrier may sail (a naval base adds to it): ask it.
     for z in rules.board.ids().filter(|z| sight.is_sea(*z)) {
         for u in sight.own_units(z) {
             let t = rules.unit(u.kind);
-            if t.carrier_capacity == 0 {
+            if t.carrier_capacity == 0 || (u.damage > 0 && t.disabled_when_damaged) || waiting.contains(&z) {
                 continue;
             }
-            let Some(left) = crate::game::movement::movable(rules, sight.s, u, false) else {
-                continue;
-            };
-            let reach = sealift::sea_reach(sight, z, left);
             for &to in &waiting {
-                if !reach.contains_key(&to) {
-                    continue;
-                }
                 let c = sealift::mv(Pick::Id(u.id), z, to);
                 if super::accepts(game, banned, &c) {
                     return Some(Choice::new(
