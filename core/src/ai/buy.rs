@@ -174,3 +174,30 @@ fn transports_wanted(
     let want = waiting.div_ceil(2).max(2).saturating_sub(ships).min(3);
     Some((kind, rules.unit_for(kind, techs).cost, want))
 }
+
+/// Research dice for `[ai] research` percent of the IPCs in hand (to the nearest die), where the game has research
+/// and the game accepts them now; `None` otherwise.
+pub(super) fn research(game: &mut Game) -> Option<Choice> {
+    let rules = game.rules().clone();
+    let r = rules.research.as_ref()?;
+    let me = game.current_power();
+    let s = game.state();
+    if s.breakthrough_pending || s.this_turn.researched {
+        return None;
+    }
+    let money = s.treasuries[me.index()];
+    // To the nearest die: a tenth of 40 IPCs buys one die at 5.
+    let share = money as f64 * f64::from(rules.ai.research) / 100.0;
+    let dice = (share / f64::from(r.token_cost.max(1))).round() as i64;
+    let dice = u32::try_from(dice).ok().filter(|n| *n > 0)?;
+    let c = Command::Research(dice);
+    game.dry_run(&c).ok()?;
+    Some(Choice::new(
+        c,
+        format!(
+            "buys {dice} research {}: {}% of its IPCs (`[ai] research`)",
+            if dice == 1 { "die" } else { "dice" },
+            rules.ai.research
+        ),
+    ))
+}

@@ -137,6 +137,20 @@ impl Ai {
                     .collect()
             })
             .unwrap_or_default();
+        if let Some(c) = declaration(game) {
+            return Some(c);
+        }
+        if game.state().breakthrough_pending {
+            let chart = Command::Breakthrough(1);
+            if game.dry_run(&chart).is_ok() {
+                return Some(Choice::new(chart, "rolls on the first research chart"));
+            }
+        }
+        if matches!(kind, PhaseKind::Research | PhaseKind::Purchase) {
+            if let Some(c) = buy::research(game) {
+                return Some(c);
+            }
+        }
         let chosen = match kind {
             PhaseKind::Purchase | PhaseKind::CombatMove => self.planned(game, key, kind),
             PhaseKind::ConductCombat => battle::next_fight(game),
@@ -202,6 +216,53 @@ impl Ai {
         }
         None
     }
+}
+
+/// War declared on an enemy at peace whose territories border the power's own, from `[ai]
+/// declare_war_round` on, where the rules allow it now (the game refuses a declaration outside
+/// its phases or against a script's veto). An enemy it cannot reach by land it leaves in peace.
+fn declaration(game: &mut Game) -> Option<Choice> {
+    let rules = game.rules().clone();
+    let round = rules.ai.declare_war_round;
+    if round == 0
+        || game.state().round < round
+        || rules.politics.phases.is_empty() && rules.politics.power_phases.is_empty()
+    {
+        return None;
+    }
+    let me = game.current_power();
+    for (i, _) in rules.powers.iter().enumerate() {
+        let other = PowerId(i as u8);
+        if game.state().relations[me.index()][i] != crate::game::state::Relation::Peace
+            || rules.power_info(other).side == rules.power_info(me).side
+        {
+            continue;
+        }
+        let s = game.state();
+        let border = rules.board.ids().find(|sp| {
+            s.space(*sp).controller == Some(other)
+                && !rules.board.space(*sp).is_sea()
+                && rules
+                    .board
+                    .space(*sp)
+                    .adjacent
+                    .iter()
+                    .any(|a| s.space(*a).controller == Some(me))
+        });
+        let Some(border) = border else { continue };
+        let c = Command::DeclareWar(other);
+        if game.dry_run(&c).is_ok() {
+            return Some(Choice::new(
+                c,
+                format!(
+                    "declares war on {}: its {} borders ours, and the rules allow it now",
+                    rules.power_info(other).name,
+                    rules.board.space(border).name
+                ),
+            ));
+        }
+    }
+    None
 }
 
 /// The power that answers for one side of a battle: the attacker, or the first defender.
