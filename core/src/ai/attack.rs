@@ -11,7 +11,6 @@ use super::sight::{Sight, FAR};
 use super::Choice;
 use crate::game::command::{Command, Move, Pick};
 use crate::game::Game;
-use crate::odds::{calculate, Options};
 use crate::rules::{Domain, PowerId, RuleSet, SpaceId, UnitTypeId};
 use std::collections::BTreeMap;
 
@@ -295,17 +294,7 @@ fn smallest_force(
 fn judge(game: &Game, rules: &RuleSet, me: PowerId, target: SpaceId, movers: &[Mover]) -> Option<Judged> {
     let units: Vec<(SpaceId, u32)> = movers.iter().map(|m| (m.from, m.id)).collect();
     let q = game.attack_question(me, target, &units).ok()?;
-    let odds = calculate(
-        &q,
-        &Options {
-            fallback_runs: Some(400),
-            seed: 1,
-            threads: Some(1),
-            endings: 1,
-            ..Options::default()
-        },
-    )
-    .ok()?;
+    let odds = super::odds(&q)?;
     let space = rules.board.space(target);
     let take = match odds.takes_territory {
         Some(e) if !space.is_sea() => e.value,
@@ -350,16 +339,7 @@ fn orders(rules: &RuleSet, ships: &[Ship], target: SpaceId, sent: &[Mover], j: &
         .into_iter()
         .map(|(from, kind, count)| {
             Choice::new(
-                Command::Move(Move {
-                    units: vec![Pick::Kind { kind, count }],
-                    from,
-                    to: target,
-                    via: Vec::new(),
-                    ignore: false,
-                    bombing: false,
-                    target: None,
-                    airborne: false,
-                }),
+                Command::Move(Move::plain(vec![Pick::Kind { kind, count }], from, target)),
                 why.clone(),
             )
         })

@@ -7,7 +7,6 @@ use super::Choice;
 use crate::combat::Need;
 use crate::game::command::Command;
 use crate::game::Game;
-use crate::odds::{calculate, Options};
 
 /// The choices for the decision the battle waits for, best first.
 pub(super) fn decide(game: &Game) -> Vec<Choice> {
@@ -33,19 +32,7 @@ fn press_or_retreat(game: &Game) -> Vec<Choice> {
         return Vec::new();
     };
     let rules = game.rules();
-    let win = game.odds_question(b.space).ok().and_then(|q| {
-        calculate(
-            &q,
-            &Options {
-                fallback_runs: Some(400),
-                seed: 1,
-                threads: Some(1),
-                endings: 1,
-                ..Options::default()
-            },
-        )
-        .ok()
-    });
+    let win = game.odds_question(b.space).ok().and_then(|q| super::odds(&q));
     let press = Choice::new(
         Command::Press,
         match &win {

@@ -277,6 +277,19 @@ fn side_power(b: &crate::combat::Battle, side: Side) -> PowerId {
     }
 }
 
+/// The odds of a battle as the AI weighs them: exact where the chain can answer, else a few
+/// hundred battles (seeded, so the same game plays the same way), on the caller's thread.
+pub(super) fn odds(q: &crate::odds::Question) -> Option<crate::odds::Odds> {
+    let options = crate::odds::Options {
+        fallback_runs: Some(400),
+        seed: 1,
+        threads: Some(1),
+        endings: 1,
+        ..crate::odds::Options::default()
+    };
+    crate::odds::calculate(q, &options).ok()
+}
+
 /// Whether the game accepts `c` now and it is not one the AI took back in this phase.
 pub(super) fn accepts(game: &mut Game, banned: &[String], c: &Command) -> bool {
     (banned.is_empty() || !banned.contains(&c.to_text(game.rules()))) && game.dry_run(c).is_ok()

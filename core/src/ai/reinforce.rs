@@ -15,18 +15,7 @@ pub(super) fn next(game: &mut Game, banned: &[String]) -> Option<Choice> {
     let s = game.state().clone();
     let sight = Sight::new(&rules, &s, me);
     let front = sight.front();
-    let mv = |units: Vec<Pick>, from: SpaceId, to: SpaceId| {
-        Command::Move(Move {
-            units,
-            from,
-            to,
-            via: Vec::new(),
-            ignore: false,
-            bombing: false,
-            target: None,
-            airborne: false,
-        })
-    };
+    let mv = |units: Vec<Pick>, from: SpaceId, to: SpaceId| Command::Move(Move::plain(units, from, to));
     for u in game.unlanded_air() {
         let mut landings = u.landings.clone();
         landings.sort_by_key(|sp| front[sp.index()].saturating_sub(1));

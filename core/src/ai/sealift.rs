@@ -250,16 +250,7 @@ pub(super) fn sail(ship: u32, riders: &[(UnitTypeId, Ride)], why: &str) -> Vec<C
 }
 
 pub(super) fn mv(pick: Pick, from: SpaceId, to: SpaceId) -> Command {
-    Command::Move(Move {
-        units: vec![pick],
-        from,
-        to,
-        via: Vec::new(),
-        ignore: false,
-        bombing: false,
-        target: None,
-        airborne: false,
-    })
+    Command::Move(Move::plain(vec![pick], from, to))
 }
 
 /// Steps by sea from each zone to the nearest zone beside an objective (0 there): how far a
@@ -279,20 +270,5 @@ pub(super) fn to_assault(sight: &Sight) -> Vec<u32> {
     if sources.is_empty() {
         sources = zones.iter().copied().filter(|z| coast(*z, &income)).collect();
     }
-    let mut dist = vec![super::sight::FAR; board.spaces.len()];
-    let mut queue = VecDeque::new();
-    for z in sources {
-        dist[z.index()] = 0;
-        queue.push_back(z);
-    }
-    while let Some(z) = queue.pop_front() {
-        let d = dist[z.index()];
-        for &a in &board.space(z).adjacent {
-            if sight.is_sea(a) && dist[a.index()] == super::sight::FAR {
-                dist[a.index()] = d + 1;
-                queue.push_back(a);
-            }
-        }
-    }
-    dist
+    super::sight::steps_to(sight.rules, sources.into_iter(), |a| sight.is_sea(a))
 }

@@ -53,80 +53,32 @@ impl<'a> Sight<'a> {
     /// enemy land units): 0 there, 1 next to it. Sea zones and territories cut off by the sea
     /// are `FAR`.
     pub fn front(&self) -> Vec<u32> {
-        let board = &self.rules.board;
-        let mut dist = vec![FAR; board.spaces.len()];
-        let mut queue = VecDeque::new();
-        for sp in board.ids() {
-            if self.is_sea(sp) {
-                continue;
-            }
-            let enemy_army = self
-                .enemy_units(sp)
-                .any(|u| self.rules.unit(u.kind).domain == Domain::Land);
-            if self.hostile_land(sp) || enemy_army {
-                dist[sp.index()] = 0;
-                queue.push_back(sp);
-            }
-        }
-        while let Some(sp) = queue.pop_front() {
-            let d = dist[sp.index()];
-            for &a in &board.space(sp).adjacent {
-                if !self.is_sea(a) && dist[a.index()] == FAR {
-                    dist[a.index()] = d + 1;
-                    queue.push_back(a);
-                }
-            }
-        }
-        dist
+        let sources = self.rules.board.ids().filter(|sp| {
+            !self.is_sea(*sp)
+                && (self.hostile_land(*sp)
+                    || self
+                        .enemy_units(*sp)
+                        .any(|u| self.rules.unit(u.kind).domain == Domain::Land))
+        });
+        steps_to(self.rules, sources, |sp| !self.is_sea(sp))
     }
 
     /// Steps over land from each space to the nearest enemy capital or victory city (the
     /// objectives that win the game); `FAR` where none can be reached by land.
     pub fn objectives(&self) -> Vec<u32> {
         let board = &self.rules.board;
-        let mut dist = vec![FAR; board.spaces.len()];
-        let mut queue = VecDeque::new();
-        for sp in board.ids() {
-            let space = board.space(sp);
-            if self.hostile_land(sp) && (space.capital || space.victory_city.is_some()) {
-                dist[sp.index()] = 0;
-                queue.push_back(sp);
-            }
-        }
-        while let Some(sp) = queue.pop_front() {
-            let d = dist[sp.index()];
-            for &a in &board.space(sp).adjacent {
-                if !self.is_sea(a) && dist[a.index()] == FAR {
-                    dist[a.index()] = d + 1;
-                    queue.push_back(a);
-                }
-            }
-        }
-        dist
+        let sources = board.ids().filter(|sp| {
+            let space = board.space(*sp);
+            self.hostile_land(*sp) && (space.capital || space.victory_city.is_some())
+        });
+        steps_to(self.rules, sources, |sp| !self.is_sea(sp))
     }
 
     /// Steps from each space to the nearest hostile territory over land and sea alike: how
     /// far an army is from the fight when it may be carried by sea.
     pub fn front_by_sea(&self) -> Vec<u32> {
-        let board = &self.rules.board;
-        let mut dist = vec![FAR; board.spaces.len()];
-        let mut queue = VecDeque::new();
-        for sp in board.ids() {
-            if self.hostile_land(sp) {
-                dist[sp.index()] = 0;
-                queue.push_back(sp);
-            }
-        }
-        while let Some(sp) = queue.pop_front() {
-            let d = dist[sp.index()];
-            for &a in &board.space(sp).adjacent {
-                if dist[a.index()] == FAR {
-                    dist[a.index()] = d + 1;
-                    queue.push_back(a);
-                }
-            }
-        }
-        dist
+        let sources = self.rules.board.ids().filter(|sp| self.hostile_land(*sp));
+        steps_to(self.rules, sources, |_| true)
     }
 
     /// Steps from `from` to every space, over land only (`land`) or over anything (as aircraft
@@ -230,4 +182,30 @@ impl<'a> Sight<'a> {
         }
         out
     }
+}
+
+/// Steps from each space to the nearest of `sources` (0 there), moving only through spaces
+/// `through` admits; `FAR` where none can be reached.
+pub(super) fn steps_to(
+    rules: &RuleSet,
+    sources: impl Iterator<Item = SpaceId>,
+    through: impl Fn(SpaceId) -> bool,
+) -> Vec<u32> {
+    let board = &rules.board;
+    let mut dist = vec![FAR; board.spaces.len()];
+    let mut queue = VecDeque::new();
+    for sp in sources {
+        dist[sp.index()] = 0;
+        queue.push_back(sp);
+    }
+    while let Some(sp) = queue.pop_front() {
+        let d = dist[sp.index()];
+        for &a in &board.space(sp).adjacent {
+            if through(a) && dist[a.index()] == FAR {
+                dist[a.index()] = d + 1;
+                queue.push_back(a);
+            }
+        }
+    }
+    dist
 }

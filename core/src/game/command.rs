@@ -149,6 +149,23 @@ pub struct Move {
     pub airborne: bool,
 }
 
+impl Move {
+    /// A move of these units by the path the engine chooses, with none of the special forms
+    /// (`ignoring`, `bombing`, `as paratroopers`).
+    pub fn plain(units: Vec<Pick>, from: SpaceId, to: SpaceId) -> Move {
+        Move {
+            units,
+            from,
+            to,
+            via: Vec::new(),
+            ignore: false,
+            bombing: false,
+            target: None,
+            airborne: false,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Edit {
     Treasury {
