@@ -240,7 +240,8 @@ fn lifts_for(
 }
 
 /// Whether an aircraft flying from `from` to `target` keeps enough movement to reach a
-/// territory of its side that is not the target.
+/// territory of its own power that is not the target. (An ally's territory may be closed to
+/// it by a rule the AI cannot see, as the Soviet Union's are while it is neutral on a map.)
 fn lands_after(sight: &Sight, from: SpaceId, target: SpaceId, movement: u32) -> bool {
     let out = sight.steps_from(from, false, movement)[target.index()];
     if out == FAR || out > movement {
@@ -251,7 +252,7 @@ fn lands_after(sight: &Sight, from: SpaceId, target: SpaceId, movement: u32) -> 
         sp != target
             && back[sp.index()] != FAR
             && !sight.is_sea(sp)
-            && sight.s.space(sp).controller.is_some_and(|c| sight.friendly(c))
+            && sight.s.space(sp).controller == Some(sight.me)
     })
 }
 
