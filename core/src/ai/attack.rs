@@ -240,19 +240,31 @@ fn lifts_for(
 }
 
 /// Whether an aircraft flying from `from` to `target` keeps enough movement to reach a
-/// territory of its own power that is not the target. (An ally's territory may be closed to
-/// it by a rule the AI cannot see, as the Soviet Union's are while it is neutral on a map.)
+/// territory of its own power, or of an ally at war with the enemies it fights there, that is
+/// not the target.
 fn lands_after(sight: &Sight, from: SpaceId, target: SpaceId, movement: u32) -> bool {
     let out = sight.steps_from(from, false, movement)[target.index()];
     if out == FAR || out > movement {
         return false;
     }
     let back = sight.steps_from(target, false, movement - out);
+    // The enemies fought there: an ally at peace with one of them may keep its territories
+    // closed (as the Soviet Union does while neutral on a map).
+    let s = sight.s;
+    let mut enemies: Vec<PowerId> = sight.enemy_units(target).map(|u| u.owner).collect();
+    enemies.extend(s.space(target).controller.filter(|c| sight.at_war(*c)));
+    let open_to_us = |c: PowerId| {
+        c == sight.me
+            || (sight.friendly(c)
+                && enemies
+                    .iter()
+                    .all(|e| s.relations[c.index()][e.index()] == crate::game::state::Relation::War))
+    };
     sight.rules.board.ids().any(|sp| {
         sp != target
             && back[sp.index()] != FAR
             && !sight.is_sea(sp)
-            && sight.s.space(sp).controller == Some(sight.me)
+            && s.space(sp).controller.is_some_and(open_to_us)
     })
 }
 
