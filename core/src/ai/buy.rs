@@ -108,11 +108,11 @@ pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
         }
     }
     let why = if naval && !threatened {
-        "the value model (`[ai] buy_*`), with transports to carry the army"
+        "the most value for the money (`[ai] buy_*`), and ships to carry the army"
     } else if threatened {
-        "the capital is threatened: defence first"
+        "the capital is threatened, so defence first"
     } else {
-        "the value model (`[ai] buy_*`)"
+        "the most value for the money (`[ai] buy_*`)"
     };
     bought
         .into_iter()
@@ -123,7 +123,7 @@ pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
                     count: n,
                     economy: None,
                 },
-                format!("buys {n} {} by {why}", rules.unit(k).name),
+                format!("buys {n} {}: {why}", rules.unit(k).name),
             )
         })
         .collect()
