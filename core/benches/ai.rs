@@ -1,8 +1,8 @@
 //! The computer opponent's turns: the time it takes to play a whole round, every power's turn
 //! (purchase, attacks weighed with the odds, battles, noncombat moves, placement), from the
-//! start of round 3 of a game the AI has played against itself. A turn takes at most this
-//! (issue 26 asks for at most 0.5 s a turn on 1941 and 2 s on Global 1940 on the project's
-//! 2-core machine).
+//! positions of tests/bench/ai.toml (a game the AI has played against itself up to a round).
+//! A turn takes at most this (issue 26 asks for at most 0.5 s a turn on 1941 and 2 s on
+//! Global 1940 on the project's 2-core machine).
 //!
 //! `cargo bench -p warroom-core --bench ai` (add `-- --quick` for a short run).
 
@@ -48,7 +48,11 @@ fn position(rules: &Arc<RuleSet>, edition: &str, round: u32) -> Game {
 fn ai_round(c: &mut Criterion) {
     let mut group = c.benchmark_group("ai_round");
     group.sample_size(10).measurement_time(Duration::from_secs(20));
-    for (edition, round) in [("1941", 3), ("anniversary", 3), ("global1940", 3)] {
+    let text = std::fs::read_to_string(root().join("tests/bench/ai.toml")).expect("ai.toml");
+    let data: toml::Value = toml::from_str(&text).expect("ai.toml is TOML");
+    for p in data["position"].as_array().expect("[[position]] tables") {
+        let edition = p["edition"].as_str().expect("edition");
+        let round = u32::try_from(p["round"].as_integer().expect("round")).expect("a round number");
         let rules = rules_for(edition);
         let start = position(&rules, edition, round);
         let history: Vec<String> = start.history().iter().map(|r| r.text.clone()).collect();
