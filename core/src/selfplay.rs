@@ -74,119 +74,128 @@ pub fn play(
         message,
         save: String::new(),
     })?;
-    let failed = |game: &Game, message: String| Failed {
-        message,
-        save: game.save_text(),
-    };
     game.explain_refusals(false);
-    let mut ai = Ai::new();
-    let mut random = Player::seeded(spec.seed);
+    let mut players = Players {
+        ai: Ai::new(),
+        random: Player::seeded(spec.seed),
+        given: Vec::new(),
+        answers_own: None,
+    };
     let mut ended = Ended {
         winner: None,
         rounds: 0,
         commands: 0,
         ai_commands: 0,
     };
-    // Who gave each command `undo` can reach (the random player never takes back the AI's).
-    let mut given: Vec<Brain> = Vec::new();
-    // The phase in which the random player, stuck behind an answer the AI gave in its turn,
-    // took that answer back: questions in the rest of it are its own to answer (the AI would
-    // give the same answer again, and the random player take it back again, for ever).
-    let mut answers_own: Option<(u32, usize, usize)> = None;
+    let failed = |game: &Game, message: String| Failed {
+        message,
+        save: game.save_text(),
+    };
     while game.state().winner.is_none() && game.state().round <= spec.rounds {
         if ended.commands >= COMMAND_LIMIT {
-            return Err(failed(
-                &game,
-                format!(
-                    "no end after {COMMAND_LIMIT} commands (round {}, {})",
-                    game.state().round,
-                    game.current_phase().title
-                ),
-            ));
+            let message = format!(
+                "no end after {COMMAND_LIMIT} commands (round {}, {})",
+                game.state().round,
+                game.current_phase().title
+            );
+            return Err(failed(&game, message));
         }
         ended.rounds = game.state().round;
         let who = Ai::decider(&game).unwrap_or_else(|| game.current_power());
-        let s = game.state();
-        let at = (s.round, s.turn, s.phase);
-        let mine = if !s.questions.0.is_empty() && answers_own == Some(at) {
-            Brain::Random
-        } else {
-            brain(who)
-        };
-        match mine {
-            Brain::Ai => {
-                let Some(choice) = ai.choose(&mut game) else {
-                    return Err(failed(
-                        &game,
-                        format!(
-                            "the AI has nothing to choose in {} of round {}",
-                            game.current_phase().title,
-                            game.state().round
-                        ),
-                    ));
-                };
-                let output = match game.apply(&choice.command) {
-                    Ok(out) => out,
-                    Err(e) => {
-                        let text = choice.command.to_text(rules);
-                        return Err(failed(&game, format!("the AI's `{text}` was refused: {e}")));
-                    }
-                };
-                ended.ai_commands += 1;
-                let text = choice.command.to_text(rules);
-                watch(
-                    &game,
-                    &Told {
-                        power: who,
-                        brain: Brain::Ai,
-                        text,
-                        reason: Some(choice.reason),
-                        output,
-                    },
-                );
-            }
-            Brain::Random => {
-                random.keep_commands(others_undoable(&given));
-                let mut step = random.step(&mut game);
-                if step.is_none() && others_undoable(&given) > 0 {
-                    answers_own = Some(at);
-                    random.keep_commands(0);
-                    step = random.step(&mut game);
-                }
-                let Some(cmd) = step else {
-                    return Err(failed(
-                        &game,
-                        format!(
-                            "the random player found no legal action in {} of round {}",
-                            game.current_phase().title,
-                            game.state().round
-                        ),
-                    ));
-                };
-                let text = cmd.to_text(rules);
-                watch(
-                    &game,
-                    &Told {
-                        power: who,
-                        brain: Brain::Random,
-                        text,
-                        reason: None,
-                        output: Vec::new(),
-                    },
-                );
-            }
+        let mine = players.brain_for(&game, brain(who));
+        let told = match mine {
+            Brain::Ai => players.ai_step(&mut game, who),
+            Brain::Random => players.random_step(&mut game, who),
         }
+        .map_err(|message| failed(&game, message))?;
+        watch(&game, &told);
         ended.commands += 1;
-        let reach = game.undoable().len();
-        given.truncate(reach);
-        while given.len() < reach {
-            given.push(mine);
-        }
+        ended.ai_commands += u64::from(mine == Brain::Ai);
+        players.gave(&game, mine);
     }
     ended.winner = game.state().winner.clone();
     // The round of the last command: a win at the end of a round does not count the next.
     ended.rounds = ended.rounds.min(spec.rounds);
     Ok(ended)
+}
+
+/// The two players at the table, and who gave what `undo` can still reach.
+struct Players {
+    ai: Ai,
+    random: Player,
+    /// Who gave each command `undo` can reach (the random player never takes back the AI's).
+    given: Vec<Brain>,
+    /// The phase in which the random player, stuck behind an answer the AI gave in its turn,
+    /// took that answer back: questions in the rest of it are its own to answer (the AI would
+    /// give the same answer again, and the random player take it back again, for ever).
+    answers_own: Option<(u32, usize, usize)>,
+}
+
+impl Players {
+    /// Who decides now: the power's player, but the random player answers the questions of a
+    /// phase in which it took back one of the AI's answers.
+    fn brain_for(&self, game: &Game, theirs: Brain) -> Brain {
+        let s = game.state();
+        if !s.questions.0.is_empty() && self.answers_own == Some((s.round, s.turn, s.phase)) {
+            Brain::Random
+        } else {
+            theirs
+        }
+    }
+
+    fn ai_step(&mut self, game: &mut Game, who: PowerId) -> Result<Told, String> {
+        let Some(choice) = self.ai.choose(game) else {
+            return Err(format!(
+                "the AI has nothing to choose in {} of round {}",
+                game.current_phase().title,
+                game.state().round
+            ));
+        };
+        let text = choice.command.to_text(game.rules());
+        let output = game
+            .apply(&choice.command)
+            .map_err(|e| format!("the AI's `{text}` was refused: {e}"))?;
+        Ok(Told {
+            power: who,
+            brain: Brain::Ai,
+            text,
+            reason: Some(choice.reason),
+            output,
+        })
+    }
+
+    fn random_step(&mut self, game: &mut Game, who: PowerId) -> Result<Told, String> {
+        let kept = others_undoable(&self.given);
+        self.random.keep_commands(kept);
+        let mut step = self.random.step(game);
+        if step.is_none() && kept > 0 {
+            let s = game.state();
+            self.answers_own = Some((s.round, s.turn, s.phase));
+            self.random.keep_commands(0);
+            step = self.random.step(game);
+        }
+        let Some(cmd) = step else {
+            return Err(format!(
+                "the random player found no legal action in {} of round {}",
+                game.current_phase().title,
+                game.state().round
+            ));
+        };
+        Ok(Told {
+            power: who,
+            brain: Brain::Random,
+            text: cmd.to_text(game.rules()),
+            reason: None,
+            output: Vec::new(),
+        })
+    }
+
+    /// After a command `mine` gave: the commands `undo` reaches now, and who gave each.
+    fn gave(&mut self, game: &Game, mine: Brain) {
+        let reach = game.undoable().len();
+        self.given.truncate(reach);
+        self.given.resize(reach, mine);
+    }
 }
 
 /// How many of the commands `undo` can reach were not the random player's to take back: up to

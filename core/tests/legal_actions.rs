@@ -322,14 +322,8 @@ fn paratrooper_flights_are_listed_when_accepted_and_accepted_when_listed() {
             for kind in kinds {
                 for &to in &spaces {
                     let c = Command::Move(Move {
-                        units: vec![Pick::Kind { kind, count: 1 }],
-                        from,
-                        to,
-                        via: Vec::new(),
-                        ignore: false,
-                        bombing: false,
-                        target: None,
                         airborne: true,
+                        ..Move::plain(vec![Pick::Kind { kind, count: 1 }], from, to)
                     });
                     if g.dry_run(&c).is_ok() {
                         assert!(

@@ -114,56 +114,59 @@ pub(super) fn next(game: &mut Game, banned: &[String]) -> Option<Choice> {
     None
 }
 
-/// The next command of a voyage for land units cut off from the front by land (or far from
-/// it): to a friendly territory from which they can march on the enemy, when the voyage
-/// brings them nearer (`Sight::front_by_sea`); else towards the nearest hostile coast, where
-/// next turn's combat move can land them (`sealift::to_assault`). With `under_way`, only ships
-/// with cargo aboard already. An empty ship with nothing to carry sails to the coast with the
-/// most units waiting; warships then join the transports.
-fn ferry(game: &mut Game, sight: &Sight, under_way: bool, banned: &[String]) -> Option<Choice> {
-    let rules = sight.rules;
-    let far = sight.front_by_sea();
-    let assault = sealift::to_assault(sight);
-    let mut spare = std::collections::BTreeMap::new();
-    for sp in rules.board.ids() {
-        if !sight.is_sea(sp) && sight.own_units(sp).next().is_some() {
-            spare.insert(sp, sight.spare(sp));
+/// The distances a voyage is judged by, worked out once per call.
+struct Charts {
+    /// To the nearest hostile territory over land and sea (`Sight::front_by_sea`).
+    far: Vec<u32>,
+    /// By sea to the nearest zone beside an objective (`sealift::to_assault`).
+    assault: Vec<u32>,
+    front: Vec<u32>,
+    goal: Vec<u32>,
+    /// What each territory of the power can spare.
+    spare: std::collections::BTreeMap<SpaceId, Vec<u32>>,
+}
+
+impl Charts {
+    fn of(sight: &Sight) -> Charts {
+        let spare = sight
+            .rules
+            .board
+            .ids()
+            .filter(|sp| !sight.is_sea(*sp) && sight.own_units(*sp).next().is_some())
+            .map(|sp| (sp, sight.spare(sp)))
+            .collect();
+        Charts {
+            far: sight.front_by_sea(),
+            assault: sealift::to_assault(sight),
+            front: sight.front(),
+            goal: sight.objectives(),
+            spare,
         }
     }
-    let front = sight.front();
-    let goal = sight.objectives();
-    let ships = sealift::ships(sight, false);
-    for ship in &ships {
-        if under_way && ship.aboard.is_empty() {
-            continue;
+
+    /// Where a ship is bound and why: a zone beside a friendly shore with a land front nearer
+    /// the enemy than its troops are now (`now`), or else the muster.
+    fn bound(
+        &self,
+        sight: &Sight,
+        ship: &sealift::Ship,
+        now: u32,
+        loading: bool,
+    ) -> Option<(SpaceId, Option<SpaceId>)> {
+        if let Some((zone, shore)) = self.landing(sight, ship, now) {
+            return Some((zone, Some(shore)));
         }
-        // Units that gain by the voyage: cut off from the front by land, or far from it.
-        let loads: Vec<_> = sealift::loads(sight, ship, &spare)
-            .into_iter()
-            .filter(|(shore, _)| Sight::wants_ship(&front, &goal, *shore))
-            .collect();
-        let cargo = sealift::fill(sight, ship, &loads);
-        let from_far = ship
-            .aboard
-            .iter()
-            .map(|_| far[ship.at.index()])
-            .chain(cargo.iter().map(|(shore, _)| far[shore.index()]))
-            .max();
-        let Some(now) = from_far else {
-            if !under_way {
-                if let Some(c) = reposition(game, sight, ship, &spare, &front, banned) {
-                    return Some(c);
-                }
-            }
-            continue;
-        };
-        // A friendly shore with a land front, nearer the enemy.
-        let shore = ship
-            .reach
+        self.muster(ship, loading).map(|zone| (zone, None))
+    }
+
+    /// The friendly shore with a land front, nearer the enemy than `now`, that the ship can
+    /// reach: (its zone, the shore).
+    fn landing(&self, sight: &Sight, ship: &sealift::Ship, now: u32) -> Option<(SpaceId, SpaceId)> {
+        let board = &sight.rules.board;
+        ship.reach
             .iter()
             .flat_map(|(z, steps)| {
-                rules
-                    .board
+                board
                     .space(*z)
                     .adjacent
                     .iter()
@@ -171,43 +174,76 @@ fn ferry(game: &mut Game, sight: &Sight, under_way: bool, banned: &[String]) -> 
             })
             .filter(|(_, _, shore)| {
                 !sight.is_sea(*shore)
-                    && goal[shore.index()] != FAR
+                    && self.goal[shore.index()] != FAR
                     && sight
                         .s
                         .space(*shore)
                         .controller
                         .is_some_and(|c| sight.friendly(c))
-                    && far[shore.index()] + 1 < now
+                    && self.far[shore.index()] + 1 < now
             })
-            .min_by_key(|(z, steps, shore)| (far[shore.index()], *steps, *z, *shore));
-        // Or the zone nearest a hostile coast.
-        let (to, landing) = match shore {
-            Some((z, _, shore)) => (z, Some(shore)),
-            None => {
-                // The muster: a zone one step from a landing, where next turn's combat move
-                // reaches it, not the zone beside the enemy's coast, where the ships would wait
-                // under its guns while the rest of the force comes up.
-                let muster = |z: SpaceId| {
-                    let a = assault[z.index()];
-                    (a.max(1), a == 0)
-                };
-                let Some((z, _)) = ship
-                    .reach
-                    .iter()
-                    .min_by_key(|(z, steps)| (muster(**z), **steps, **z))
-                else {
-                    continue;
-                };
-                if muster(*z) >= muster(ship.at) && cargo.is_empty() {
-                    continue;
+            .min_by_key(|(z, steps, shore)| (self.far[shore.index()], *steps, *z, *shore))
+            .map(|(z, _, shore)| (z, shore))
+    }
+
+    /// The muster: a zone one step from a landing, where next turn's combat move reaches it,
+    /// not the zone beside the enemy's coast, where the ships would wait under its guns while
+    /// the rest of the force comes up. The ship stays where it is (`loading` troops there)
+    /// when no zone in reach is nearer; `None` when it has nothing to do.
+    fn muster(&self, ship: &sealift::Ship, loading: bool) -> Option<SpaceId> {
+        let muster = |z: SpaceId| {
+            let a = self.assault[z.index()];
+            (a.max(1), a == 0)
+        };
+        let (z, _) = ship
+            .reach
+            .iter()
+            .min_by_key(|(z, steps)| (muster(**z), **steps, **z))?;
+        if muster(*z) < muster(ship.at) {
+            Some(*z)
+        } else if loading {
+            Some(ship.at)
+        } else {
+            None
+        }
+    }
+}
+
+/// The next command of a voyage for land units cut off from the front by land (or far from
+/// it): to a friendly territory from which they can march on the enemy, when the voyage
+/// brings them nearer (`Sight::front_by_sea`); else towards the nearest hostile coast, where
+/// next turn's combat move can land them (`sealift::to_assault`). With `under_way`, only ships
+/// with cargo aboard already. An empty ship with nothing to carry sails to the coast with the
+/// most units waiting; warships then join the transports.
+fn ferry(game: &mut Game, sight: &Sight, under_way: bool, banned: &[String]) -> Option<Choice> {
+    let charts = Charts::of(sight);
+    let ships = sealift::ships(sight, false);
+    for ship in &ships {
+        if under_way && ship.aboard.is_empty() {
+            continue;
+        }
+        // Units that gain by the voyage: cut off from the front by land, or far from it.
+        let loads: Vec<_> = sealift::loads(sight, ship, &charts.spare)
+            .into_iter()
+            .filter(|(shore, _)| Sight::wants_ship(&charts.front, &charts.goal, *shore))
+            .collect();
+        let cargo = sealift::fill(sight, ship, &loads);
+        let from_far = ship
+            .aboard
+            .iter()
+            .map(|_| charts.far[ship.at.index()])
+            .chain(cargo.iter().map(|(shore, _)| charts.far[shore.index()]))
+            .max();
+        let Some(now) = from_far else {
+            if !under_way {
+                if let Some(c) = reposition(game, sight, ship, &charts.spare, &charts.front, banned) {
+                    return Some(c);
                 }
-                let z = if muster(*z) >= muster(ship.at) {
-                    ship.at
-                } else {
-                    *z
-                };
-                (z, None)
             }
+            continue;
+        };
+        let Some((to, landing)) = charts.bound(sight, ship, now, !cargo.is_empty()) else {
+            continue;
         };
         let ride = |board_from| sealift::Ride {
             ship: ship.id,
@@ -218,20 +254,21 @@ fn ferry(game: &mut Game, sight: &Sight, under_way: bool, banned: &[String]) -> 
         let mut riders: Vec<(crate::rules::UnitTypeId, sealift::Ride)> =
             ship.aboard.iter().map(|&(_, kind)| (kind, ride(None))).collect();
         riders.extend(cargo.iter().map(|(from, u)| (u.kind, ride(Some(*from)))));
+        let name = |sp: SpaceId| &sight.rules.board.space(sp).name;
         let steps = match landing {
             Some(shore) => {
                 let why = format!(
                     "ferries troops to {} ({} step(s) from the front)",
-                    rules.board.space(shore).name,
-                    far[shore.index()]
+                    name(shore),
+                    charts.far[shore.index()]
                 );
                 sealift::carry(ship.id, &riders, shore, &why)
             }
             None => {
                 let why = format!(
                     "carries troops towards the enemy's coast: {} ({} zone(s) from a landing)",
-                    rules.board.space(to).name,
-                    assault[to.index()]
+                    name(to),
+                    charts.assault[to.index()]
                 );
                 sealift::sail(ship.id, &riders, &why)
             }

@@ -380,14 +380,8 @@ fn paratroopers(
             let most = n.min(left);
             for count in [1, most].into_iter().collect::<std::collections::BTreeSet<u32>>() {
                 let m = Move {
-                    units: vec![Pick::Kind { kind, count }],
-                    from,
-                    to,
-                    via: Vec::new(),
-                    ignore: false,
-                    bombing: false,
-                    target: None,
                     airborne: true,
+                    ..Move::plain(vec![Pick::Kind { kind, count }], from, to)
                 };
                 if movement::paratroopers_may_fly(rules, s, power, &m) {
                     out.push(Command::Move(m));
@@ -522,16 +516,7 @@ fn push_move(
     to: SpaceId,
     out: &mut Vec<Command>,
 ) {
-    let m = Move {
-        units,
-        from,
-        to,
-        via: Vec::new(),
-        ignore: false,
-        bombing: false,
-        target: None,
-        airborne: false,
-    };
+    let m = Move::plain(units, from, to);
     if combat {
         let enemy_here = s
             .space(to)
