@@ -1,7 +1,7 @@
 //! Foresight: questions about moves not made. The computer opponent (`crate::ai`) weighs an
-//! attack before it moves a unit, and a counter-attack before it leaves a space: each is a
-//! battle set up on a copy of the state with the units moved in by hand, answered by the same
-//! `odds_question` that `odds SPACE` asks in play. Nothing here changes the game.
+//! attack before it moves a unit: the battle is set up on a copy of the state with the units
+//! moved in by hand, and answered by the same `odds_question` that `odds SPACE` asks in play.
+//! Nothing here changes the game.
 
 use super::state::State;
 use super::Game;
