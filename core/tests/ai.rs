@@ -111,26 +111,30 @@ fn first_purchase(rules: &Arc<RuleSet>, edition: &str, with: &[String], power: &
 
 #[test]
 fn a_house_rule_changes_what_the_ai_buys_without_ai_code() {
-    const POWER: &str = "Japan";
+    const POWER: &str = "Germany";
     let tanks = |b: &[(String, u32)]| -> u32 { b.iter().filter(|(k, _)| k == "tank").map(|(_, n)| n).sum() };
     let plain = first_purchase(&rules_for("anniversary", &[]), "anniversary", &[], POWER);
-    let layer = support::editions()
-        .join("../tests/fixtures/house/tanks-attack-4")
-        .display()
-        .to_string();
-    let with = vec![layer];
-    let stronger = first_purchase(&rules_for("anniversary", &with), "anniversary", &with, POWER);
+    let dir = ai_layer("cheap-tanks", "[units.tank]\ncost = 4\n");
+    let with = vec![dir.display().to_string()];
+    let cheaper = first_purchase(&rules_for("anniversary", &with), "anniversary", &with, POWER);
+    std::fs::remove_dir_all(&dir).ok();
     assert!(!plain.is_empty(), "the AI buys something: {plain:?}");
     assert!(
-        tanks(&stronger) > tanks(&plain),
-        "tanks attacking at 4 are worth more: {plain:?} → {stronger:?}"
+        tanks(&cheaper) > tanks(&plain),
+        "tanks at 4 IPCs are worth more for the money: {plain:?} → {cheaper:?}"
     );
 }
 
 /// The attacks the AI makes in Germany's first combat move, as (command, reason).
 fn first_attacks(rules: &Arc<RuleSet>, with: &[String]) -> Vec<(String, String)> {
+    attacks_after(rules, with, |_| {})
+}
+
+/// The same, after `setup` changed the board.
+fn attacks_after(rules: &Arc<RuleSet>, with: &[String], setup: impl Fn(&mut Game)) -> Vec<(String, String)> {
     let mut g = Game::new(rules.clone(), "1941", with, None, 1).unwrap();
     support::advance_to(&mut g, "Germany", "combat_move");
+    setup(&mut g);
     let mut ai = Ai::new();
     let mut out = Vec::new();
     while let Some(c) = ai.choose(&mut g) {
@@ -181,4 +185,189 @@ fn ai_weights_come_from_the_layers() {
             "only sure attacks with attack_odds = 100: {cmd} ({why})"
         );
     }
+}
+
+/// A house layer of one data file (`[ai]` settings, a unit's values), written to a fresh
+/// folder (removed by the caller).
+fn ai_layer(name: &str, toml: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("warroom-ai-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("layer.toml"),
+        format!("[layer]\nname = \"{name}\"\nkind = \"house\"\ntitle = \"t\"\nfiles = [\"ai.toml\"]\n"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("ai.toml"), toml).unwrap();
+    dir
+}
+
+#[test]
+fn a_conquest_the_enemy_can_retake_weighs_against_the_attack() {
+    let rules = rules_for("1941", &[]);
+    let caucasus =
+        |attacks: &[(String, String)]| attacks.iter().filter(|(c, _)| c.ends_with("to Caucasus")).count();
+    let open = first_attacks(&rules, &[]);
+    assert!(caucasus(&open) > 0, "Germany attacks the Caucasus: {open:#?}");
+    assert!(
+        open.iter()
+            .any(|(_, why)| why.contains("exposed to a counter-attack")),
+        "the reason tells what a counter-attack would cost: {open:#?}"
+    );
+    // A Soviet army next door would retake it at once.
+    let army = |g: &mut Game| {
+        support::ok(g, "edit add Urals \"Soviet Union\" 8 tank");
+    };
+    let guarded = attacks_after(&rules, &[], army);
+    assert_eq!(caucasus(&guarded), 0, "{guarded:#?}");
+    // A layer that ignores counter-attacks makes the attack all the same.
+    let dir = ai_layer("reckless", "[ai]\ncounter_attack = 0\n");
+    let with = vec![dir.display().to_string()];
+    let reckless = attacks_after(&rules_for("1941", &with), &with, army);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(caucasus(&reckless) > 0, "{reckless:#?}");
+}
+
+/// The commands the AI gives in the Soviet Union's first noncombat move of the Anniversary
+/// Edition, with a German army of tanks put in the Ukraine first.
+fn soviet_noncombat(with: &[String]) -> Vec<(String, String)> {
+    let rules = rules_for("anniversary", with);
+    let mut g = Game::new(rules.clone(), "anniversary", with, Some("1941"), 1).unwrap();
+    support::advance_to(&mut g, "Soviet Union", "noncombat_move");
+    support::ok(&mut g, "edit add Ukraine Germany 10 tank");
+    let mut ai = Ai::new();
+    let mut out = Vec::new();
+    while let Some(c) = ai.choose(&mut g) {
+        if c.command == Command::EndPhase {
+            break;
+        }
+        out.push((c.command.to_text(&rules), c.reason.clone()));
+        g.apply(&c.command).unwrap();
+    }
+    out
+}
+
+#[test]
+fn threatened_capitals_and_victory_cities_are_reinforced() {
+    let moves = soviet_noncombat(&[]);
+    let into = |m: &[(String, String)], space: &str| {
+        m.iter()
+            .filter(|(c, why)| {
+                c.ends_with(&format!("to {space}")) && why.starts_with(&format!("reinforces {space}"))
+            })
+            .count()
+    };
+    assert!(
+        into(&moves, "Caucasus") + into(&moves, "Russia") > 0,
+        "Stalingrad and Moscow, next to ten German tanks, are reinforced: {moves:#?}"
+    );
+    let dir = ai_layer("unguarded", "[ai]\ncapital_guard = 0\ncity_guard = 0\n");
+    let with = vec![dir.display().to_string()];
+    let careless = soviet_noncombat(&with);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(
+        into(&careless, "Caucasus") + into(&careless, "Russia"),
+        0,
+        "{careless:#?}"
+    );
+}
+
+#[test]
+fn submarines_submerge_from_a_lost_battle() {
+    let rules = rules_for("1941", &[]);
+    let mut g = Game::new(rules.clone(), "1941", &[], None, 1).unwrap();
+    support::advance_to(&mut g, "United Kingdom", "combat_move");
+    support::ok(&mut g, "edit add \"SZ 10\" \"United Kingdom\" 4 battleship");
+    support::ok(&mut g, "move 4 battleship from \"SZ 10\" to \"SZ 9\"");
+    support::advance_to(&mut g, "United Kingdom", "conduct_combat");
+    let mut ai = Ai::new();
+    let mut submerged = None;
+    for _ in 0..20 {
+        let Some(c) = ai.choose(&mut g) else { break };
+        if let Command::Submerge(picks) = &c.command {
+            submerged = Some((picks.clone(), c.reason.clone()));
+            break;
+        }
+        g.apply(&c.command).unwrap();
+    }
+    let (picks, why) = submerged.expect("Germany's submarine is asked whether it submerges");
+    assert!(
+        !picks.is_empty(),
+        "four battleships against one submarine: it submerges ({why})"
+    );
+    assert!(why.contains("to win from here"), "{why}");
+}
+
+/// What the United States buys first in 1941, after `setup`.
+fn american_purchase(setup: impl Fn(&mut Game)) -> Vec<(String, u32, String)> {
+    let rules = rules_for("1941", &[]);
+    let mut g = Game::new(rules.clone(), "1941", &[], None, 1).unwrap();
+    support::advance_to(&mut g, "United States", "purchase");
+    setup(&mut g);
+    let mut ai = Ai::new();
+    let mut out = Vec::new();
+    while let Some(c) = ai.choose(&mut g) {
+        let Command::Buy {
+            piece: Piece::Unit(k),
+            count,
+            ..
+        } = &c.command
+        else {
+            break;
+        };
+        out.push((rules.unit(*k).id.clone(), *count, c.reason.clone()));
+        g.apply(&c.command).unwrap();
+    }
+    out
+}
+
+#[test]
+fn a_power_that_needs_transports_buys_warships_against_the_enemy_fleet() {
+    let warships = |b: &[(String, u32, String)]| -> u32 {
+        b.iter()
+            .filter(|(k, ..)| {
+                ["destroyer", "battleship", "aircraft_carrier", "submarine"].contains(&k.as_str())
+            })
+            .map(|(_, n, _)| n)
+            .sum()
+    };
+    let money = |g: &mut Game| {
+        support::ok(g, "edit treasury \"United States\" 60");
+    };
+    let calm = american_purchase(money);
+    let fleet = american_purchase(|g| {
+        money(g);
+        support::ok(g, "edit add \"SZ 10\" Germany 4 battleship");
+    });
+    assert!(warships(&fleet) > warships(&calm), "{calm:#?} → {fleet:#?}");
+    assert!(
+        fleet.iter().any(|(.., why)| why.contains("fleet_guard")),
+        "the reason names the weight: {fleet:#?}"
+    );
+}
+
+#[test]
+fn a_rule_scripts_question_gets_the_answer_that_serves_the_power() {
+    let script = r#"
+warroom.on("phase_begin", { id = "gift.ask" }, function(ev, game)
+  if ev.power == "Germany" and ev.phase_kind == "CombatMove" and ev.round == 1 then
+    game:request({ command = "choose", power = "Germany", key = "gift",
+      question = "Who gets the tanks?", answers = { "soviets", "germans" } })
+  end
+end)
+warroom.on("answer", { id = "gift.answer", filter = { key = "gift" } }, function(ev, game)
+  if ev.answer == "soviets" then
+    game:request({ command = "add_units", power = "Soviet Union", unit = "tank", count = 3, space = "Russia" })
+  else
+    game:request({ command = "add_units", power = "Germany", unit = "tank", count = 1, space = "Germany" })
+  end
+end)
+"#;
+    let mut g = support::anniversary_game_with_layer(&[("gift.lua", script)]);
+    support::advance_to(&mut g, "Germany", "purchase");
+    support::ok(&mut g, "end phase");
+    assert_eq!(g.state().questions.0.len(), 1, "the script asked");
+    let mut ai = Ai::new();
+    let c = ai.choose(&mut g).expect("Germany answers");
+    assert_eq!(c.command, Command::Answer("germans".into()), "{}", c.reason);
+    assert!(c.reason.contains("better off"), "{}", c.reason);
 }

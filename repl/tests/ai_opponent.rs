@@ -201,7 +201,7 @@ fn the_ai_plays_its_powers_turns_and_tells_each_command_with_its_reason() {
 }
 
 /// Japan's kamikaze question (house/kamikaze) comes after the Soviet combat move: the AI answers
-/// it within the human's turn. `undo` then would take back the AI's answer: refused. The human's
+/// it within the human's turn (strike or hold, as it weighs them). `undo` then would take back the AI's answer: refused. The human's
 /// own commands are still taken back.
 #[test]
 fn undo_takes_back_only_the_humans_own_commands() {
@@ -238,11 +238,16 @@ fn undo_takes_back_only_the_humans_own_commands() {
         "undo: move 1 destroyer from \"SZ 61\" to \"SZ 62\"",
         "{t}"
     );
+    // The answer is the AI's to weigh (strike or hold); whichever it gave stays.
     let answered = view(&t, "end phase");
-    assert!(answered.contains(&"Japan (AI): answer strike"), "{answered:#?}");
+    let given = answered
+        .iter()
+        .find_map(|l| l.strip_prefix("Japan (AI): "))
+        .unwrap_or_else(|| panic!("the AI answers: {answered:#?}"));
+    assert!(given.starts_with("answer "), "{answered:#?}");
     assert_eq!(
         lines[undos[1] + 1],
-        "rejected: the last command of this phase, `answer strike`, was the AI's: `undo` takes back only your own commands",
+        format!("rejected: the last command of this phase, `{given}`, was the AI's: `undo` takes back only your own commands"),
         "{t}"
     );
 }

@@ -3,7 +3,8 @@
 //! can reach it are added cheapest land units first, then aircraft, then warships, and the
 //! smallest force whose exact odds of taking the space reach `[ai] attack_odds` is sent, if
 //! the attack's worth (expected TUV swing, plus the territory's income and a victory city's
-//! value weighted by the odds of taking it) is positive. Units guarding a capital stay
+//! value weighted by the odds of taking it, less what the enemies next to a conquest are
+//! expected to destroy when they retake it: `[ai] counter_attack`) is positive. Units guarding a capital stay
 //! (`Sight::spare`); aircraft go only where they can still land afterwards.
 
 use super::sealift::{self, Ride, Ship};
@@ -31,6 +32,8 @@ struct Judged {
     take: f64,
     swing: f64,
     worth: f64,
+    /// The IPCs of the units left in the conquest expected to be lost to a counter-attack.
+    exposed: f64,
 }
 
 pub(super) fn plan(game: &mut Game) -> Vec<(u32, Choice)> {
@@ -100,20 +103,13 @@ pub(super) fn plan(game: &mut Game) -> Vec<(u32, Choice)> {
         if movers.is_empty() {
             continue;
         }
-        if std::env::var_os("AI_DEBUG").is_some() && rules.board.space(target).capital {
-            let all = judge(game, &rules, me, target, &movers);
-            eprintln!(
-                "DEBUG r{} {} target {} movers {} lifted {} take {:?} worth {:?}",
-                s.round,
-                rules.power_info(me).name,
-                rules.board.space(target).name,
-                movers.len(),
-                movers.iter().filter(|m| m.ride.is_some()).count(),
-                all.as_ref().map(|j| j.take),
-                all.as_ref().map(|j| j.worth)
-            );
-        }
-        let Some((n, judged)) = smallest_force(game, &rules, me, target, &movers) else {
+        // The enemies that could strike back at a conquest (land only: a sea zone won is left).
+        let counter = if sight.is_sea(target) {
+            0
+        } else {
+            sight.threat(target).0
+        };
+        let Some((n, judged)) = smallest_force(game, &rules, me, target, &movers, counter) else {
             continue;
         };
         let sent = &movers[..n];
@@ -276,6 +272,7 @@ fn smallest_force(
     me: PowerId,
     target: SpaceId,
     movers: &[Mover],
+    counter: u32,
 ) -> Option<(usize, Judged)> {
     let space = rules.board.space(target);
     let enemy_capital = space.capital && space.owner.is_some_and(|o| o != me);
@@ -285,7 +282,7 @@ fn smallest_force(
         rules.ai.attack_odds
     };
     let good = |j: &Judged| j.take * 100.0 >= f64::from(odds) && j.worth > 0.0;
-    let all = judge(game, rules, me, target, movers)?;
+    let all = judge(game, rules, me, target, movers, counter)?;
     if !good(&all) {
         return None;
     }
@@ -293,7 +290,7 @@ fn smallest_force(
     let (mut lo, mut hi, mut best) = (1, movers.len(), all);
     while lo < hi {
         let mid = (lo + hi) / 2;
-        match judge(game, rules, me, target, &movers[..mid]) {
+        match judge(game, rules, me, target, &movers[..mid], counter) {
             Some(j) if good(&j) => {
                 hi = mid;
                 best = j;
@@ -304,7 +301,16 @@ fn smallest_force(
     Some((hi, best))
 }
 
-fn judge(game: &Game, rules: &RuleSet, me: PowerId, target: SpaceId, movers: &[Mover]) -> Option<Judged> {
+/// The odds and worth of sending `movers` against `target`, where the enemies around could
+/// strike back with `counter` attack pips.
+fn judge(
+    game: &Game,
+    rules: &RuleSet,
+    me: PowerId,
+    target: SpaceId,
+    movers: &[Mover],
+    counter: u32,
+) -> Option<Judged> {
     let units: Vec<(SpaceId, u32)> = movers.iter().map(|m| (m.from, m.id)).collect();
     let q = game.attack_question(me, target, &units).ok()?;
     let odds = super::odds(&q)?;
@@ -315,6 +321,7 @@ fn judge(game: &Game, rules: &RuleSet, me: PowerId, target: SpaceId, movers: &[M
     };
     let swing = odds.tuv_swing();
     let mut worth = swing;
+    let mut exposed = 0.0;
     if !space.is_sea() {
         let prize = space.ipc * rules.ai.territory_value
             + if space.capital || space.victory_city.is_some() {
@@ -323,8 +330,29 @@ fn judge(game: &Game, rules: &RuleSet, me: PowerId, target: SpaceId, movers: &[M
                 0
             };
         worth += take * f64::from(prize);
+        // The land units left hold the conquest; the averages count the battles lost as none
+        // left, so divided by the odds of taking it they are what holds it when it is taken.
+        let (mut value, mut defence) = (0.0, 0.0);
+        for &(kind, n) in &odds.attackers_left {
+            let t = rules.unit(kind);
+            if t.domain == Domain::Land {
+                value += n * f64::from(t.cost);
+                defence += n * f64::from(t.defense);
+            }
+        }
+        if counter > 0 && take > 0.0 {
+            let held = (defence / take).round() as u32;
+            exposed =
+                super::sight::rough_odds(counter, held) * value * f64::from(rules.ai.counter_attack) / 100.0;
+            worth -= exposed;
+        }
     }
-    Some(Judged { take, swing, worth })
+    Some(Judged {
+        take,
+        swing,
+        worth,
+        exposed,
+    })
 }
 
 /// The moves that send `sent` into `target`, one per space and unit type, then each ship's
@@ -338,7 +366,7 @@ fn orders(rules: &RuleSet, ships: &[Ship], target: SpaceId, sent: &[Mover], j: &
         }
     }
     let name = &rules.board.space(target).name;
-    let why = format!(
+    let mut why = format!(
         "attacks {name}: {:.0}% to {}, expected TUV swing {:+.1}",
         j.take * 100.0,
         if rules.board.space(target).is_sea() {
@@ -348,6 +376,12 @@ fn orders(rules: &RuleSet, ships: &[Ship], target: SpaceId, sent: &[Mover], j: &
         },
         j.swing
     );
+    if j.exposed >= 0.5 {
+        why.push_str(&format!(
+            ", {:.0} IPCs of it exposed to a counter-attack",
+            j.exposed
+        ));
+    }
     let mut out: Vec<Choice> = groups
         .into_iter()
         .map(|(from, kind, count)| {

@@ -2,8 +2,10 @@
 //! defence + buy_move × (movement − 1)` plus its hit points (`[ai]`), weighed per IPC while
 //! money is short and per place at the factories while places are (a rich power buys its
 //! best units, a poor one the most value for its money); each type bought again is worth a
-//! little less so the army stays mixed; with the capital threatened, defence alone counts. No
-//! more is bought than the factories can place this turn.
+//! little less so the army stays mixed; with the capital threatened, defence alone counts, and
+//! a victory city with a factory whose defenders fall short of its guard (`Sight::guard_need`)
+//! gets the defenders it lacks first. No more is bought than the factories can place this
+//! turn.
 
 use super::sight::{Sight, FAR};
 use super::Choice;
@@ -70,10 +72,50 @@ pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
     }
     let mut bought: Vec<(UnitTypeId, u32)> = Vec::new();
     let mut capacity = capacity;
+    // A victory city at a factory short of its guard: the cheapest defence per IPC for what it
+    // lacks, with no more than half the money.
+    let short: u32 = crate::game::mobilize::factories(&rules, &s, me)
+        .iter()
+        .filter_map(|(sp, _)| sight.guard_need(*sp).map(|(need, def)| need.saturating_sub(def)))
+        .sum();
+    let mut guarded = false;
+    if short > 0 && !threatened {
+        let defender = kinds
+            .iter()
+            .map(|(k, cost, _)| (*k, *cost, rules.unit_for(*k, techs)))
+            .filter(|(_, _, t)| t.domain == Domain::Land && t.defense > 0)
+            .max_by(|a, b| {
+                let per = |x: &(UnitTypeId, u32, &crate::rules::UnitType)| {
+                    f64::from(x.2.defense) / f64::from(x.1.max(1))
+                };
+                per(a).total_cmp(&per(b)).then(b.0.cmp(&a.0))
+            });
+        if let Some((k, cost, t)) = defender {
+            let n = short
+                .div_ceil(t.defense)
+                .min(capacity)
+                .min(u32::try_from(money / 2 / i64::from(cost.max(1))).unwrap_or(0));
+            if n > 0 {
+                money -= i64::from(cost * n);
+                capacity -= n;
+                bought.push((k, n));
+                guarded = true;
+            }
+        }
+    }
     // A power whose capital cannot reach the enemy by land needs ships to carry its armies.
     let goal = sight.objectives();
     let naval = sight.capital().is_some_and(|c| goal[c.index()] == FAR);
+    let mut fleet = false;
     if naval && !threatened {
+        // Transports need warships to live: what the enemy could strike their gathering
+        // zones with is matched first.
+        if let Some((k, cost, n)) = warships_wanted(game, &sight, money, capacity) {
+            money -= i64::from(cost * n);
+            capacity -= n;
+            bought.push((k, n));
+            fleet = true;
+        }
         if let Some((k, cost, n)) = transports_wanted(game, &sight, &front, &goal) {
             let n = n
                 .min(capacity)
@@ -107,7 +149,11 @@ pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
             None => bought.push((k, 1)),
         }
     }
-    let why = if naval && !threatened {
+    let why = if guarded {
+        "a victory city's defenders fall short of what the enemies nearby call for, then the most value for the money"
+    } else if fleet {
+        "warships to guard the transports' waters against the enemy's fleet and aircraft (`[ai] fleet_guard`), ships to carry the army, then the most value for the money"
+    } else if naval && !threatened {
         "the most value for the money (`[ai] buy_*`), and ships to carry the army"
     } else if threatened {
         "the capital is threatened, so defence first"
@@ -127,6 +173,78 @@ pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
             )
         })
         .collect()
+}
+
+/// The zones where this power's transports gather: beside its factories, where new ones are
+/// placed, and wherever they are now.
+pub(super) fn gathering(sight: &Sight) -> Vec<crate::rules::SpaceId> {
+    let rules = sight.rules;
+    let mut zones: Vec<crate::rules::SpaceId> = Vec::new();
+    for (f, _) in crate::game::mobilize::factories(rules, sight.s, sight.me) {
+        zones.extend(rules.board.space(f).adjacent.iter().filter(|z| sight.is_sea(**z)));
+    }
+    for z in rules.board.ids().filter(|z| sight.is_sea(*z)) {
+        if sight
+            .own_units(z)
+            .any(|u| rules.unit(u.kind).transport_capacity > 0)
+        {
+            zones.push(z);
+        }
+    }
+    zones.sort();
+    zones.dedup();
+    zones
+}
+
+/// The warship to buy (the most defence and hits per IPC the game sells this power), its
+/// cost and how many: enough to match `[ai] fleet_guard` percent of what the enemy could throw
+/// at the most threatened zone where its transports gather, with at most two thirds of the
+/// money.
+fn warships_wanted(
+    game: &mut Game,
+    sight: &Sight,
+    money: i64,
+    capacity: u32,
+) -> Option<(UnitTypeId, u32, u32)> {
+    let rules = sight.rules;
+    let gap = gathering(sight)
+        .into_iter()
+        .map(|z| {
+            let (attack, defence) = sight.sea_threat(z);
+            (attack * rules.ai.fleet_guard / 100).saturating_sub(defence)
+        })
+        .max()
+        .filter(|g| *g > 0)?;
+    let techs = &sight.s.techs[sight.me.index()];
+    let worth = |k: UnitTypeId| {
+        let t = rules.unit_for(k, techs);
+        f64::from(t.defense * 2 + t.hits * HIT_WORTH) / f64::from(t.cost.max(1))
+    };
+    let kind = (0..rules.units.len())
+        .map(|i| UnitTypeId(i as u16))
+        .filter(|k| {
+            let t = rules.unit_for(*k, techs);
+            t.domain == Domain::Sea
+                && t.transport_capacity == 0
+                && t.attack > 0
+                && t.defense > 0
+                && t.cost > 0
+        })
+        .filter(|k| {
+            game.dry_run(&Command::Buy {
+                piece: Piece::Unit(*k),
+                count: 1,
+                economy: None,
+            })
+            .is_ok()
+        })
+        .max_by(|a, b| worth(*a).total_cmp(&worth(*b)).then(b.cmp(a)))?;
+    let t = rules.unit_for(kind, techs);
+    let n = gap
+        .div_ceil(t.defense)
+        .min(capacity)
+        .min(u32::try_from(money * 2 / 3 / i64::from(t.cost.max(1))).unwrap_or(0));
+    (n > 0).then_some((kind, t.cost, n))
 }
 
 /// The transport to buy (the cheapest the game sells to this power), its cost and how many:

@@ -9,14 +9,21 @@
 //! AI never gives an illegal command, and it ends the phase when nothing better is accepted.
 //!
 //! The rooms follow a turn:
-//! - `sight`: the board as a power sees it: where the fronts are, what could attack a space.
-//! - `buy`: purchases by a value model (`[ai] buy_*`), within what the factories can place.
-//! - `attack`: combat moves, each target weighed with the exact odds and the expected TUV
-//!   swing, capitals kept guarded.
-//! - `battle`: fighting the battles, casualties, pressing on or retreating by the odds.
+//! - `sight`: the board as a power sees it: where the fronts are, what could attack a space,
+//!   what a capital or victory city should keep to guard it.
+//! - `buy`: purchases by a value model (`[ai] buy_*`), within what the factories can place;
+//!   defenders for a city short of its guard, warships for the waters transports gather in.
+//! - `attack`: combat moves, each target weighed with the exact odds, the expected TUV swing
+//!   and the counter-attack a conquest invites; capitals and victory cities kept guarded.
+//! - `battle`: fighting the battles, casualties, pressing on or retreating by the odds,
+//!   submarines submerging from a battle going badly.
 //! - `sealift`: armies carried by sea: which transports can take which units where.
-//! - `reinforce`: noncombat moves towards the front, aircraft landed safely.
-//! - `place`: new units placed at the factories nearest the front.
+//! - `reinforce`: noncombat moves: threatened cities reinforced, troops towards the front,
+//!   aircraft landed safely.
+//! - `place`: new units placed where a city lacks defenders, else nearest the front.
+//!
+//! A rule script's question gets the answer that leaves the asked power's side best off
+//! ([`Game::preview`]).
 //!
 //! Architecture invariant: nothing here names an edition, a power or a unit type. What it
 //! knows of the rules it reads from the `RuleSet` (values, costs, movement, `[ai]` weights) and
@@ -108,12 +115,8 @@ impl Ai {
     pub fn choose(&mut self, game: &mut Game) -> Option<Choice> {
         Ai::decider(game)?;
         let s = game.state();
-        if let Some(q) = s.questions.0.first() {
-            let answer = q.answers.first()?.clone();
-            return Some(Choice::new(
-                Command::Answer(answer.clone()),
-                format!("answers `{answer}`, the first answer offered"),
-            ));
+        if !s.questions.0.is_empty() {
+            return answer(game);
         }
         if s.combat.is_some() {
             if let Some(c) = accepted(game, battle::decide(game)) {
@@ -265,6 +268,68 @@ fn declaration(game: &mut Game) -> Option<Choice> {
     None
 }
 
+/// The answer to a rule script's question that leaves the asked power's side best off, by
+/// the board each answer leaves at once ([`Game::preview`], weighed by [`standing`]); the
+/// first answer offered when they all leave it alike.
+fn answer(game: &mut Game) -> Option<Choice> {
+    let q = game.state().questions.0.first()?.clone();
+    let rules = game.rules().clone();
+    let mut weighed: Vec<(f64, &String)> = Vec::new();
+    for a in &q.answers {
+        if let Ok(next) = game.preview(&Command::Answer(a.clone())) {
+            weighed.push((standing(&rules, &next, q.power), a));
+        }
+    }
+    let first = weighed.first()?.0;
+    // The first of the best: an answer must do better to be preferred over an earlier one.
+    let (value, best) = weighed
+        .iter()
+        .fold(weighed[0], |b, w| if w.0 > b.0 + 1e-9 { *w } else { b });
+    let why = if weighed.iter().all(|w| (w.0 - first).abs() < 1e-9) {
+        format!("answers `{best}`: every answer leaves the board alike, so the first offered")
+    } else {
+        let next = weighed
+            .iter()
+            .filter(|w| w.1 != best)
+            .map(|w| w.0)
+            .fold(f64::MIN, f64::max);
+        format!(
+            "answers `{best}`: it leaves its side {:.0} IPCs of units, territory and money better off than the next best answer",
+            value - next
+        )
+    };
+    Some(Choice::new(Command::Answer(best.clone()), why))
+}
+
+/// How well off `power`'s side is: the cost of its units, its territories' income times `[ai]
+/// territory_value` and its money, less the same of the powers at war with it.
+fn standing(rules: &crate::rules::RuleSet, s: &crate::game::state::State, power: PowerId) -> f64 {
+    use crate::game::state::Relation;
+    let sign = |p: PowerId| {
+        if p == power || s.relations[power.index()][p.index()] == Relation::Allied {
+            1.0
+        } else if s.relations[power.index()][p.index()] == Relation::War {
+            -1.0
+        } else {
+            0.0
+        }
+    };
+    let mut total = 0.0;
+    for sp in rules.board.ids() {
+        let space = s.space(sp);
+        if let Some(c) = space.controller {
+            total += sign(c) * f64::from(rules.board.space(sp).ipc * rules.ai.territory_value);
+        }
+        for u in &space.units {
+            total += sign(u.owner) * f64::from(rules.unit(u.kind).cost);
+        }
+    }
+    for (i, money) in s.treasuries.iter().enumerate() {
+        total += sign(PowerId(i as u8)) * *money as f64;
+    }
+    total
+}
+
 /// The power that answers for one side of a battle: the attacker, or the first defender.
 fn side_power(b: &crate::combat::Battle, side: Side) -> PowerId {
     match side {
@@ -282,6 +347,19 @@ fn side_power(b: &crate::combat::Battle, side: Side) -> PowerId {
 pub(super) fn odds(q: &crate::odds::Question) -> Option<crate::odds::Odds> {
     let options = crate::odds::Options {
         fallback_runs: Some(400),
+        seed: 1,
+        threads: Some(1),
+        endings: 1,
+        ..crate::odds::Options::default()
+    };
+    crate::odds::calculate(q, &options).ok()
+}
+
+/// The odds of a battle from where it stands within a round ([`Game::battle_question`]): a
+/// few hundred battles fought out, seeded.
+pub(super) fn sampled_odds(q: &crate::odds::Question) -> Option<crate::odds::Odds> {
+    let options = crate::odds::Options {
+        runs: Some(400),
         seed: 1,
         threads: Some(1),
         endings: 1,

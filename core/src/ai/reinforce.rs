@@ -1,6 +1,10 @@
 //! Noncombat moves: aircraft that must land are landed first (nearest the front among the
-//! places they can reach); then land units march towards the front, a stack at a time, from
-//! spaces that are not on it already and can spare them.
+//! places they can reach); voyages under way are finished; a capital or victory city whose
+//! defenders fall short of what the enemies nearby could throw at it is reinforced; then
+//! ships ferry troops cut off from the front and land units march towards the front, a stack
+//! at a time, from spaces that are not on it already and can spare them. A unit that moved
+//! in this phase moves no further: that is what makes the phase end (reinforcing a city frees
+//! others there to march, but never the one that came in).
 
 use super::sealift;
 use super::sight::{Sight, FAR};
@@ -35,6 +39,9 @@ pub(super) fn next(game: &mut Game, banned: &[String]) -> Option<Choice> {
     // A ship under way finishes its voyage before anything else moves; then ships take the
     // troops cut off from the front before those march off along the coast.
     if let Some(c) = ferry(game, &sight, true, banned) {
+        return Some(c);
+    }
+    if let Some(c) = guard(game, &sight, banned) {
         return Some(c);
     }
     if let Some(c) = ferry(game, &sight, false, banned) {
@@ -75,7 +82,7 @@ pub(super) fn next(game: &mut Game, banned: &[String]) -> Option<Choice> {
             }
             let n = sight
                 .own_units(from)
-                .filter(|u| u.kind == kind && u.aboard.is_none() && spare.contains(&u.id))
+                .filter(|u| u.kind == kind && u.aboard.is_none() && u.moved == 0 && spare.contains(&u.id))
                 .count() as u32;
             if n == 0 {
                 continue;
@@ -108,6 +115,66 @@ pub(super) fn next(game: &mut Game, banned: &[String]) -> Option<Choice> {
         for (_, c, why) in moves {
             if super::accepts(game, banned, &c) {
                 return Some(Choice::new(c, why));
+            }
+        }
+    }
+    None
+}
+
+/// Reinforcements for the capital or victory city whose defenders fall furthest short of
+/// what the enemies nearby could throw at it (`Sight::guard_need`): the land units and
+/// aircraft that have not moved this turn, from the nearest spaces that can spare them.
+fn guard(game: &mut Game, sight: &Sight, banned: &[String]) -> Option<Choice> {
+    let rules = sight.rules;
+    let mut short: Vec<(SpaceId, u32)> = rules
+        .board
+        .ids()
+        .filter(|sp| !sight.is_sea(*sp))
+        .filter_map(|sp| {
+            let (need, defence) = sight.guard_need(sp)?;
+            (defence < need).then(|| (sp, need - defence))
+        })
+        .collect();
+    short.sort_by_key(|(sp, by)| (std::cmp::Reverse(*by), *sp));
+    let most = rules.units.iter().map(|u| u.movement).max().unwrap_or(1);
+    for (city, by) in short {
+        let near = sight.steps_from(city, false, most);
+        let mut sources: Vec<SpaceId> = rules
+            .board
+            .ids()
+            .filter(|sp| *sp != city && near[sp.index()] != FAR && !sight.is_sea(*sp))
+            .filter(|sp| sight.own_units(*sp).any(|u| u.moved == 0))
+            .collect();
+        sources.sort_by_key(|sp| (near[sp.index()], *sp));
+        for from in sources {
+            let spare = sight.spare(from);
+            for c in game.candidate_moves_from(from) {
+                let Command::Move(m) = &c else { continue };
+                let [Pick::Kind { kind, count: 1 }] = m.units[..] else {
+                    continue;
+                };
+                let t = rules.unit(kind);
+                if m.to != city || t.domain == Domain::Sea || t.defense == 0 {
+                    continue;
+                }
+                let n = sight
+                    .own_units(from)
+                    .filter(|u| u.kind == kind && u.aboard.is_none() && u.moved == 0 && spare.contains(&u.id))
+                    .count() as u32;
+                // No more than the shortfall calls for.
+                let n = n.min(by.div_ceil(t.defense.max(1)));
+                if n == 0 {
+                    continue;
+                }
+                let c = Command::Move(Move::plain(vec![Pick::Kind { kind, count: n }], from, city));
+                if super::accepts(game, banned, &c) {
+                    let why = format!(
+                        "reinforces {}: its defence is {} short of what the enemies nearby call for (`[ai] capital_guard`, `city_guard`)",
+                        rules.board.space(city).name,
+                        by
+                    );
+                    return Some(Choice::new(c, why));
+                }
             }
         }
     }

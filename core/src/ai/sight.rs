@@ -84,6 +84,11 @@ impl<'a> Sight<'a> {
     /// Steps from `from` to every space, over land only (`land`) or over anything (as aircraft
     /// fly), up to `limit`.
     pub fn steps_from(&self, from: SpaceId, land: bool, limit: u32) -> Vec<u32> {
+        self.steps_within(from, limit, |sp| !land || !self.is_sea(sp))
+    }
+
+    /// Steps from `from` to every space, through those `through` admits, up to `limit`.
+    fn steps_within(&self, from: SpaceId, limit: u32, through: impl Fn(SpaceId) -> bool) -> Vec<u32> {
         let board = &self.rules.board;
         let mut dist = vec![FAR; board.spaces.len()];
         dist[from.index()] = 0;
@@ -94,7 +99,7 @@ impl<'a> Sight<'a> {
                 continue;
             }
             for &a in &board.space(sp).adjacent {
-                if (!land || !self.is_sea(a)) && dist[a.index()] == FAR {
+                if through(a) && dist[a.index()] == FAR {
                     dist[a.index()] = d + 1;
                     queue.push_back(a);
                 }
@@ -103,9 +108,46 @@ impl<'a> Sight<'a> {
         dist
     }
 
+    /// What the enemies' warships and aircraft could throw at the sea zone `zone` next turn
+    /// (attack values, ships within their movement by sea, aircraft within theirs); and what
+    /// this power's side defends it with now.
+    pub fn sea_threat(&self, zone: SpaceId) -> (u32, u32) {
+        let most = self.rules.units.iter().map(|u| u.movement).max().unwrap_or(1);
+        let by_sea = self.steps_within(zone, most, |sp| self.is_sea(sp));
+        let by_air = self.steps_from(zone, false, most);
+        let mut attack = 0;
+        for sp in self.rules.board.ids() {
+            let (ds, da) = (by_sea[sp.index()], by_air[sp.index()]);
+            if ds == FAR && da == FAR {
+                continue;
+            }
+            for u in self.enemy_units(sp) {
+                let t = self.rules.unit(u.kind);
+                let d = match t.domain {
+                    Domain::Sea => ds,
+                    Domain::Air => da,
+                    Domain::Land => continue,
+                };
+                if d != FAR && d <= t.movement.max(1) {
+                    attack += t.attack * t.attack_dice.max(1);
+                }
+            }
+        }
+        let defence = self
+            .s
+            .space(zone)
+            .units
+            .iter()
+            .filter(|u| self.friendly(u.owner))
+            .map(|u| self.rules.unit(u.kind).defense)
+            .sum();
+        (attack, defence)
+    }
+
     /// What the enemies could throw at `space` next turn, as the sum of the attack values of
     /// their land units within their movement over land and their aircraft within their
-    /// movement; and what this power's side defends it with now, as the sum of defence values.
+    /// movement (not counting any in `space` itself: those are fighting there); and what this
+    /// power's side defends it with now, as the sum of defence values.
     pub fn threat(&self, space: SpaceId) -> (u32, u32) {
         let most = self.rules.units.iter().map(|u| u.movement).max().unwrap_or(1);
         let by_land = self.steps_from(space, true, most);
@@ -113,7 +155,7 @@ impl<'a> Sight<'a> {
         let mut attack = 0;
         for sp in self.rules.board.ids() {
             let (dl, da) = (by_land[sp.index()], by_air[sp.index()]);
-            if dl == FAR && da == FAR {
+            if (dl == FAR && da == FAR) || sp == space {
                 continue;
             }
             for u in self.enemy_units(sp) {
@@ -156,16 +198,30 @@ impl<'a> Sight<'a> {
         })
     }
 
-    /// The units in a space this power may take away and still guard it (`[ai]
-    /// capital_guard`): all of them but in its capital, where as many stay, strongest defence
-    /// per attack first, as the enemies nearby call for.
+    /// The defence a space of this power's should keep against the attack the enemies nearby
+    /// could make on it: `[ai] capital_guard` percent of it in the capital, `city_guard` in
+    /// another victory city it holds; `None` for other spaces, which it may empty.
+    pub fn guard_need(&self, space: SpaceId) -> Option<(u32, u32)> {
+        let board = self.rules.board.space(space);
+        let weight = if Some(space) == self.capital() {
+            self.rules.ai.capital_guard
+        } else if board.victory_city.is_some() && self.s.space(space).controller == Some(self.me) {
+            self.rules.ai.city_guard
+        } else {
+            return None;
+        };
+        let (attack, defence) = self.threat(space);
+        Some((attack * weight / 100, defence))
+    }
+
+    /// The units in a space this power may take away and still guard it ([`Sight::guard_need`]):
+    /// all of them but in its capital and victory cities, where as many stay, strongest
+    /// defence per attack first, as the enemies nearby call for.
     pub fn spare(&self, space: SpaceId) -> Vec<u32> {
         let mut mine: Vec<&Unit> = self.own_units(space).collect();
-        if Some(space) != self.capital() {
+        let Some((need, mut defence)) = self.guard_need(space) else {
             return mine.iter().map(|u| u.id).collect();
-        }
-        let (attack, mut defence) = self.threat(space);
-        let need = attack * self.rules.ai.capital_guard / 100;
+        };
         // The units that attack best for what they defend leave first.
         mine.sort_by_key(|u| {
             let t = self.rules.unit(u.kind);
@@ -182,6 +238,16 @@ impl<'a> Sight<'a> {
         }
         out
     }
+}
+
+/// The odds that an attack of `attack` pips takes a space held with `defence` pips, by the
+/// square law (a rough guess for a battle not yet set up: the exact odds need its units).
+pub(super) fn rough_odds(attack: u32, defence: u32) -> f64 {
+    let (a, d) = (f64::from(attack), f64::from(defence));
+    if a == 0.0 {
+        return 0.0;
+    }
+    a * a / (a * a + d * d)
 }
 
 /// Steps from each space to the nearest of `sources` (0 there), moving only through spaces

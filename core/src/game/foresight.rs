@@ -1,7 +1,8 @@
 //! Foresight: questions about moves not made. The computer opponent (`crate::ai`) weighs an
 //! attack before it moves a unit: the battle is set up on a copy of the state with the units
 //! moved in by hand, and answered by the same `odds_question` that `odds SPACE` asks in play.
-//! Nothing here changes the game.
+//! It weighs the answers to a rule script's question by the board each would leave
+//! ([`Game::preview`]). Nothing here changes the game.
 
 use super::state::State;
 use super::Game;
@@ -23,6 +24,29 @@ impl Game {
         let mut q = super::fight::odds_question(&self.rules, &s, attacker, target)?;
         q.scripts = self.battle_scripts().map(Arc::new);
         Ok(q)
+    }
+
+    /// The battle being fought as it stands, whatever decision it waits for (a submarine's
+    /// dive, casualties): a question for battles fought out from here (Monte Carlo: the chain
+    /// starts only from a round's beginning). `None` when no battle is under way.
+    pub fn battle_question(&self) -> Option<crate::odds::Question> {
+        let b = self.state.combat.as_ref().filter(|b| {
+            // Fought out from here with the engine's dice: none may be awaited from a table.
+            b.outcome.is_none() && !matches!(b.waiting, Some(crate::combat::Need::Dice { .. }))
+        })?;
+        Some(crate::odds::Question {
+            profiles: super::fight::profiles(&self.rules, &self.state, b.attacker, b.space),
+            battle: b.clone(),
+            retreat: crate::odds::RetreatPolicy::default(),
+            scripts: self.battle_scripts().map(Arc::new),
+            cargo: Vec::new(),
+        })
+    }
+
+    /// The state `cmd` would leave, without changing the game (as [`Game::dry_run`]: the
+    /// scripts' stores are restored, dice are rolled on a copy).
+    pub fn preview(&mut self, cmd: &super::command::Command) -> Result<State, super::Rejection> {
+        self.rehearse(cmd).map(|a| a.next)
     }
 
     fn moved_in(&self, target: SpaceId, units: &[(SpaceId, u32)]) -> State {

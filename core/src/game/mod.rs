@@ -453,12 +453,17 @@ impl Game {
                 )),
             };
         }
-        let Attempt { out, .. } = self.attempt(cmd)?;
+        self.rehearse(cmd).map(|a| a.out)
+    }
+
+    /// [`Game::attempt`], with the scripts' stores put back as they were: nothing changes.
+    fn rehearse(&mut self, cmd: &Command) -> Result<Attempt, Rejection> {
+        let attempt = self.attempt(cmd)?;
         if let (Some(h), Some(store)) = (&mut self.scripts, self.store_before.take()) {
             h.restore_store(&store)
                 .map_err(|e| Rejection::new(format!("a rule script's store could not be restored: {e}")))?;
         }
-        Ok(out)
+        Ok(attempt)
     }
 
     /// Run a command on a copy of the state, the scripts' events included. On success the

@@ -10,6 +10,9 @@
 //! victory_city = 30       # and a victory city or capital 30 IPCs more
 //! capital_odds = 40       # an enemy capital is attacked at 40 % already
 //! capital_guard = 100     # keep the capital's defence at 100 % of what could attack it
+//! city_guard = 60         # and a victory city's at 60 %
+//! fleet_guard = 100       # warships to match what could attack the zones where transports gather
+//! counter_attack = 50     # a conquest's survivors count as lost at 50 % × the counter-attack's odds
 //! buy_attack = 2          # what a unit type is worth per IPC: 2 × attack ...
 //! buy_defense = 2         # ... + 2 × defence ...
 //! buy_move = 1            # ... + 1 × each point of movement past the first
@@ -41,6 +44,16 @@ pub struct AiWeights {
     /// Percent of the attack the enemies next to a capital could make on it that its defenders
     /// must match before units leave it.
     pub capital_guard: u32,
+    /// The same for the power's other victory cities (and the reinforcements noncombat moves
+    /// send to a capital or victory city whose defenders fall short of it).
+    pub city_guard: u32,
+    /// Percent of the attack the enemies' warships and aircraft could make on the zones where
+    /// a power that needs transports gathers them that its warships there must match: what it
+    /// lacks it buys in warships before transports.
+    pub fleet_guard: u32,
+    /// Percent: the units an attack expects to leave in a conquered territory count as lost
+    /// at this share of their value times the odds that the enemies next to it retake it.
+    pub counter_attack: u32,
     /// The purchase value model: a unit type is worth `buy_attack × attack + buy_defense ×
     /// defence + buy_move × (movement − 1)` per IPC of its cost.
     pub buy_attack: u32,
@@ -63,6 +76,9 @@ impl Default for AiWeights {
             territory_value: 3,
             victory_city: 30,
             capital_guard: 100,
+            city_guard: 60,
+            counter_attack: 50,
+            fleet_guard: 100,
             buy_attack: 2,
             buy_defense: 2,
             buy_move: 1,
@@ -84,6 +100,9 @@ pub(crate) static AI: Table = Table {
         Field::def("territory_value", "int", "3", "how many times an enemy territory's IPC value counts in an attack's worth, beside the units expected to be destroyed and lost"),
         Field::def("victory_city", "int", "30", "IPCs a victory city or capital adds to an attack's worth, on top of its income"),
         Field::def("capital_guard", "int", "100", "percent of the attack that enemies next to a capital could make on it that its defenders must match before units leave it"),
+        Field::def("city_guard", "int", "60", "the same percent for the power's other victory cities; noncombat moves reinforce a capital or victory city whose defenders fall short"),
+        Field::def("counter_attack", "int", "50", "percent: the units an attack expects to leave in a conquered territory count as lost at this share of their value times the odds that the enemies next to it retake it"),
+        Field::def("fleet_guard", "int", "100", "percent of the attack enemy warships and aircraft could make on the zones where a power that needs transports gathers them that its warships must match; it buys warships for what they lack before transports"),
         Field::def("buy_attack", "int", "2", "purchase value model: weight of a unit's attack (its worth per IPC is buy_attack × attack + buy_defense × defence + buy_move × (movement − 1))"),
         Field::def("buy_defense", "int", "2", "purchase value model: weight of a unit's defence"),
         Field::def("buy_move", "int", "1", "purchase value model: weight of each point of movement past the first"),
@@ -111,6 +130,9 @@ pub fn read_ai(ctx: &mut Ctx, e: Option<&Entry>) -> AiWeights {
     field(ctx, &mut f, "territory_value", 100, &mut out.territory_value);
     field(ctx, &mut f, "victory_city", 1000, &mut out.victory_city);
     field(ctx, &mut f, "capital_guard", 1000, &mut out.capital_guard);
+    field(ctx, &mut f, "city_guard", 1000, &mut out.city_guard);
+    field(ctx, &mut f, "counter_attack", 100, &mut out.counter_attack);
+    field(ctx, &mut f, "fleet_guard", 1000, &mut out.fleet_guard);
     field(ctx, &mut f, "buy_attack", 100, &mut out.buy_attack);
     field(ctx, &mut f, "buy_defense", 100, &mut out.buy_defense);
     field(ctx, &mut f, "buy_move", 100, &mut out.buy_move);
