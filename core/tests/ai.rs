@@ -371,3 +371,30 @@ end)
     assert_eq!(c.command, Command::Answer("germans".into()), "{}", c.reason);
     assert!(c.reason.contains("better off"), "{}", c.reason);
 }
+
+/// Where the AI lands a Soviet fighter left at sea beside Karelia in the Soviet noncombat
+/// move of 1941, after `setup`: the command and its reason.
+fn fighter_landing(setup: impl Fn(&mut Game)) -> (String, String) {
+    let rules = rules_for("1941", &[]);
+    let mut g = Game::new(rules.clone(), "1941", &[], None, 1).unwrap();
+    support::advance_to(&mut g, "Soviet Union", "noncombat_move");
+    support::ok(&mut g, "edit add \"SZ 4\" \"Soviet Union\" 1 fighter");
+    setup(&mut g);
+    let mut ai = Ai::new();
+    let c = ai.choose(&mut g).expect("the AI lands it");
+    (c.command.to_text(&rules), c.reason)
+}
+
+#[test]
+fn aircraft_land_where_the_enemy_cannot_take_them() {
+    // Archangel and Karelia are as near the front as Moscow, but the German army next to them
+    // outnumbers their few defenders; Moscow holds.
+    let (cmd, why) = fighter_landing(|_| {});
+    assert!(cmd.ends_with("to Russia"), "{cmd}: {why}");
+    // With a German army beside Moscow too, the capital is short of its guard: the fighter
+    // lands there all the same, to help hold it, not in a safe corner far from the war.
+    let (cmd, why) = fighter_landing(|g| {
+        support::ok(g, "edit add Urals Germany 30 infantry");
+    });
+    assert!(cmd.ends_with("to Russia"), "{cmd}: {why}");
+}

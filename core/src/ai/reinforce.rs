@@ -1,5 +1,5 @@
-//! Noncombat moves: aircraft that must land are landed first (nearest the front among the
-//! places they can reach); voyages under way are finished; a capital or victory city whose
+//! Noncombat moves: aircraft that must land are landed first (where the enemies around are
+//! unlikely to take them, or in a city that needs defenders; then nearest the front); voyages under way are finished; a capital or victory city whose
 //! defenders fall short of what the enemies nearby could throw at it is reinforced; then
 //! ships ferry troops cut off from the front and land units march towards the front, a stack
 //! at a time, from spaces that are not on it already and can spare them. A unit that moved
@@ -22,7 +22,21 @@ pub(super) fn next(game: &mut Game, banned: &[String]) -> Option<Choice> {
     let mv = |units: Vec<Pick>, from: SpaceId, to: SpaceId| Command::Move(Move::plain(units, from, to));
     for u in game.unlanded_air() {
         let mut landings = u.landings.clone();
-        landings.sort_by_key(|sp| front[sp.index()].saturating_sub(1));
+        // Safe first (where the enemies around are unlikely to take the space, aircraft and
+        // all; or a capital or victory city short of its guard, which the aircraft helps
+        // hold), then nearest the front.
+        let exposed = |sp: SpaceId| {
+            if sight.guard_need(sp).is_some_and(|(need, defence)| defence < need) {
+                return false;
+            }
+            let (attack, defence) = if sight.is_sea(sp) {
+                sight.sea_threat(sp)
+            } else {
+                sight.threat(sp)
+            };
+            super::sight::rough_odds(attack, defence + rules.unit(u.kind).defense) >= 0.5
+        };
+        landings.sort_by_cached_key(|sp| (exposed(*sp), front[sp.index()].saturating_sub(1)));
         for to in landings {
             let c = mv(vec![Pick::Id(u.id)], u.space, to);
             if super::accepts(game, banned, &c) {

@@ -109,7 +109,7 @@ impl<'a> Sight<'a> {
     }
 
     /// What the enemies' warships and aircraft could throw at the sea zone `zone` next turn
-    /// (attack values, ships within their movement by sea, aircraft within theirs); and what
+    /// (attack values, ships within their movement by sea, aircraft within half theirs); and what
     /// this power's side defends it with now.
     pub fn sea_threat(&self, zone: SpaceId) -> (u32, u32) {
         let most = self.rules.units.iter().map(|u| u.movement).max().unwrap_or(1);
@@ -125,7 +125,9 @@ impl<'a> Sight<'a> {
                 let t = self.rules.unit(u.kind);
                 let d = match t.domain {
                     Domain::Sea => ds,
-                    Domain::Air => da,
+                    // An aircraft flies out and back (or on to a landing) on one move.
+                    Domain::Air if da <= t.movement.div_ceil(2) => da,
+                    Domain::Air => continue,
                     Domain::Land => continue,
                 };
                 if d != FAR && d <= t.movement.max(1) {
@@ -145,8 +147,9 @@ impl<'a> Sight<'a> {
     }
 
     /// What the enemies could throw at `space` next turn, as the sum of the attack values of
-    /// their land units within their movement over land and their aircraft within their
-    /// movement (not counting any in `space` itself: those are fighting there); and what this
+    /// their land units within their movement over land and their aircraft within half their
+    /// movement, since they must land again (not counting any in `space` itself: those are
+    /// fighting there); and what this
     /// power's side defends it with now, as the sum of defence values.
     pub fn threat(&self, space: SpaceId) -> (u32, u32) {
         let most = self.rules.units.iter().map(|u| u.movement).max().unwrap_or(1);
@@ -162,7 +165,9 @@ impl<'a> Sight<'a> {
                 let t = self.rules.unit(u.kind);
                 let d = match t.domain {
                     Domain::Land => dl,
-                    Domain::Air => da,
+                    // An aircraft flies out and back (or on to a landing) on one move.
+                    Domain::Air if da <= t.movement.div_ceil(2) => da,
+                    Domain::Air => continue,
                     Domain::Sea => continue,
                 };
                 if d != FAR && d <= t.movement.max(1) {
