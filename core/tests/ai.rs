@@ -398,3 +398,40 @@ fn aircraft_land_where_the_enemy_cannot_take_them() {
     });
     assert!(cmd.ends_with("to Russia"), "{cmd}: {why}");
 }
+
+/// The AI's moves in Germany's first noncombat move of 1941, after `setup`.
+fn german_noncombat(setup: impl Fn(&mut Game)) -> Vec<(String, String)> {
+    let rules = rules_for("1941", &[]);
+    let mut g = Game::new(rules.clone(), "1941", &[], None, 1).unwrap();
+    support::advance_to(&mut g, "Germany", "noncombat_move");
+    setup(&mut g);
+    let mut ai = Ai::new();
+    let mut out = Vec::new();
+    while let Some(c) = ai.choose(&mut g) {
+        if c.command == Command::EndPhase {
+            break;
+        }
+        out.push((c.command.to_text(&rules), c.reason.clone()));
+        g.apply(&c.command).unwrap();
+    }
+    out
+}
+
+#[test]
+fn armies_do_not_march_where_the_enemy_would_destroy_them() {
+    let into = |m: &[(String, String)]| {
+        m.iter()
+            .filter(|(c, _)| c.ends_with("to \"Eastern Europe\""))
+            .count()
+    };
+    let open = german_noncombat(|_| {});
+    assert!(into(&open) > 0, "the army marches east: {open:#?}");
+    let guarded = german_noncombat(|g| {
+        support::ok(g, "edit add Karelia \"Soviet Union\" 40 infantry");
+    });
+    assert_eq!(
+        into(&guarded),
+        0,
+        "forty Soviet infantry wait next door: {guarded:#?}"
+    );
+}

@@ -2,7 +2,8 @@
 //! unlikely to take them, or in a city that needs defenders; then nearest the front); voyages under way are finished; a capital or victory city whose
 //! defenders fall short of what the enemies nearby could throw at it is reinforced; then
 //! ships ferry troops cut off from the front and land units march towards the front, a stack
-//! at a time, from spaces that are not on it already and can spare them. A unit that moved
+//! at a time, from spaces that are not on it already and can spare them, never into a space
+//! where the enemies around would likely destroy the stack. A unit that moved
 //! in this phase moves no further: that is what makes the phase end (reinforcing a city frees
 //! others there to march, but never the one that came in).
 
@@ -83,6 +84,17 @@ pub(super) fn next(game: &mut Game, banned: &[String]) -> Option<Choice> {
     for from in sources {
         let spare = sight.spare(from);
         let here = metric(from);
+        // The stack that may march from here, as one: a space where the enemies around would
+        // likely destroy it (`sight::rough_odds`) is not marched into.
+        let stack: u32 = sight
+            .own_units(from)
+            .filter(|u| u.moved == 0 && spare.contains(&u.id) && rules.unit(u.kind).domain == Domain::Land)
+            .map(|u| rules.unit(u.kind).defense)
+            .sum();
+        let exposed = |to: SpaceId| {
+            let (attack, defence) = sight.threat(to);
+            super::sight::rough_odds(attack, defence + stack) >= 0.5
+        };
         let mut moves: Vec<((u32, u32, u32), Command, String)> = Vec::new();
         for c in game.candidate_moves_from(from) {
             let Command::Move(m) = &c else { continue };
@@ -91,7 +103,7 @@ pub(super) fn next(game: &mut Game, banned: &[String]) -> Option<Choice> {
             };
             let t = rules.unit(kind);
             let there = metric(m.to);
-            if t.domain != Domain::Land || sight.is_sea(m.to) || there >= here {
+            if t.domain != Domain::Land || sight.is_sea(m.to) || there >= here || exposed(m.to) {
                 continue;
             }
             let n = sight
