@@ -125,6 +125,21 @@ fn a_house_rule_changes_what_the_ai_buys_without_ai_code() {
     );
 }
 
+/// The commands the AI gives until it ends the phase, as (command, reason), each applied.
+fn phase_choices(g: &mut Game) -> Vec<(String, String)> {
+    let rules = g.rules().clone();
+    let mut ai = Ai::new();
+    let mut out = Vec::new();
+    while let Some(c) = ai.choose(g) {
+        if c.command == Command::EndPhase {
+            break;
+        }
+        out.push((c.command.to_text(&rules), c.reason.clone()));
+        g.apply(&c.command).unwrap();
+    }
+    out
+}
+
 /// The attacks the AI makes in Germany's first combat move, as (command, reason).
 fn first_attacks(rules: &Arc<RuleSet>, with: &[String]) -> Vec<(String, String)> {
     attacks_after(rules, with, |_| {})
@@ -135,16 +150,7 @@ fn attacks_after(rules: &Arc<RuleSet>, with: &[String], setup: impl Fn(&mut Game
     let mut g = Game::new(rules.clone(), "1941", with, None, 1).unwrap();
     support::advance_to(&mut g, "Germany", "combat_move");
     setup(&mut g);
-    let mut ai = Ai::new();
-    let mut out = Vec::new();
-    while let Some(c) = ai.choose(&mut g) {
-        if c.command == Command::EndPhase {
-            break;
-        }
-        out.push((c.command.to_text(rules), c.reason.clone()));
-        g.apply(&c.command).unwrap();
-    }
-    out
+    phase_choices(&mut g)
 }
 
 #[test]
@@ -234,16 +240,7 @@ fn soviet_noncombat(with: &[String]) -> Vec<(String, String)> {
     let mut g = Game::new(rules.clone(), "anniversary", with, Some("1941"), 1).unwrap();
     support::advance_to(&mut g, "Soviet Union", "noncombat_move");
     support::ok(&mut g, "edit add Ukraine Germany 10 tank");
-    let mut ai = Ai::new();
-    let mut out = Vec::new();
-    while let Some(c) = ai.choose(&mut g) {
-        if c.command == Command::EndPhase {
-            break;
-        }
-        out.push((c.command.to_text(&rules), c.reason.clone()));
-        g.apply(&c.command).unwrap();
-    }
-    out
+    phase_choices(&mut g)
 }
 
 #[test]
@@ -405,16 +402,7 @@ fn german_noncombat(setup: impl Fn(&mut Game)) -> Vec<(String, String)> {
     let mut g = Game::new(rules.clone(), "1941", &[], None, 1).unwrap();
     support::advance_to(&mut g, "Germany", "noncombat_move");
     setup(&mut g);
-    let mut ai = Ai::new();
-    let mut out = Vec::new();
-    while let Some(c) = ai.choose(&mut g) {
-        if c.command == Command::EndPhase {
-            break;
-        }
-        out.push((c.command.to_text(&rules), c.reason.clone()));
-        g.apply(&c.command).unwrap();
-    }
-    out
+    phase_choices(&mut g)
 }
 
 #[test]

@@ -109,7 +109,14 @@ pub(super) fn plan(game: &mut Game) -> Vec<(u32, Choice)> {
         } else {
             sight.threat(target).0
         };
-        let Some((n, judged)) = smallest_force(game, &rules, me, target, &movers, counter) else {
+        let aim = Aim {
+            game,
+            rules: &rules,
+            me,
+            target,
+            counter,
+        };
+        let Some((n, judged)) = aim.smallest_force(&movers) else {
             continue;
         };
         let sent = &movers[..n];
@@ -264,95 +271,95 @@ fn lands_after(sight: &Sight, from: SpaceId, target: SpaceId, movement: u32) -> 
     })
 }
 
-/// The fewest of `movers` (a prefix) whose attack is good enough, with its judgement; `None`
-/// when even all of them are not.
-fn smallest_force(
-    game: &Game,
-    rules: &RuleSet,
+/// One target weighed: the power attacking, the space, and the attack pips of the enemies
+/// around that could strike back at a conquest.
+struct Aim<'a> {
+    game: &'a Game,
+    rules: &'a RuleSet,
     me: PowerId,
     target: SpaceId,
-    movers: &[Mover],
     counter: u32,
-) -> Option<(usize, Judged)> {
-    let space = rules.board.space(target);
-    let enemy_capital = space.capital && space.owner.is_some_and(|o| o != me);
-    let odds = if enemy_capital {
-        rules.ai.capital_odds
-    } else {
-        rules.ai.attack_odds
-    };
-    let good = |j: &Judged| j.take * 100.0 >= f64::from(odds) && j.worth > 0.0;
-    let all = judge(game, rules, me, target, movers, counter)?;
-    if !good(&all) {
-        return None;
-    }
-    // The odds grow with every unit added: search for the shortest prefix that is enough.
-    let (mut lo, mut hi, mut best) = (1, movers.len(), all);
-    while lo < hi {
-        let mid = (lo + hi) / 2;
-        match judge(game, rules, me, target, &movers[..mid], counter) {
-            Some(j) if good(&j) => {
-                hi = mid;
-                best = j;
-            }
-            _ => lo = mid + 1,
-        }
-    }
-    Some((hi, best))
 }
 
-/// The odds and worth of sending `movers` against `target`, where the enemies around could
-/// strike back with `counter` attack pips.
-fn judge(
-    game: &Game,
-    rules: &RuleSet,
-    me: PowerId,
-    target: SpaceId,
-    movers: &[Mover],
-    counter: u32,
-) -> Option<Judged> {
-    let units: Vec<(SpaceId, u32)> = movers.iter().map(|m| (m.from, m.id)).collect();
-    let q = game.attack_question(me, target, &units).ok()?;
-    let odds = super::odds(&q)?;
-    let space = rules.board.space(target);
-    let take = match odds.takes_territory {
-        Some(e) if !space.is_sea() => e.value,
-        _ => odds.attacker_wins.value,
-    };
-    let swing = odds.tuv_swing();
-    let mut worth = swing;
-    let mut exposed = 0.0;
-    if !space.is_sea() {
-        let prize = space.ipc * rules.ai.territory_value
-            + if space.capital || space.victory_city.is_some() {
-                rules.ai.victory_city
-            } else {
-                0
-            };
-        worth += take * f64::from(prize);
-        // The land units left hold the conquest; the averages count the battles lost as none
-        // left, so divided by the odds of taking it they are what holds it when it is taken.
-        let (mut value, mut defence) = (0.0, 0.0);
-        for &(kind, n) in &odds.attackers_left {
-            let t = rules.unit(kind);
-            if t.domain == Domain::Land {
-                value += n * f64::from(t.cost);
-                defence += n * f64::from(t.defense);
+impl Aim<'_> {
+    /// The fewest of `movers` (a prefix) whose attack is good enough, with its judgement; `None`
+    /// when even all of them are not.
+    fn smallest_force(&self, movers: &[Mover]) -> Option<(usize, Judged)> {
+        let (rules, me, target) = (self.rules, self.me, self.target);
+        let space = rules.board.space(target);
+        let enemy_capital = space.capital && space.owner.is_some_and(|o| o != me);
+        let odds = if enemy_capital {
+            rules.ai.capital_odds
+        } else {
+            rules.ai.attack_odds
+        };
+        let good = |j: &Judged| j.take * 100.0 >= f64::from(odds) && j.worth > 0.0;
+        let all = self.judge(movers)?;
+        if !good(&all) {
+            return None;
+        }
+        // The odds grow with every unit added: search for the shortest prefix that is enough.
+        let (mut lo, mut hi, mut best) = (1, movers.len(), all);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match self.judge(&movers[..mid]) {
+                Some(j) if good(&j) => {
+                    hi = mid;
+                    best = j;
+                }
+                _ => lo = mid + 1,
             }
         }
-        if counter > 0 && take > 0.0 {
-            let held = (defence / take).round() as u32;
-            exposed =
-                super::sight::rough_odds(counter, held) * value * f64::from(rules.ai.counter_attack) / 100.0;
-            worth -= exposed;
-        }
+        Some((hi, best))
     }
-    Some(Judged {
-        take,
-        swing,
-        worth,
-        exposed,
-    })
+
+    /// The odds and worth of sending `movers` against the target.
+    fn judge(&self, movers: &[Mover]) -> Option<Judged> {
+        let (game, rules, me, target, counter) = (self.game, self.rules, self.me, self.target, self.counter);
+        let units: Vec<(SpaceId, u32)> = movers.iter().map(|m| (m.from, m.id)).collect();
+        let q = game.attack_question(me, target, &units).ok()?;
+        let odds = super::odds(&q)?;
+        let space = rules.board.space(target);
+        let take = match odds.takes_territory {
+            Some(e) if !space.is_sea() => e.value,
+            _ => odds.attacker_wins.value,
+        };
+        let swing = odds.tuv_swing();
+        let mut worth = swing;
+        let mut exposed = 0.0;
+        if !space.is_sea() {
+            let prize = space.ipc * rules.ai.territory_value
+                + if space.capital || space.victory_city.is_some() {
+                    rules.ai.victory_city
+                } else {
+                    0
+                };
+            worth += take * f64::from(prize);
+            // The land units left hold the conquest; the averages count the battles lost as none
+            // left, so divided by the odds of taking it they are what holds it when it is taken.
+            let (mut value, mut defence) = (0.0, 0.0);
+            for &(kind, n) in &odds.attackers_left {
+                let t = rules.unit(kind);
+                if t.domain == Domain::Land {
+                    value += n * f64::from(t.cost);
+                    defence += n * f64::from(t.defense);
+                }
+            }
+            if counter > 0 && take > 0.0 {
+                let held = (defence / take).round() as u32;
+                exposed =
+                    super::sight::rough_odds(counter, held) * value * f64::from(rules.ai.counter_attack)
+                        / 100.0;
+                worth -= exposed;
+            }
+        }
+        Some(Judged {
+            take,
+            swing,
+            worth,
+            exposed,
+        })
+    }
 }
 
 /// The moves that send `sent` into `target`, one per space and unit type, then each ship's

@@ -49,12 +49,7 @@ pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
         if t.domain == Domain::Sea || t.cost == 0 {
             continue;
         }
-        let buy = Command::Buy {
-            piece: Piece::Unit(k),
-            count: 1,
-            economy: None,
-        };
-        if game.dry_run(&buy).is_err() {
+        if !sells(game, k) {
             continue;
         }
         let worth = if threatened {
@@ -230,14 +225,7 @@ fn warships_wanted(
                 && t.defense > 0
                 && t.cost > 0
         })
-        .filter(|k| {
-            game.dry_run(&Command::Buy {
-                piece: Piece::Unit(*k),
-                count: 1,
-                economy: None,
-            })
-            .is_ok()
-        })
+        .filter(|k| sells(game, *k))
         .max_by(|a, b| worth(*a).total_cmp(&worth(*b)).then(b.cmp(a)))?;
     let t = rules.unit_for(kind, techs);
     let n = gap
@@ -264,14 +252,7 @@ fn transports_wanted(
             let t = rules.unit_for(*k, techs);
             t.domain == Domain::Sea && t.transport_capacity > 0 && t.cost > 0
         })
-        .filter(|k| {
-            game.dry_run(&Command::Buy {
-                piece: Piece::Unit(*k),
-                count: 1,
-                economy: None,
-            })
-            .is_ok()
-        })
+        .filter(|k| sells(game, *k))
         .min_by_key(|k| (rules.unit_for(*k, techs).cost, *k))?;
     let mut ships = 0u32;
     let mut waiting = 0u32;
@@ -291,6 +272,16 @@ fn transports_wanted(
     }
     let want = waiting.div_ceil(2).max(2).saturating_sub(ships).min(3);
     Some((kind, rules.unit_for(kind, techs).cost, want))
+}
+
+/// Whether the game sells this power one unit of the type now.
+fn sells(game: &mut Game, kind: UnitTypeId) -> bool {
+    game.dry_run(&Command::Buy {
+        piece: Piece::Unit(kind),
+        count: 1,
+        economy: None,
+    })
+    .is_ok()
 }
 
 /// Research dice for `[ai] research` percent of the IPCs in hand (to the nearest die), where the game has research

@@ -345,25 +345,22 @@ fn side_power(b: &crate::combat::Battle, side: Side) -> PowerId {
 /// The odds of a battle as the AI weighs them: exact where the chain can answer, else a few
 /// hundred battles (seeded, so the same game plays the same way), on the caller's thread.
 pub(super) fn odds(q: &crate::odds::Question) -> Option<crate::odds::Odds> {
-    let options = crate::odds::Options {
-        fallback_runs: Some(400),
-        seed: 1,
-        threads: Some(1),
-        endings: 1,
-        ..crate::odds::Options::default()
-    };
-    crate::odds::calculate(q, &options).ok()
+    weigh(q, None)
 }
 
 /// The odds of a battle from where it stands within a round ([`Game::battle_question`]): a
 /// few hundred battles fought out, seeded.
 pub(super) fn sampled_odds(q: &crate::odds::Question) -> Option<crate::odds::Odds> {
+    weigh(q, Some(400))
+}
+
+fn weigh(q: &crate::odds::Question, runs: Option<u64>) -> Option<crate::odds::Odds> {
     let options = crate::odds::Options {
-        runs: Some(400),
+        runs,
+        fallback_runs: Some(400),
         seed: 1,
         threads: Some(1),
         endings: 1,
-        ..crate::odds::Options::default()
     };
     crate::odds::calculate(q, &options).ok()
 }

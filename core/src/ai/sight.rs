@@ -112,63 +112,46 @@ impl<'a> Sight<'a> {
     /// (attack values, ships within their movement by sea, aircraft within half theirs); and what
     /// this power's side defends it with now.
     pub fn sea_threat(&self, zone: SpaceId) -> (u32, u32) {
-        let most = self.rules.units.iter().map(|u| u.movement).max().unwrap_or(1);
-        let by_sea = self.steps_within(zone, most, |sp| self.is_sea(sp));
-        let by_air = self.steps_from(zone, false, most);
-        let mut attack = 0;
-        for sp in self.rules.board.ids() {
-            let (ds, da) = (by_sea[sp.index()], by_air[sp.index()]);
-            if ds == FAR && da == FAR {
-                continue;
-            }
-            for u in self.enemy_units(sp) {
-                let t = self.rules.unit(u.kind);
-                let d = match t.domain {
-                    Domain::Sea => ds,
-                    // An aircraft flies out and back (or on to a landing) on one move.
-                    Domain::Air if da <= t.movement.div_ceil(2) => da,
-                    Domain::Air => continue,
-                    Domain::Land => continue,
-                };
-                if d != FAR && d <= t.movement.max(1) {
-                    attack += t.attack * t.attack_dice.max(1);
-                }
-            }
-        }
-        let defence = self
-            .s
-            .space(zone)
-            .units
-            .iter()
-            .filter(|u| self.friendly(u.owner))
-            .map(|u| self.rules.unit(u.kind).defense)
-            .sum();
-        (attack, defence)
+        // Enemy ships already there count: they strike what gathers there.
+        self.strike(zone, Domain::Sea, true, |sp| self.is_sea(sp))
     }
 
     /// What the enemies could throw at `space` next turn, as the sum of the attack values of
     /// their land units within their movement over land and their aircraft within half their
     /// movement, since they must land again (not counting any in `space` itself: those are
-    /// fighting there); and what this
-    /// power's side defends it with now, as the sum of defence values.
+    /// fighting there); and what this power's side defends it with now, as the sum of defence
+    /// values.
     pub fn threat(&self, space: SpaceId) -> (u32, u32) {
+        self.strike(space, Domain::Land, false, |sp| !self.is_sea(sp))
+    }
+
+    /// The attack of the enemy units of `surface` (moving through the spaces `through` admits)
+    /// and of their aircraft that could reach `space` next turn (with those in it already when
+    /// `here`), and the defence there now.
+    fn strike(
+        &self,
+        space: SpaceId,
+        surface: Domain,
+        here: bool,
+        through: impl Fn(SpaceId) -> bool,
+    ) -> (u32, u32) {
         let most = self.rules.units.iter().map(|u| u.movement).max().unwrap_or(1);
-        let by_land = self.steps_from(space, true, most);
+        let by_surface = self.steps_within(space, most, through);
         let by_air = self.steps_from(space, false, most);
         let mut attack = 0;
         for sp in self.rules.board.ids() {
-            let (dl, da) = (by_land[sp.index()], by_air[sp.index()]);
-            if (dl == FAR && da == FAR) || sp == space {
+            let (ds, da) = (by_surface[sp.index()], by_air[sp.index()]);
+            if (ds == FAR && da == FAR) || (sp == space && !here) {
                 continue;
             }
             for u in self.enemy_units(sp) {
                 let t = self.rules.unit(u.kind);
                 let d = match t.domain {
-                    Domain::Land => dl,
                     // An aircraft flies out and back (or on to a landing) on one move.
                     Domain::Air if da <= t.movement.div_ceil(2) => da,
                     Domain::Air => continue,
-                    Domain::Sea => continue,
+                    d if d == surface => ds,
+                    _ => continue,
                 };
                 if d != FAR && d <= t.movement.max(1) {
                     attack += t.attack * t.attack_dice.max(1);
