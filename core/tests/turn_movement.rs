@@ -898,3 +898,41 @@ fn one_new_carrier_is_promised_to_one_sea_zone_only() {
         "{out:?}"
     );
 }
+
+/// `air_units_must_land` holds noncombat move while an air unit can still land; a landing a
+/// rule script refuses (`validate_move`, as G40-POL-USSR-THEATRE keeps the Allies out of a
+/// Soviet Union neutral on one map) is no landing: the unit is lost, the phase goes on.
+#[test]
+fn a_landing_a_rule_script_refuses_does_not_hold_up_noncombat_move() {
+    let grounded = r#"
+warroom.on("validate_move", { id = "grounded" }, function(ev, game)
+  if ev.power ~= "Germany" then return end
+  for _, u in ipairs(ev.units) do
+    if u.unit == "fighter" then return { veto = "German fighters are grounded" } end
+  end
+end)
+"#;
+    let start = |files: &[(&str, &str)]| {
+        let rules = layer_over(&editions().join("global1940"), "global1940", files)
+            .unwrap_or_else(|p| panic!("{p:#?}"));
+        let mut g =
+            warroom_core::game::Game::new(std::sync::Arc::new(rules), "global1940", &[], None, 1).unwrap();
+        advance_to(&mut g, "Germany", "noncombat_move");
+        ok(&mut g, "edit add \"SZ 113\" Germany 1 fighter");
+        g
+    };
+    // Without the script the fighter must land first.
+    let mut g = start(&[("none.lua", "")]);
+    assert!(g.landable_air().iter().any(|u| !u.landings.is_empty()));
+    refused(&mut g, "end phase", "air-units-must-land");
+    // With it, the engine's landings are all refused: none is open.
+    let mut g = start(&[("grounded.lua", grounded)]);
+    assert!(g.unlanded_air().iter().any(|u| !u.landings.is_empty()));
+    assert!(
+        g.landable_air().iter().all(|u| u.landings.is_empty()),
+        "{:?}",
+        g.landable_air()
+    );
+    let out = ok(&mut g, "end phase");
+    assert!(logged(&out, "no safe landing place and is lost"), "{out:#?}");
+}

@@ -359,6 +359,29 @@ impl Game {
         movement::unlanded_air(&self.rules, &self.state, self.current_power())
     }
 
+    /// [`Game::unlanded_air`] with only the landings a `move` would be allowed now: a rule
+    /// script may refuse some (a power neutral on one map keeps its allies' aircraft out).
+    /// An air unit whose every landing is refused cannot land: it is lost at the end of the
+    /// phase, and does not hold the phase up.
+    pub fn landable_air(&mut self) -> Vec<movement::Unlanded> {
+        let mut unlanded = self.unlanded_air();
+        let vetoes = self
+            .scripts
+            .as_ref()
+            .is_some_and(|h| h.listens(crate::script::EventKind::ValidateMove));
+        if !vetoes {
+            return unlanded;
+        }
+        for u in &mut unlanded {
+            let (from, id) = (u.space, u.id);
+            u.landings.retain(|to| {
+                let land = command::Move::plain(vec![command::Pick::Id(id)], from, *to);
+                self.rehearse(&Command::Move(land)).is_ok()
+            });
+        }
+        unlanded
+    }
+
     /// Texts of the commands `undo` can take back, oldest first.
     pub fn undoable(&self) -> Vec<&str> {
         self.undo.iter().map(|s| s.text.as_str()).collect()
@@ -483,6 +506,14 @@ impl Game {
                     c.name
                 )));
             }
+        }
+        if *cmd == Command::EndPhase
+            && self.rules.switches.air_units_must_land
+            && self.state.combat.is_none()
+            && self.state.questions.0.is_empty()
+        {
+            let unlanded = self.landable_air();
+            movement::no_ditching(&self.rules, &unlanded)?;
         }
         let mut next = self.state.clone();
         let mut out = Vec::new();
@@ -917,9 +948,8 @@ fn end_phase(rules: &RuleSet, sc: &Scenario, s: &mut State, out: &mut Vec<String
         }
         PhaseKind::NoncombatMove => {
             movement::carriers_meet_fighters(rules, s, power)?;
-            if rules.switches.air_units_must_land {
-                movement::no_ditching(rules, s, power)?;
-            }
+            // `air_units_must_land` is checked by `Game::attempt`, which can ask the scripts
+            // whether a landing is open.
             movement::land_air_units(rules, s, power, false, out);
             neutrals::take_friendly(rules, s, power, out);
         }

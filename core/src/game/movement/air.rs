@@ -422,12 +422,10 @@ pub fn unlanded_air(rules: &RuleSet, s: &State, power: PowerId) -> Vec<Unlanded>
 }
 
 /// Noncombat move ends only once every air unit that can still land safely has (`[rules]
-/// air_units_must_land`: "if you can land them safely in NCM, you must do so").
-pub fn no_ditching(rules: &RuleSet, s: &State, power: PowerId) -> Result<(), crate::game::Rejection> {
-    let Some(u) = unlanded_air(rules, s, power)
-        .into_iter()
-        .find(|u| !u.landings.is_empty())
-    else {
+/// air_units_must_land`: "if you can land them safely in NCM, you must do so"). `unlanded`:
+/// [`unlanded_air`], less the landings the rule scripts refuse (`Game::landable_air`).
+pub fn no_ditching(rules: &RuleSet, unlanded: &[Unlanded]) -> Result<(), crate::game::Rejection> {
+    let Some(u) = unlanded.iter().find(|u| !u.landings.is_empty()) else {
         return Ok(());
     };
     let names: Vec<&str> = u
