@@ -423,3 +423,30 @@ fn armies_do_not_march_where_the_enemy_would_destroy_them() {
         "forty Soviet infantry wait next door: {guarded:#?}"
     );
 }
+
+/// Red's first combat move in the mini edition with a bomber in Redland (a layer adds the
+/// unit type and strategic bombing raids) and these `[ai]` settings (with `capital_odds = 100` Blue's capital, Blueland,
+/// is not attacked): its industrial complex is there to raid.
+fn mini_raids(ai: &str) -> Vec<(String, String)> {
+    let bomber = "[units.bomber]\nname = \"Bomber\"\ndomain = \"air\"\ncost = 12\nattack = 4\ndefense = 1\nmove = 6\nbombing_dice = 1\n";
+    let raids = "[combat]\nconduct = [\"bombing_raids\", \"amphibious_assaults\", \"general_combat\"]\n";
+    let mut g =
+        support::mini_game_with_layer(&[("bomber.toml", bomber), ("raids.toml", raids), ("ai.toml", ai)]);
+    support::advance_to(&mut g, "Red", "combat_move");
+    support::ok(&mut g, "edit add Redland Red 1 bomber");
+    phase_choices(&mut g)
+}
+
+#[test]
+fn bombers_raid_where_the_damage_outweighs_the_bombers_lost() {
+    let raids = |m: &[(String, String)]| m.iter().filter(|(c, _)| c.contains(" bombing")).count();
+    let plain = mini_raids("[ai]\ncapital_odds = 100\n");
+    assert_eq!(raids(&plain), 1, "the bomber raids Blueland: {plain:#?}");
+    assert!(
+        plain
+            .iter()
+            .any(|(_, why)| why.starts_with("raids the Industrial Complex in Blueland")),
+        "{plain:#?}"
+    );
+    assert_eq!(raids(&mini_raids("[ai]\ncapital_odds = 100\nbombing = 0\n")), 0);
+}

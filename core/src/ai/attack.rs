@@ -5,14 +5,16 @@
 //! the attack's worth (expected TUV swing, plus the territory's income and a victory city's
 //! value weighted by the odds of taking it, less what the enemies next to a conquest are
 //! expected to destroy when they retake it: `[ai] counter_attack`) is positive. Units guarding a capital stay
-//! (`Sight::spare`); aircraft go only where they can still land afterwards.
+//! (`Sight::spare`); aircraft go only where they can still land afterwards. Bombers no attack
+//! took raid enemy facilities where the damage they are expected to do outweighs the bombers
+//! expected to be lost (`[ai] bombing`).
 
 use super::sealift::{self, Ride, Ship};
 use super::sight::{Sight, FAR};
 use super::Choice;
 use crate::game::command::{Command, Move, Pick};
 use crate::game::Game;
-use crate::rules::{Domain, PowerId, RuleSet, SpaceId, UnitTypeId};
+use crate::rules::{Domain, FacilityTypeId, PowerId, RuleSet, SpaceId, UnitTypeId};
 use std::collections::BTreeMap;
 
 /// One unit that could join an attack.
@@ -43,11 +45,17 @@ pub(super) fn plan(game: &mut Game) -> Vec<(u32, Choice)> {
     let sight = Sight::new(&rules, &s, me);
     // Who can reach where: the single-unit moves the game proposes.
     let mut reach: BTreeMap<SpaceId, Vec<(SpaceId, UnitTypeId)>> = BTreeMap::new();
+    // And who can raid which facility where (strategic bombing).
+    let mut raids: BTreeMap<(SpaceId, FacilityTypeId), Vec<(SpaceId, UnitTypeId)>> = BTreeMap::new();
     for c in game.candidate_actions() {
         let Command::Move(m) = c else { continue };
         let [Pick::Kind { kind, count: 1 }] = m.units[..] else {
             continue;
         };
+        if let (true, Some(f)) = (m.bombing, m.target) {
+            raids.entry((m.to, f)).or_default().push((m.from, kind));
+            continue;
+        }
         if m.bombing || m.airborne || m.ignore || !m.via.is_empty() {
             continue;
         }
@@ -136,6 +144,101 @@ pub(super) fn plan(game: &mut Game) -> Vec<(u32, Choice)> {
                 .into_iter()
                 .map(|c| (group as u32, c)),
         );
+    }
+    let first = out.iter().map(|(g, _)| g + 1).max().unwrap_or(0);
+    for (i, c) in bombing(game, &sight, &raids, &mut pool).into_iter().enumerate() {
+        out.push((first + i as u32, c));
+    }
+    out
+}
+
+/// Strategic bombing raids by the bombers no attack took: for each facility they can raid
+/// (and land after), the number of them whose expected damage, weighed by `[ai] bombing`,
+/// most exceeds the bombers expected to be lost (`Game::raid_outlook`); best raids first.
+fn bombing(
+    game: &Game,
+    sight: &Sight,
+    raids: &BTreeMap<(SpaceId, FacilityTypeId), Vec<(SpaceId, UnitTypeId)>>,
+    pool: &mut BTreeMap<SpaceId, Vec<u32>>,
+) -> Vec<Choice> {
+    let rules = sight.rules;
+    let raids_fought = rules
+        .combat
+        .conduct
+        .contains(&crate::rules::ConductStep::BombingRaids);
+    if rules.ai.bombing == 0 || !raids_fought {
+        return Vec::new();
+    }
+    let weight = f64::from(rules.ai.bombing) / 100.0;
+    // The best number of bombers for each raid, and what it is worth.
+    let mut planned: Vec<(
+        f64,
+        SpaceId,
+        FacilityTypeId,
+        Vec<(SpaceId, u32, UnitTypeId)>,
+        (f64, f64),
+    )> = Vec::new();
+    for (&(target, facility), froms) in raids {
+        let mut bombers: Vec<(SpaceId, u32, UnitTypeId)> = Vec::new();
+        for &(from, kind) in froms {
+            let t = rules.unit(kind);
+            if !lands_after(sight, from, target, t.movement) {
+                continue;
+            }
+            let Some(ids) = pool.get(&from) else { continue };
+            for u in sight.own_units(from) {
+                if u.kind == kind && ids.contains(&u.id) && !bombers.iter().any(|b| b.1 == u.id) {
+                    bombers.push((from, u.id, kind));
+                }
+            }
+        }
+        let mut best: Option<(f64, usize, (f64, f64))> = None;
+        for n in 1..=bombers.len() {
+            let units: Vec<(SpaceId, u32)> = bombers[..n].iter().map(|b| (b.0, b.1)).collect();
+            let Some((damage, lost)) = game.raid_outlook(sight.me, target, facility, &units, 60) else {
+                break;
+            };
+            let worth = damage * weight - lost;
+            if worth > best.map_or(0.0, |b| b.0) {
+                best = Some((worth, n, (damage, lost)));
+            }
+        }
+        if let Some((worth, n, outlook)) = best {
+            bombers.truncate(n);
+            planned.push((worth, target, facility, bombers, outlook));
+        }
+    }
+    planned.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut out = Vec::new();
+    for (_, target, facility, bombers, (damage, lost)) in planned {
+        // A bomber sent on a better raid is gone from the pool.
+        if bombers
+            .iter()
+            .any(|(from, id, _)| !pool.get(from).is_some_and(|ids| ids.contains(id)))
+        {
+            continue;
+        }
+        let mut groups: Vec<(SpaceId, UnitTypeId, u32)> = Vec::new();
+        for &(from, id, kind) in &bombers {
+            if let Some(ids) = pool.get_mut(&from) {
+                ids.retain(|x| *x != id);
+            }
+            match groups.iter_mut().find(|g| g.0 == from && g.1 == kind) {
+                Some(g) => g.2 += 1,
+                None => groups.push((from, kind, 1)),
+            }
+        }
+        let why = format!(
+            "raids the {} in {}: {damage:.1} IPCs of damage expected, {lost:.1} IPCs of bombers expected lost (`[ai] bombing`)",
+            rules.facilities[facility.index()].name,
+            rules.board.space(target).name
+        );
+        for (from, kind, count) in groups {
+            let mut m = Move::plain(vec![Pick::Kind { kind, count }], from, target);
+            m.bombing = true;
+            m.target = Some(facility);
+            out.push(Choice::new(Command::Move(m), why.clone()));
+        }
     }
     out
 }

@@ -14,7 +14,8 @@
 //! - `buy`: purchases by a value model (`[ai] buy_*`), within what the factories can place;
 //!   defenders for a city short of its guard, warships for the waters transports gather in.
 //! - `attack`: combat moves, each target weighed with the exact odds, the expected TUV swing
-//!   and the counter-attack a conquest invites; capitals and victory cities kept guarded.
+//!   and the counter-attack a conquest invites; capitals and victory cities kept guarded;
+//!   strategic bombing raids by the bombers left, weighed by raids fought on copies.
 //! - `battle`: fighting the battles, casualties, pressing on or retreating by the odds,
 //!   submarines submerging from a battle going badly.
 //! - `sealift`: armies carried by sea: which transports can take which units where.

@@ -103,7 +103,13 @@ pub(super) fn next(game: &mut Game, banned: &[String]) -> Option<Choice> {
             };
             let t = rules.unit(kind);
             let there = metric(m.to);
-            if t.domain != Domain::Land || sight.is_sea(m.to) || there >= here || exposed(m.to) {
+            // A unit that cannot attack (an antiaircraft gun) guards where it stands.
+            if t.domain != Domain::Land
+                || t.attack == 0
+                || sight.is_sea(m.to)
+                || there >= here
+                || exposed(m.to)
+            {
                 continue;
             }
             let n = sight

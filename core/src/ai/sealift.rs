@@ -147,7 +147,8 @@ pub(super) fn landing_zone(
 }
 
 /// Land units that could board `ship` from the coast beside it, from `spare` (the units each
-/// space can give), strongest attack first.
+/// space can give), strongest attack first; none that cannot attack (an antiaircraft gun
+/// guards where it stands).
 pub(super) fn loads<'a>(
     sight: &'a Sight,
     ship: &Ship,
@@ -163,6 +164,7 @@ pub(super) fn loads<'a>(
         for u in sight.own_units(shore) {
             let t = rules.unit(u.kind);
             if t.domain == Domain::Land
+                && t.attack > 0
                 && t.transport_cost.is_some()
                 && ids.contains(&u.id)
                 && crate::game::movement::movable(rules, sight.s, u, false).is_some()

@@ -2,7 +2,8 @@
 //! attack before it moves a unit: the battle is set up on a copy of the state with the units
 //! moved in by hand, and answered by the same `odds_question` that `odds SPACE` asks in play.
 //! It weighs the answers to a rule script's question by the board each would leave
-//! ([`Game::preview`]). Nothing here changes the game.
+//! ([`Game::preview`]), and a strategic bombing raid by raids fought on copies of the board
+//! ([`Game::raid_outlook`]). Nothing here changes the game.
 
 use super::state::State;
 use super::Game;
@@ -41,6 +42,70 @@ impl Game {
             scripts: self.battle_scripts().map(Arc::new),
             cargo: Vec::new(),
         })
+    }
+
+    /// What a strategic bombing raid by `attacker` with these bombers (space, unit id) on
+    /// `facility` in `target` is expected to do, as the engine fights it (antiaircraft fire,
+    /// each surviving bomber's dice, the damage cap), over `runs` raids with seeded dice: the
+    /// average damage done and the average cost of the bombers lost. Interceptors are not
+    /// counted (they are declared when the raid is fought). `None` when the target has no
+    /// such facility.
+    pub fn raid_outlook(
+        &self,
+        attacker: PowerId,
+        target: SpaceId,
+        facility: crate::rules::FacilityTypeId,
+        bombers: &[(SpaceId, u32)],
+        runs: u32,
+    ) -> Option<(f64, f64)> {
+        let damage_of = |s: &State| {
+            s.space(target)
+                .facilities
+                .iter()
+                .find(|f| f.kind == facility)
+                .map(|f| f.damage)
+        };
+        let before = damage_of(&self.state)?;
+        let mut board = self.moved_in(target, bombers);
+        let ids: Vec<u32> = bombers.iter().map(|(_, id)| *id).collect();
+        let mut sent = 0;
+        for u in board
+            .space_mut(target)
+            .units
+            .iter_mut()
+            .filter(|u| ids.contains(&u.id))
+        {
+            u.marks.bombing = true;
+            u.marks.raid_target = Some(facility);
+            sent += self.rules.unit(u.kind).cost;
+        }
+        board.manual_dice = false;
+        board.dice_queue.clear();
+        let (mut damage, mut lost) = (0.0, 0.0);
+        for run in 0..runs.max(1) {
+            let mut s = board.clone();
+            s.dice = super::dice::Dice::seeded(u64::from(run) + 1);
+            super::raid::raid(
+                &self.rules,
+                &mut s,
+                attacker,
+                target,
+                &mut crate::combat::Quiet,
+                &mut Vec::new(),
+            )
+            .ok()?;
+            damage += f64::from(damage_of(&s)?.saturating_sub(before));
+            let left: u32 = s
+                .space(target)
+                .units
+                .iter()
+                .filter(|u| ids.contains(&u.id))
+                .map(|u| self.rules.unit(u.kind).cost)
+                .sum();
+            lost += f64::from(sent - left);
+        }
+        let n = f64::from(runs.max(1));
+        Some((damage / n, lost / n))
     }
 
     /// The state `cmd` would leave, without changing the game (as [`Game::dry_run`]: the

@@ -16,6 +16,7 @@
 //! buy_attack = 2          # what a unit type is worth per IPC: 2 × attack ...
 //! buy_defense = 2         # ... + 2 × defence ...
 //! buy_move = 1            # ... + 1 × each point of movement past the first
+//! bombing = 100          # an IPC of damage a raid expects to do is worth 100 % of an IPC of bombers
 //! research = 10           # a tenth of the IPCs in hand on research dice, where there is research
 //! declare_war_round = 1   # declare war on the enemies at peace from round 1, when allowed
 //! ```
@@ -59,6 +60,10 @@ pub struct AiWeights {
     pub buy_attack: u32,
     pub buy_defense: u32,
     pub buy_move: u32,
+    /// Percent: what an IPC of damage a strategic bombing raid is expected to do is worth
+    /// against an IPC of bombers it is expected to lose; bombers no attack needs raid where
+    /// the damage weighs more; 0: no raids.
+    pub bombing: u32,
     /// Percent of the IPCs in hand spent on research dice each turn, where the game has
     /// research (`[research]`).
     pub research: u32,
@@ -82,6 +87,7 @@ impl Default for AiWeights {
             buy_attack: 2,
             buy_defense: 2,
             buy_move: 1,
+            bombing: 100,
             research: 10,
             declare_war_round: 1,
         }
@@ -106,6 +112,7 @@ pub(crate) static AI: Table = Table {
         Field::def("buy_attack", "int", "2", "purchase value model: weight of a unit's attack (its worth per IPC is buy_attack × attack + buy_defense × defence + buy_move × (movement − 1))"),
         Field::def("buy_defense", "int", "2", "purchase value model: weight of a unit's defence"),
         Field::def("buy_move", "int", "1", "purchase value model: weight of each point of movement past the first"),
+        Field::def("bombing", "int", "100", "percent: an IPC of damage a strategic bombing raid is expected to do against an IPC of bombers it is expected to lose; bombers no attack needs raid where the damage weighs more; 0: no raids"),
         Field::def("research", "int", "10", "percent of the IPCs in hand spent on research dice each turn, where the game has research"),
         Field::def("declare_war_round", "int", "1", "from this round on the AI declares war on the enemies it is at peace with whenever the rules let it; 0: never"),
     ],
@@ -136,6 +143,7 @@ pub fn read_ai(ctx: &mut Ctx, e: Option<&Entry>) -> AiWeights {
     field(ctx, &mut f, "buy_attack", 100, &mut out.buy_attack);
     field(ctx, &mut f, "buy_defense", 100, &mut out.buy_defense);
     field(ctx, &mut f, "buy_move", 100, &mut out.buy_move);
+    field(ctx, &mut f, "bombing", 1000, &mut out.bombing);
     field(ctx, &mut f, "research", 100, &mut out.research);
     field(ctx, &mut f, "declare_war_round", 1000, &mut out.declare_war_round);
     f.finish(ctx);
