@@ -152,6 +152,17 @@ pub(super) fn plan(game: &mut Game) -> Vec<(u32, Choice)> {
     out
 }
 
+/// A raid planned: its worth, where, on what, with which bombers (space, id, type), and the
+/// damage and bombers lost expected.
+struct Raid {
+    worth: f64,
+    target: SpaceId,
+    facility: FacilityTypeId,
+    bombers: Vec<(SpaceId, u32, UnitTypeId)>,
+    damage: f64,
+    lost: f64,
+}
+
 /// Strategic bombing raids by the bombers no attack took: for each facility they can raid
 /// (and land after), the number of them whose expected damage, weighed by `[ai] bombing`,
 /// most exceeds the bombers expected to be lost (`Game::raid_outlook`); best raids first.
@@ -171,13 +182,7 @@ fn bombing(
     }
     let weight = f64::from(rules.ai.bombing) / 100.0;
     // The best number of bombers for each raid, and what it is worth.
-    let mut planned: Vec<(
-        f64,
-        SpaceId,
-        FacilityTypeId,
-        Vec<(SpaceId, u32, UnitTypeId)>,
-        (f64, f64),
-    )> = Vec::new();
+    let mut planned: Vec<Raid> = Vec::new();
     for (&(target, facility), froms) in raids {
         let mut bombers: Vec<(SpaceId, u32, UnitTypeId)> = Vec::new();
         for &(from, kind) in froms {
@@ -203,14 +208,29 @@ fn bombing(
                 best = Some((worth, n, (damage, lost)));
             }
         }
-        if let Some((worth, n, outlook)) = best {
+        if let Some((worth, n, (damage, lost))) = best {
             bombers.truncate(n);
-            planned.push((worth, target, facility, bombers, outlook));
+            planned.push(Raid {
+                worth,
+                target,
+                facility,
+                bombers,
+                damage,
+                lost,
+            });
         }
     }
-    planned.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    planned.sort_by(|a, b| b.worth.total_cmp(&a.worth).then(a.target.cmp(&b.target)));
     let mut out = Vec::new();
-    for (_, target, facility, bombers, (damage, lost)) in planned {
+    for Raid {
+        target,
+        facility,
+        bombers,
+        damage,
+        lost,
+        ..
+    } in planned
+    {
         // A bomber sent on a better raid is gone from the pool.
         if bombers
             .iter()
