@@ -281,19 +281,26 @@ fn answer(game: &mut Game) -> Option<Choice> {
             weighed.push((standing(&rules, &next, q.power), a));
         }
     }
-    let first = weighed.first()?.0;
+    let Some(&(first, _)) = weighed.first() else {
+        // No answer could be tried on a copy: the game decides whether the first stands.
+        let a = q.answers.first()?.clone();
+        let why = format!("answers `{a}`, the first answer offered");
+        return Some(Choice::new(Command::Answer(a), why));
+    };
     // The first of the best: an answer must do better to be preferred over an earlier one.
     let (value, best) = weighed
         .iter()
         .fold(weighed[0], |b, w| if w.0 > b.0 + 1e-9 { *w } else { b });
+    let next = weighed
+        .iter()
+        .filter(|w| w.1 != best)
+        .map(|w| w.0)
+        .fold(f64::MIN, f64::max);
     let why = if weighed.iter().all(|w| (w.0 - first).abs() < 1e-9) {
         format!("answers `{best}`: every answer leaves the board alike, so the first offered")
+    } else if value - next < 0.5 {
+        format!("answers `{best}`: no other answer leaves its side better off (the first of the best)")
     } else {
-        let next = weighed
-            .iter()
-            .filter(|w| w.1 != best)
-            .map(|w| w.0)
-            .fold(f64::MIN, f64::max);
         format!(
             "answers `{best}`: it leaves its side {:.0} IPCs of units, territory and money better off than the next best answer",
             value - next
