@@ -1,11 +1,12 @@
 //! Combat moves. Every space the power's units can attack this turn is a target; targets are
 //! weighed richest first (the territory's income, what defends it). For each, the units that
-//! can reach it are added cheapest land units first, then aircraft, then warships, and the
-//! smallest force whose exact odds of taking the space reach `[ai] attack_odds` is sent, if
-//! the attack's worth (expected TUV swing, plus the territory's income and a victory city's
-//! value weighted by the odds of taking it, less what the enemies next to a conquest are
-//! expected to destroy when they retake it: `[ai] counter_attack`) is positive. Units guarding a capital stay
-//! (`Sight::spare`); aircraft go only where they can still land afterwards. Bombers no attack
+//! can reach it are added cheapest land units first, then aircraft, then warships (at sea,
+//! aircraft and warships alike cheapest first), and the smallest force whose exact odds of
+//! taking the space reach `[ai] attack_odds` is sent, if the attack's worth (expected TUV
+//! swing, plus the territory's income and a victory city's value weighted by the odds of
+//! taking it, less what the enemies next to a conquest are expected to destroy when they
+//! retake it: `[ai] counter_attack`) is positive. Units guarding a capital or victory city
+//! stay (`Sight::spare`); aircraft go only where they can still land afterwards. Bombers no attack
 //! took raid enemy facilities where the damage they are expected to do outweighs the bombers
 //! expected to be lost (`[ai] bombing`).
 
@@ -296,9 +297,12 @@ fn movers_for(
             }
         }
     }
+    // At sea aircraft and warships join cheapest first alike: a fleet battle is not every
+    // bomber's before the first destroyer's.
     let order = |d: Domain| match d {
         Domain::Land => 0,
         Domain::Air => 1,
+        Domain::Sea if sea => 1,
         Domain::Sea => 2,
     };
     out.sort_by_key(|m| (order(m.domain), m.cost, m.from, m.id));
