@@ -341,3 +341,24 @@ fn paratrooper_flights_are_listed_when_accepted_and_accepted_when_listed() {
         }
     }
 }
+
+/// An edition that fights no strategic bombing raids (`[combat] conduct` without
+/// `bombing_raids`, as 1941) offers no `bombing` move: `dry_run` would refuse every one.
+#[test]
+fn no_raid_is_proposed_where_the_edition_fights_none() {
+    let bomber = "[units.bomber]\nname = \"Bomber\"\ndomain = \"air\"\ncost = 12\nattack = 4\ndefense = 1\nmove = 6\nbombing_dice = 1\n";
+    let raids = "[combat]\nconduct = [\"bombing_raids\", \"amphibious_assaults\", \"general_combat\"]\n";
+    let bombing = |files: &[(&str, &str)]| {
+        let mut g = support::mini_game_with_layer(files);
+        support::advance_to(&mut g, "Red", "combat_move");
+        support::ok(&mut g, "edit add Redland Red 1 bomber");
+        let rules = g.rules().clone();
+        g.candidate_actions()
+            .iter()
+            .map(|c| c.to_text(&rules))
+            .filter(|t| t.contains(" bombing"))
+            .count()
+    };
+    assert_eq!(bombing(&[("bomber.toml", bomber)]), 0);
+    assert_eq!(bombing(&[("bomber.toml", bomber), ("raids.toml", raids)]), 1);
+}

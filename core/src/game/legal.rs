@@ -552,9 +552,13 @@ fn push_move(
             Pick::Kind { kind, .. } => rules.unit(*kind).bombing_dice > 0,
             _ => false,
         });
-        if bomber && !s.space(to).facilities.is_empty() {
+        let raids = rules
+            .combat
+            .conduct
+            .contains(&crate::rules::ConductStep::BombingRaids);
+        if bomber && raids && !s.space(to).facilities.is_empty() {
             // A raid on each facility there (the 1940 complexes and bases are raided one by
-            // one; elsewhere the one facility).
+            // one; elsewhere the one facility), where the edition fights raids at all.
             for f in &s.space(to).facilities {
                 out.push(Command::Move(Move {
                     bombing: true,
