@@ -22,34 +22,122 @@ pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
     let me = game.current_power();
     let s = game.state().clone();
     let sight = Sight::new(&rules, &s, me);
-    let w = &rules.ai;
-    let techs = &s.techs[me.index()];
-    let mut money = s.treasuries[me.index()];
+    let factories = crate::game::mobilize::factories(&rules, &s, me);
     let waiting: u32 = s.purchased[me.index()].iter().map(|(_, n)| *n).sum();
-    let capacity: u32 = crate::game::mobilize::factories(&rules, &s, me)
-        .iter()
-        .map(|(_, c)| *c)
-        .sum::<u32>()
-        .saturating_sub(waiting);
+    let mut cart = Cart {
+        money: s.treasuries[me.index()],
+        capacity: factories
+            .iter()
+            .map(|(_, c)| *c)
+            .sum::<u32>()
+            .saturating_sub(waiting),
+        bought: Vec::new(),
+    };
     let threatened = sight.capital().is_some_and(|c| {
         let (attack, defence) = sight.threat(c);
-        defence * 100 < attack * w.capital_guard
+        defence * 100 < attack * rules.ai.capital_guard
     });
-    // Land and air units only until the AI can carry armies by sea: a ship it cannot use
-    // well is money not spent on the front. A power with no land front still buys aircraft
-    // and a garrison.
     let front = sight.front();
-    let land_front = crate::game::mobilize::factories(&rules, &s, me)
-        .iter()
-        .any(|(t, _)| front[t.index()] != FAR);
-    let mut kinds: Vec<(UnitTypeId, u32, f64)> = Vec::new();
+    let kinds = values(game, &sight, &factories, &front, threatened);
+    let guarded = !threatened && defenders(&sight, &factories, &kinds, &mut cart);
+    // A power whose capital cannot reach the enemy by land needs ships to carry its armies.
+    let goal = sight.objectives();
+    let naval = sight.capital().is_some_and(|c| goal[c.index()] == FAR);
+    let mut fleet = false;
+    if naval && !threatened {
+        // Transports need warships to live: what the enemy could strike their gathering
+        // zones with is matched first.
+        if let Some((k, cost, n)) = warships_wanted(game, &sight, cart.money, cart.capacity) {
+            cart.add(k, cost, n);
+            fleet = true;
+        }
+        if let Some((k, cost, n)) = transports_wanted(game, &sight, &front, &goal) {
+            let n = n.min(cart.capacity).min(cart.affords(cost));
+            if n > 0 {
+                cart.add(k, cost, n);
+            }
+        }
+    }
+    by_value(&kinds, &mut cart);
+    let why = if guarded {
+        "a victory city's defenders fall short of what the enemies nearby call for, then the most value for the money"
+    } else if fleet {
+        "warships to guard the transports' waters against the enemy's fleet and aircraft (`[ai] fleet_guard`), ships to carry the army, then the most value for the money"
+    } else if naval && !threatened {
+        "the most value for the money (`[ai] buy_*`), and ships to carry the army"
+    } else if threatened {
+        "the capital is threatened, so defence first"
+    } else {
+        "the most value for the money (`[ai] buy_*`)"
+    };
+    cart.bought
+        .into_iter()
+        .map(|(k, n)| {
+            Choice::new(
+                Command::Buy {
+                    piece: Piece::Unit(k),
+                    count: n,
+                    economy: None,
+                },
+                format!("buys {n} {}: {why}", rules.unit(k).name),
+            )
+        })
+        .collect()
+}
+
+/// A purchase being worked out: the IPCs and factory places left, and what is bought so far
+/// (per unit type, in the order first bought).
+struct Cart {
+    money: i64,
+    capacity: u32,
+    bought: Vec<(UnitTypeId, u32)>,
+}
+
+impl Cart {
+    /// How many of a unit of this cost the money left buys.
+    fn affords(&self, cost: u32) -> u32 {
+        u32::try_from(self.money / i64::from(cost.max(1))).unwrap_or(0)
+    }
+
+    fn add(&mut self, kind: UnitTypeId, cost: u32, n: u32) {
+        self.money -= i64::from(cost * n);
+        self.capacity -= n;
+        self.count(kind, n);
+    }
+
+    fn count(&mut self, kind: UnitTypeId, n: u32) {
+        match self.bought.iter_mut().find(|b| b.0 == kind) {
+            Some(b) => b.1 += n,
+            None => self.bought.push((kind, n)),
+        }
+    }
+
+    fn of(&self, kind: UnitTypeId) -> u32 {
+        self.bought.iter().find(|b| b.0 == kind).map_or(0, |b| b.1)
+    }
+}
+
+/// The land and air units the game sells this power now, with their cost and worth by the
+/// value model (defence alone with the capital `threatened`). Ships are bought for what they
+/// carry and guard (`warships_wanted`, `transports_wanted`), not by this model: a ship the
+/// AI cannot use well is money not spent on the front. A power with no land front at its
+/// factories values movement twice.
+fn values(
+    game: &mut Game,
+    sight: &Sight,
+    factories: &[(crate::rules::SpaceId, u32)],
+    front: &[u32],
+    threatened: bool,
+) -> Vec<(UnitTypeId, u32, f64)> {
+    let rules = sight.rules;
+    let w = &rules.ai;
+    let techs = &sight.s.techs[sight.me.index()];
+    let land_front = factories.iter().any(|(t, _)| front[t.index()] != FAR);
+    let mut kinds = Vec::new();
     for i in 0..rules.units.len() {
         let k = UnitTypeId(i as u16);
         let t = rules.unit_for(k, techs);
-        if t.domain == Domain::Sea || t.cost == 0 {
-            continue;
-        }
-        if !sells(game, k) {
+        if t.domain == Domain::Sea || t.cost == 0 || !sells(game, k) {
             continue;
         }
         let worth = if threatened {
@@ -65,109 +153,68 @@ pub(super) fn plan(game: &mut Game) -> Vec<Choice> {
         };
         kinds.push((k, t.cost, worth));
     }
-    let mut bought: Vec<(UnitTypeId, u32)> = Vec::new();
-    let mut capacity = capacity;
-    // A victory city at a factory short of its guard: the cheapest defence per IPC for what it
-    // lacks, with no more than half the money.
-    let short: u32 = crate::game::mobilize::factories(&rules, &s, me)
+    kinds
+}
+
+/// Defenders for the victory cities at factories short of their guard: the most defence per
+/// IPC among `kinds`, as many as they lack, with no more than half the money. Whether any
+/// were bought.
+fn defenders(
+    sight: &Sight,
+    factories: &[(crate::rules::SpaceId, u32)],
+    kinds: &[(UnitTypeId, u32, f64)],
+    cart: &mut Cart,
+) -> bool {
+    let rules = sight.rules;
+    let techs = &sight.s.techs[sight.me.index()];
+    let short: u32 = factories
         .iter()
         .filter_map(|(sp, _)| sight.guard_need(*sp).map(|(need, def)| need.saturating_sub(def)))
         .sum();
-    let mut guarded = false;
-    if short > 0 && !threatened {
-        let defender = kinds
-            .iter()
-            .map(|(k, cost, _)| (*k, *cost, rules.unit_for(*k, techs)))
-            .filter(|(_, _, t)| t.domain == Domain::Land && t.defense > 0)
-            .max_by(|a, b| {
-                let per = |x: &(UnitTypeId, u32, &crate::rules::UnitType)| {
-                    f64::from(x.2.defense) / f64::from(x.1.max(1))
-                };
-                per(a).total_cmp(&per(b)).then(b.0.cmp(&a.0))
-            });
-        if let Some((k, cost, t)) = defender {
-            let n = short
-                .div_ceil(t.defense)
-                .min(capacity)
-                .min(u32::try_from(money / 2 / i64::from(cost.max(1))).unwrap_or(0));
-            if n > 0 {
-                money -= i64::from(cost * n);
-                capacity -= n;
-                bought.push((k, n));
-                guarded = true;
-            }
-        }
+    if short == 0 {
+        return false;
     }
-    // A power whose capital cannot reach the enemy by land needs ships to carry its armies.
-    let goal = sight.objectives();
-    let naval = sight.capital().is_some_and(|c| goal[c.index()] == FAR);
-    let mut fleet = false;
-    if naval && !threatened {
-        // Transports need warships to live: what the enemy could strike their gathering
-        // zones with is matched first.
-        if let Some((k, cost, n)) = warships_wanted(game, &sight, money, capacity) {
-            money -= i64::from(cost * n);
-            capacity -= n;
-            bought.push((k, n));
-            fleet = true;
-        }
-        if let Some((k, cost, n)) = transports_wanted(game, &sight, &front, &goal) {
-            let n = n
-                .min(capacity)
-                .min(u32::try_from(money / i64::from(cost.max(1))).unwrap_or(0));
-            if n > 0 {
-                money -= i64::from(cost * n);
-                capacity -= n;
-                bought.push((k, n));
-            }
-        }
+    let per_ipc = |cost: u32, t: &crate::rules::UnitType| f64::from(t.defense) / f64::from(cost.max(1));
+    let Some((k, cost, t)) = kinds
+        .iter()
+        .map(|(k, cost, _)| (*k, *cost, rules.unit_for(*k, techs)))
+        .filter(|(_, _, t)| t.domain == Domain::Land && t.defense > 0)
+        .max_by(|a, b| {
+            per_ipc(a.1, a.2)
+                .total_cmp(&per_ipc(b.1, b.2))
+                .then(b.0.cmp(&a.0))
+        })
+    else {
+        return false;
+    };
+    let half = u32::try_from(cart.money / 2 / i64::from(cost.max(1))).unwrap_or(0);
+    let n = short.div_ceil(t.defense).min(cart.capacity).min(half);
+    if n == 0 {
+        return false;
     }
-    for placed in 0..capacity {
-        // What one place at the factories may spend: with money short a unit is worth its
-        // value per IPC, with places short its value per place.
-        let slots = capacity - placed;
-        let per_place = money as f64 / f64::from(slots);
+    cart.add(k, cost, n);
+    true
+}
+
+/// The rest of the money by the value model, one unit at a time: worth per IPC while money
+/// is short, per factory place while places are; each one of a type already bought makes the
+/// next a fifth less wanted.
+fn by_value(kinds: &[(UnitTypeId, u32, f64)], cart: &mut Cart) {
+    for placed in 0..cart.capacity {
+        let slots = cart.capacity - placed;
+        let per_place = cart.money as f64 / f64::from(slots);
         let best = kinds
             .iter()
-            .filter(|(_, cost, _)| i64::from(*cost) <= money)
+            .filter(|(_, cost, _)| i64::from(*cost) <= cart.money)
             .map(|&(k, cost, worth)| {
-                let n = bought.iter().find(|b| b.0 == k).map_or(0, |b| b.1);
-                // Each one of a type already bought makes the next a fifth less wanted.
                 let score = worth / f64::from(cost).max(per_place);
-                (k, cost, score / (1.0 + 0.2 * f64::from(n)))
+                (k, cost, score / (1.0 + 0.2 * f64::from(cart.of(k))))
             })
             .max_by(|a, b| a.2.total_cmp(&b.2).then(b.0.cmp(&a.0)));
         let Some((k, cost, _)) = best else { break };
-        money -= i64::from(cost);
-        match bought.iter_mut().find(|b| b.0 == k) {
-            Some(b) => b.1 += 1,
-            None => bought.push((k, 1)),
-        }
+        cart.money -= i64::from(cost);
+        cart.count(k, 1);
     }
-    let why = if guarded {
-        "a victory city's defenders fall short of what the enemies nearby call for, then the most value for the money"
-    } else if fleet {
-        "warships to guard the transports' waters against the enemy's fleet and aircraft (`[ai] fleet_guard`), ships to carry the army, then the most value for the money"
-    } else if naval && !threatened {
-        "the most value for the money (`[ai] buy_*`), and ships to carry the army"
-    } else if threatened {
-        "the capital is threatened, so defence first"
-    } else {
-        "the most value for the money (`[ai] buy_*`)"
-    };
-    bought
-        .into_iter()
-        .map(|(k, n)| {
-            Choice::new(
-                Command::Buy {
-                    piece: Piece::Unit(k),
-                    count: n,
-                    economy: None,
-                },
-                format!("buys {n} {}: {why}", rules.unit(k).name),
-            )
-        })
-        .collect()
 }
 
 /// The zones where this power's transports gather: beside its factories, where new ones are

@@ -1,11 +1,12 @@
-//! Noncombat moves: aircraft that must land are landed first (where the enemies around are
-//! unlikely to take them, or in a city that needs defenders; then nearest the front); voyages under way are finished; a capital or victory city whose
-//! defenders fall short of what the enemies nearby could throw at it is reinforced; then
-//! ships ferry troops cut off from the front and land units march towards the front, a stack
-//! at a time, from spaces that are not on it already and can spare them, never into a space
-//! where the enemies around would likely destroy the stack. A unit that moved
-//! in this phase moves no further: that is what makes the phase end (reinforcing a city frees
-//! others there to march, but never the one that came in).
+//! Noncombat moves, in this order: aircraft that must land are landed (where the enemies
+//! around are unlikely to take them, or in a city that needs defenders; then nearest the
+//! front); voyages under way are finished; a capital or victory city whose defenders fall
+//! short of what the enemies nearby could throw at it is reinforced; ships ferry troops cut
+//! off from the front; land units march towards the front, a stack at a time, from spaces
+//! that are not on it already and can spare them, never into a space where the enemies
+//! around would likely destroy the stack. A unit that moved in this phase moves no further:
+//! that is what makes the phase end (reinforcing a city frees others there to march, but
+//! never the one that came in).
 
 use super::sealift;
 use super::sight::{Sight, FAR};
@@ -20,12 +21,30 @@ pub(super) fn next(game: &mut Game, banned: &[String]) -> Option<Choice> {
     let s = game.state().clone();
     let sight = Sight::new(&rules, &s, me);
     let front = sight.front();
-    let mv = |units: Vec<Pick>, from: SpaceId, to: SpaceId| Command::Move(Move::plain(units, from, to));
+    if let Some(c) = land_aircraft(game, &sight, &front, banned) {
+        return Some(c);
+    }
+    // A ship under way finishes its voyage before anything else moves; then ships take the
+    // troops cut off from the front before those march off along the coast.
+    if let Some(c) = ferry(game, &sight, true, banned) {
+        return Some(c);
+    }
+    if let Some(c) = guard(game, &sight, banned) {
+        return Some(c);
+    }
+    if let Some(c) = ferry(game, &sight, false, banned) {
+        return Some(c);
+    }
+    march(game, &sight, &front, banned)
+}
+
+/// The first aircraft that must land, landed: where the enemies around are unlikely to take
+/// the space, aircraft and all, or in a capital or victory city short of its guard, which
+/// the aircraft helps hold; then nearest the front.
+fn land_aircraft(game: &mut Game, sight: &Sight, front: &[u32], banned: &[String]) -> Option<Choice> {
+    let rules = sight.rules;
     for u in game.unlanded_air() {
         let mut landings = u.landings.clone();
-        // Safe first (where the enemies around are unlikely to take the space, aircraft and
-        // all; or a capital or victory city short of its guard, which the aircraft helps
-        // hold), then nearest the front.
         let exposed = |sp: SpaceId| {
             if sight.guard_need(sp).is_some_and(|(need, defence)| defence < need) {
                 return false;
@@ -39,7 +58,7 @@ pub(super) fn next(game: &mut Game, banned: &[String]) -> Option<Choice> {
         };
         landings.sort_by_cached_key(|sp| (exposed(*sp), front[sp.index()].saturating_sub(1)));
         for to in landings {
-            let c = mv(vec![Pick::Id(u.id)], u.space, to);
+            let c = Command::Move(Move::plain(vec![Pick::Id(u.id)], u.space, to));
             if super::accepts(game, banned, &c) {
                 let why = format!(
                     "lands the {} from {} in {}",
@@ -51,21 +70,16 @@ pub(super) fn next(game: &mut Game, banned: &[String]) -> Option<Choice> {
             }
         }
     }
-    // A ship under way finishes its voyage before anything else moves; then ships take the
-    // troops cut off from the front before those march off along the coast.
-    if let Some(c) = ferry(game, &sight, true, banned) {
-        return Some(c);
-    }
-    if let Some(c) = guard(game, &sight, banned) {
-        return Some(c);
-    }
-    if let Some(c) = ferry(game, &sight, false, banned) {
-        return Some(c);
-    }
-    // Land stacks march on the enemy: towards its nearest capital or victory city where one
-    // can be reached by land, else towards the nearest hostile territory. Farthest first.
-    // Cut off from every enemy by land, they march to the coast nearest the enemy by sea,
-    // where ships can take them.
+    None
+}
+
+/// Land stacks march on the enemy: towards its nearest capital or victory city where one can
+/// be reached by land, else towards the nearest hostile territory, farthest stacks first. Cut
+/// off from every enemy by land, they march to the coast nearest the enemy by sea, where
+/// ships can take them.
+fn march(game: &mut Game, sight: &Sight, front: &[u32], banned: &[String]) -> Option<Choice> {
+    let rules = sight.rules;
+    let mv = |units: Vec<Pick>, from: SpaceId, to: SpaceId| Command::Move(Move::plain(units, from, to));
     let goal = sight.objectives();
     let by_sea = sight.front_by_sea();
     let metric = |sp: SpaceId| (goal[sp.index()], front[sp.index()], by_sea[sp.index()]);
