@@ -12,11 +12,23 @@ pub(super) struct Sight<'a> {
     pub rules: &'a RuleSet,
     pub s: &'a State,
     pub me: PowerId,
+    /// This power's capital, if it holds one: read once (every guard asks for it).
+    capital: Option<SpaceId>,
 }
 
 impl<'a> Sight<'a> {
     pub fn new(rules: &'a RuleSet, s: &'a State, me: PowerId) -> Sight<'a> {
-        Sight { rules, s, me }
+        let board = &rules.board;
+        let capital = board.ids().find(|sp| {
+            let space = board.space(*sp);
+            space.capital && space.owner == Some(me) && s.space(*sp).controller == Some(me)
+        });
+        Sight {
+            rules,
+            s,
+            me,
+            capital,
+        }
     }
 
     pub fn at_war(&self, other: PowerId) -> bool {
@@ -179,11 +191,7 @@ impl<'a> Sight<'a> {
 
     /// This power's capital, if it holds one.
     pub fn capital(&self) -> Option<SpaceId> {
-        let board = &self.rules.board;
-        board.ids().find(|sp| {
-            let space = board.space(*sp);
-            space.capital && space.owner == Some(self.me) && self.s.space(*sp).controller == Some(self.me)
-        })
+        self.capital
     }
 
     /// The defence a space of this power's should keep against the attack the enemies nearby
