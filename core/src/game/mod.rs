@@ -482,17 +482,52 @@ impl Game {
     /// [`Game::attempt`], with the scripts' stores put back as they were: nothing changes.
     fn rehearse(&mut self, cmd: &Command) -> Result<Attempt, Rejection> {
         let attempt = self.attempt(cmd)?;
-        if let (Some(h), Some(store)) = (&mut self.scripts, self.store_before.take()) {
-            h.restore_store(&store)
+        let store = self.store_before.take();
+        self.restore_store(store.as_ref())?;
+        Ok(attempt)
+    }
+
+    /// The scripts' stores as they were (`store`: as `hooks::Hooks::store` read them).
+    fn restore_store(&mut self, store: Option<&crate::script::Value>) -> Result<(), Rejection> {
+        if let (Some(h), Some(store)) = (&mut self.scripts, store) {
+            h.restore_store(store)
                 .map_err(|e| Rejection::new(format!("a rule script's store could not be restored: {e}")))?;
         }
-        Ok(attempt)
+        Ok(())
     }
 
     /// Run a command on a copy of the state, the scripts' events included. On success the
     /// scripts' stores hold what they stored meanwhile (`store_before` keeps what they held
     /// before); on failure they are as they were.
     fn attempt(&mut self, cmd: &Command) -> Result<Attempt, Rejection> {
+        self.admissible(cmd)?;
+        let mut next = self.state.clone();
+        let mut out = Vec::new();
+        let at = step(&self.rules, self.scenario(), &self.state);
+        let mut moved = None;
+        // Battles fire events while they are fought; if the command then fails, what the
+        // scripts stored meanwhile is rolled back with it.
+        let store_before = self.scripts.as_ref().map(hooks::Hooks::store);
+        if self.battles_wait(cmd, at, &mut next, &mut out)? {
+            self.store_before = store_before;
+            return Ok(Attempt { next, out });
+        }
+        let ran = self
+            .run_heard(cmd, at, &mut next, &mut out, &mut moved)
+            .and_then(|()| self.after_run(cmd, moved.as_ref(), &mut next, &mut out));
+        if let Err(e) = ran {
+            self.restore_store(store_before.as_ref())?;
+            return Err(e);
+        }
+        out.retain(|l| l != TRANSITION);
+        self.store_before = store_before;
+        Ok(Attempt { next, out })
+    }
+
+    /// What the game refuses before running a command, because it takes the scripts to judge:
+    /// a layer's command no script carries out; the end of a noncombat move while an air unit
+    /// can still land where the scripts allow it (`air_units_must_land`).
+    fn admissible(&mut self, cmd: &Command) -> Result<(), Rejection> {
         // A layer's command is carried out by its scripts: with none listening it would be
         // accepted doing nothing.
         if let Command::Layer(c) = cmd {
@@ -515,116 +550,114 @@ impl Game {
             let unlanded = self.landable_air();
             movement::no_ditching(&self.rules, &unlanded)?;
         }
-        let mut next = self.state.clone();
-        let mut out = Vec::new();
-        let at = step(&self.rules, self.scenario(), &self.state);
-        let mut moved = None;
-        // Battles fire events while they are fought; if the command then fails, what the
-        // scripts stored meanwhile is rolled back with it.
-        let store_before = self.scripts.as_ref().map(hooks::Hooks::store);
-        // The turn's first battle: `battles_begin` first. A question its handlers ask is
-        // answered before any die is rolled, so the order then waits.
-        if let Some(h) = self
+        Ok(())
+    }
+
+    /// The turn's first battle: `battles_begin` first. A question its handlers ask is answered
+    /// before any die is rolled, so the order then waits: `true`, with `next` and `out` as the
+    /// handlers left them.
+    fn battles_wait(
+        &mut self,
+        cmd: &Command,
+        at: TurnStep,
+        next: &mut State,
+        out: &mut Vec<String>,
+    ) -> Result<bool, Rejection> {
+        let Some(h) = self
             .scripts
             .as_mut()
             .filter(|h| h.listens(crate::script::EventKind::BattlesBegin))
-        {
-            if battles_begin_due(&self.rules, &self.state, at, cmd) {
-                // Only an order the game would accept is heard: tried first on a copy.
-                let mut probe = self.state.clone();
-                run(
-                    &self.rules,
-                    &self.origin.scenario,
-                    &mut probe,
-                    cmd,
-                    &mut Vec::new(),
-                    &mut None,
-                    &mut crate::combat::Quiet,
-                    false,
-                )?;
-                next.this_turn.battles_begun.0 = true;
-                out.extend(h.battles_begin(&self.rules, &self.state, &mut next, at)?);
-                if !next.questions.0.is_empty() {
-                    out.push(format!(
-                        "the battles wait for the answers: `{}` again once they are given",
-                        cmd.to_text(&self.rules)
-                    ));
-                    self.store_before = store_before;
-                    return Ok(Attempt { next, out });
-                }
-            }
+        else {
+            return Ok(false);
+        };
+        if !battles_begin_due(&self.rules, &self.state, at, cmd) {
+            return Ok(false);
         }
-        let ran = match &mut self.scripts {
-            Some(h) => {
-                let mut events = hooks::CombatEvents::new(h, &self.rules, &self.state, at);
-                let r = run(
-                    &self.rules,
-                    &self.origin.scenario,
-                    &mut next,
-                    cmd,
-                    &mut out,
-                    &mut moved,
-                    &mut events,
-                    self.explain,
-                );
-                out.append(&mut events.log);
-                match events.error {
-                    Some(e) => Err(e),
-                    None => r.and_then(|()| {
-                        let tagged = events.apply_tags(&mut next)?;
-                        out.extend(tagged);
-                        Ok(())
-                    }),
-                }
-            }
-            None => run(
+        // Only an order the game would accept is heard: tried first on a copy.
+        let mut probe = self.state.clone();
+        run(
+            &self.rules,
+            &self.origin.scenario,
+            &mut probe,
+            cmd,
+            &mut Vec::new(),
+            &mut None,
+            &mut crate::combat::Quiet,
+            false,
+        )?;
+        next.this_turn.battles_begun.0 = true;
+        out.extend(h.battles_begin(&self.rules, &self.state, next, at)?);
+        if next.questions.0.is_empty() {
+            return Ok(false);
+        }
+        out.push(format!(
+            "the battles wait for the answers: `{}` again once they are given",
+            cmd.to_text(&self.rules)
+        ));
+        Ok(true)
+    }
+
+    /// `run`, with the scripts hearing the battles it fights (and the tags they ask for).
+    fn run_heard(
+        &mut self,
+        cmd: &Command,
+        at: TurnStep,
+        next: &mut State,
+        out: &mut Vec<String>,
+        moved: &mut Option<movement::Moved>,
+    ) -> Result<(), Rejection> {
+        let Some(h) = &mut self.scripts else {
+            return run(
                 &self.rules,
                 &self.origin.scenario,
-                &mut next,
+                next,
                 cmd,
-                &mut out,
-                &mut moved,
+                out,
+                moved,
                 &mut crate::combat::Quiet,
                 self.explain,
-            ),
-        };
-        if let Err(e) = ran {
-            if let (Some(h), Some(store)) = (&mut self.scripts, &store_before) {
-                h.restore_store(store).map_err(|e| {
-                    Rejection::new(format!("a rule script's store could not be restored: {e}"))
-                })?;
-            }
-            return Err(e);
-        }
-        if let Some(hooks) = &mut self.scripts {
-            let logged = hooks.after_run(
-                &self.rules,
-                &self.origin.scenario,
-                cmd,
-                moved.as_ref(),
-                &self.state,
-                &mut next,
             );
-            let logged = match logged {
-                Ok(l) => l,
-                Err(e) => {
-                    if let Some(store) = &store_before {
-                        hooks.restore_store(store).map_err(|e| {
-                            Rejection::new(format!("a rule script's store could not be restored: {e}"))
-                        })?;
-                    }
-                    return Err(e);
-                }
-            };
-            let (closing, opening) = logged;
-            // Script lines about the phase that ended go before the new phase's announcement.
-            let at = out.iter().position(|l| l == TRANSITION).unwrap_or(out.len());
-            out.splice(at..at, closing);
-            out.extend(opening);
+        };
+        let mut events = hooks::CombatEvents::new(h, &self.rules, &self.state, at);
+        let r = run(
+            &self.rules,
+            &self.origin.scenario,
+            next,
+            cmd,
+            out,
+            moved,
+            &mut events,
+            self.explain,
+        );
+        out.append(&mut events.log);
+        match events.error {
+            Some(e) => Err(e),
+            None => r.and_then(|()| {
+                let tagged = events.apply_tags(next)?;
+                out.extend(tagged);
+                Ok(())
+            }),
         }
-        out.retain(|l| l != TRANSITION);
-        self.store_before = store_before;
-        Ok(Attempt { next, out })
+    }
+
+    /// The scripts' events for what the command did (moves, captures, phases ended and
+    /// begun), their lines about the phase that ended put before the next one's announcement.
+    fn after_run(
+        &mut self,
+        cmd: &Command,
+        moved: Option<&movement::Moved>,
+        next: &mut State,
+        out: &mut Vec<String>,
+    ) -> Result<(), Rejection> {
+        let Some(hooks) = &mut self.scripts else {
+            return Ok(());
+        };
+        let (closing, opening) =
+            hooks.after_run(&self.rules, &self.origin.scenario, cmd, moved, &self.state, next)?;
+        let at = out.iter().position(|l| l == TRANSITION).unwrap_or(out.len());
+        out.splice(at..at, closing);
+        out.extend(opening);
+        Ok(())
     }
 
     fn record(&mut self, text: String, output: &[String]) {
@@ -645,13 +678,9 @@ impl Game {
                 "nothing to undo in this phase (a finished phase cannot be taken back)",
             ));
         };
-        if let (Some(h), Some(store)) = (&mut self.scripts, &snap.store) {
-            if let Err(e) = h.restore_store(store) {
-                self.undo.push(snap);
-                return Err(Rejection::new(format!(
-                    "a rule script's store could not be restored: {e}"
-                )));
-            }
+        if let Err(e) = self.restore_store(snap.store.as_ref()) {
+            self.undo.push(snap);
+            return Err(e);
         }
         self.state = snap.state;
         let text = format!("undo: {}", snap.text);
