@@ -606,19 +606,15 @@ impl Game {
         out: &mut Vec<String>,
         moved: &mut Option<movement::Moved>,
     ) -> Result<(), Rejection> {
-        let Some(h) = &mut self.scripts else {
-            return run(
-                &self.rules,
-                &self.origin.scenario,
-                next,
-                cmd,
-                out,
-                moved,
-                &mut crate::combat::Quiet,
-                self.explain,
-            );
+        let mut quiet = crate::combat::Quiet;
+        let mut events = self
+            .scripts
+            .as_mut()
+            .map(|h| hooks::CombatEvents::new(h, &self.rules, &self.state, at));
+        let obs: &mut dyn crate::combat::Observer = match &mut events {
+            Some(e) => e,
+            None => &mut quiet,
         };
-        let mut events = hooks::CombatEvents::new(h, &self.rules, &self.state, at);
         let r = run(
             &self.rules,
             &self.origin.scenario,
@@ -626,9 +622,10 @@ impl Game {
             cmd,
             out,
             moved,
-            &mut events,
+            obs,
             self.explain,
         );
+        let Some(mut events) = events else { return r };
         out.append(&mut events.log);
         match events.error {
             Some(e) => Err(e),
